@@ -1,0 +1,119 @@
+// Pending-event set of the engine: an adaptive calendar queue (Brown, "Calendar queues",
+// CACM 31(10), 1988). A ring of 2^14 time buckets of width 2^shift ns holds the near future;
+// each bucket is a list sorted by (time, order), kept in a pool of nodes (no allocation per
+// event in steady state). Events beyond the ring's window wait in a 4-ary heap and move into
+// the ring as the window advances. The width adapts to the event density (too many events
+// beyond the window: wider; crowded buckets: narrower). Pop order is exactly (time, order)
+// whatever the width, so results never depend on the queue's tuning.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "hcisim/core/event_heap.hpp"
+
+namespace hcisim {
+
+class EventQueue {
+ public:
+  static constexpr int kBucketBits = 14;
+  static constexpr std::int64_t kBuckets = std::int64_t{1} << kBucketBits;
+
+  EventQueue();
+
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  int bucket_shift() const { return shift_; }
+  void reserve(std::size_t n) { nodes_.reserve(n); }
+
+  void push(const Event& e) {
+    ++size_;
+    ++pushes_;
+    const std::int64_t b = e.time.count_ns() >> shift_;
+    if (b - cur_ < kBuckets) {
+      insert(b <= cur_ ? slot_of(cur_) : slot_of(b), e);
+    } else {
+      far_.push(e);
+      ++far_pushes_;
+    }
+  }
+
+  /// The earliest event (queue must not be empty).
+  const Event& top() {
+    if (lists_[slot_of(cur_)].head == kNil) advance();
+    return nodes_[lists_[slot_of(cur_)].head].event;
+  }
+
+  /// Removes and returns the earliest event (queue must not be empty).
+  Event take() {
+    const std::size_t slot = slot_of(cur_);
+    if (lists_[slot].head == kNil) advance();
+    List& list = lists_[slot_of(cur_)];
+    const std::uint32_t n = list.head;
+    list.head = nodes_[n].next;
+    if (list.head == kNil) clear_bit(slot_of(cur_));
+    nodes_[n].next = free_;
+    free_ = n;
+    --size_;
+    return nodes_[n].event;
+  }
+
+ private:
+  static constexpr std::uint32_t kNil = 0xFFFFFFFFu;
+  static constexpr std::size_t kMask = static_cast<std::size_t>(kBuckets - 1);
+  static constexpr int kMaxShift = 40;
+  struct Node {
+    Event event;
+    std::uint32_t next;
+  };
+  struct List {
+    std::uint32_t head = kNil;
+    std::uint32_t tail = kNil;
+  };
+
+  static std::size_t slot_of(std::int64_t bucket) { return static_cast<std::size_t>(bucket) & kMask; }
+  void clear_bit(std::size_t slot) { bits_[slot >> 6] &= ~(std::uint64_t{1} << (slot & 63)); }
+
+  void insert(std::size_t slot, const Event& e) {
+    std::uint32_t n = free_;
+    if (n != kNil) {
+      free_ = nodes_[n].next;
+      nodes_[n].event = e;
+    } else {
+      n = static_cast<std::uint32_t>(nodes_.size());
+      nodes_.push_back(Node{e, kNil});
+    }
+    List& list = lists_[slot];
+    if (list.head == kNil) {
+      nodes_[n].next = kNil;
+      list.head = list.tail = n;
+      bits_[slot >> 6] |= std::uint64_t{1} << (slot & 63);
+    } else if (!fires_before(e, nodes_[list.tail].event)) {   // common: append
+      nodes_[n].next = kNil;
+      nodes_[list.tail].next = n;
+      list.tail = n;
+    } else {
+      insert_sorted(list, n);
+    }
+  }
+  void insert_sorted(List& list, std::uint32_t n);
+  void advance();   // the current bucket is empty: make the next non-empty one current
+  void maybe_resize();
+  void rebuild(int new_shift);
+
+  int shift_ = 6;                 // bucket width 64 ns to start
+  std::int64_t cur_ = 0;          // absolute index of the current bucket
+  std::size_t size_ = 0;
+  std::vector<Node> nodes_;       // pool; free_ threads the unused nodes
+  std::uint32_t free_ = kNil;
+  std::vector<List> lists_;       // ring of buckets, indexed by bucket & kMask
+  std::array<std::uint64_t, kBuckets / 64> bits_{};   // non-empty buckets
+  EventHeap far_;                 // buckets >= cur_ + kBuckets
+  std::vector<Event> scratch_;    // reused by rebuild()
+  // Adaptation counters over the current period.
+  std::uint64_t pushes_ = 0, far_pushes_ = 0, activations_ = 0, occupancy_ = 0;
+};
+
+}  // namespace hcisim

@@ -1,0 +1,94 @@
+// The pending-event set pops events in exact (time, order) order, whatever the spread of
+// times (same bucket, ring, far future) and across bucket-width changes.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <vector>
+
+#include "hcisim/core/event_heap.hpp"
+#include "hcisim/core/event_queue.hpp"
+#include "hcisim/core/rng.hpp"
+
+using namespace hcisim;
+
+namespace {
+bool by_fire_order(const Event& a, const Event& b) { return fires_before(a, b); }
+}  // namespace
+
+TEST_CASE("4-ary heap pops in (time, order) order and replace_top equals pop + push", "[core]") {
+  RngStream rng(7, 0, "heap");
+  EventHeap h, ref;
+  std::vector<Event> all;
+  for (std::uint64_t i = 0; i < 5000; ++i) {
+    Event e{Time::ns(static_cast<std::int64_t>(rng.below(300))), i << 16, nullptr, i};
+    all.push_back(e);
+    h.push(e);
+  }
+  std::sort(all.begin(), all.end(), by_fire_order);
+  for (const Event& expected : all) {
+    REQUIRE(h.top().arg == expected.arg);
+    h.pop();
+  }
+  CHECK(h.empty());
+  std::uint64_t seq = 0;
+  for (int i = 0; i < 1000; ++i) {
+    Event e{Time::ns(static_cast<std::int64_t>(rng.below(1000))), seq++ << 16, nullptr, 0};
+    h.push(e);
+    ref.push(e);
+  }
+  for (int i = 0; i < 10000; ++i) {
+    Event e{h.top().time + Time::ns(static_cast<std::int64_t>(rng.below(1000))), seq++ << 16, nullptr, 0};
+    h.replace_top(e);
+    ref.pop();
+    ref.push(e);
+    REQUIRE(h.top().order == ref.top().order);
+  }
+}
+
+TEST_CASE("calendar queue matches a reference heap on a mixed hold workload", "[core]") {
+  // Interleaved pushes and pops with delays spanning 0 ns .. 10 s (same bucket, ring and
+  // far heap), bursts of simultaneous events, and density changes that force re-bucketing.
+  RngStream rng(11, 0, "calendar");
+  EventQueue q;
+  EventHeap ref;
+  std::uint64_t seq = 0;
+  Time now = Time::zero();
+  auto push = [&](Time t) {
+    Event e{t, seq << 16, nullptr, seq};
+    ++seq;
+    q.push(e);
+    ref.push(e);
+  };
+  for (int i = 0; i < 2000; ++i) push(Time::ns(static_cast<std::int64_t>(rng.below(5000))));
+  int shifts_seen = 0, last_shift = q.bucket_shift();
+  for (int step = 0; step < 400'000; ++step) {
+    REQUIRE(q.size() == ref.size());
+    const Event got = q.take();
+    const Event want = ref.top();
+    ref.pop();
+    REQUIRE(got.arg == want.arg);
+    REQUIRE(got.time >= now);
+    now = got.time;
+    const bool dense = (step / 50'000) % 2 == 0;   // alternate dense and sparse phases
+    const std::uint64_t r = rng.below(100);
+    std::int64_t delay = 0;
+    if (r < 5) delay = 0;                                                        // same instant
+    else if (r < 97) delay = static_cast<std::int64_t>(rng.below(dense ? 100 : 10'000'000));
+    else if (r < 99) delay = static_cast<std::int64_t>(rng.below(50'000'000));   // 50 ms
+    else delay = static_cast<std::int64_t>(rng.below(10'000'000'000));           // 10 s
+    push(now + Time::ns(delay));
+    if (r == 42 && ref.size() < 20'000) {
+      for (int k = 0; k < 50; ++k) push(now + Time::ns(7));   // burst at one instant
+    }
+    if (q.bucket_shift() != last_shift) {
+      ++shifts_seen;
+      last_shift = q.bucket_shift();
+    }
+  }
+  while (!ref.empty()) {
+    REQUIRE(q.take().arg == ref.top().arg);
+    ref.pop();
+  }
+  CHECK(q.empty());
+  CHECK(shifts_seen >= 2);   // the width adapted both ways
+}

@@ -1,0 +1,17 @@
+# Installs the built library into WORK_DIR/prefix, then configures, builds and runs the
+# consumer project against it. Fails on the first step that fails.
+file(REMOVE_RECURSE ${WORK_DIR})
+set(prefix ${WORK_DIR}/prefix)
+if(NOT CONFIG)
+  set(CONFIG Release)
+endif()
+function(step)
+  execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "step failed (${rc}): ${ARGV}")
+  endif()
+endfunction()
+step(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} --config ${CONFIG})
+step(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${CONFIG})
+step(${CMAKE_COMMAND} --build ${WORK_DIR}/build --config ${CONFIG})
+step(${WORK_DIR}/build/consumer)

@@ -7,40 +7,22 @@
 
 namespace hcisim {
 
-namespace {
-void reject_past(Time at, Time now) {
+void Engine::reject_past(Time at) const {
   std::ostringstream os;
-  os << "schedule_at: at = " << at << " is in the past; expected a time >= now = " << now;
+  os << "schedule_at: at = " << at << " is in the past; expected a time >= now = " << now_;
   throw InvalidArgument(os.str());
 }
-void reject_negative(Time delay) {
+void Engine::reject_negative(Time delay) {
   std::ostringstream os;
   os << "schedule_after: delay = " << delay << " is negative; expected a duration >= 0";
   throw InvalidArgument(os.str());
 }
-void reject_tag(EventTag tag) {
+void Engine::reject_tag(EventTag tag) {
   check::fail("event tag", tag, "0..65534 (65535 is reserved for timers)");
-}
-}  // namespace
-
-void Engine::push(Time at, EventHandler& handler, EventTag tag, std::uint64_t arg) {
-  queue_.push(Event{at, (next_seq_++ << 16) | tag, &handler, arg});
-}
-
-void Engine::schedule_at(Time at, EventHandler& handler, EventTag tag, std::uint64_t arg) {
-  if (at < now_) reject_past(at, now_);
-  if (tag == kTimerTag) reject_tag(tag);
-  push(at, handler, tag, arg);
-}
-
-void Engine::schedule_after(Time delay, EventHandler& handler, EventTag tag, std::uint64_t arg) {
-  if (delay < Time::zero()) reject_negative(delay);
-  if (tag == kTimerTag) reject_tag(tag);
-  push(now_ + delay, handler, tag, arg);
 }
 
 TimerId Engine::schedule_cancelable_at(Time at, EventHandler& handler, EventTag tag, std::uint64_t arg) {
-  if (at < now_) reject_past(at, now_);
+  if (at < now_) reject_past(at);
   if (tag == kTimerTag) reject_tag(tag);
   std::uint32_t slot;
   if (free_timers_.empty()) {
@@ -80,9 +62,8 @@ std::uint64_t Engine::loop(Time limit) {
     Engine& self;
     ~Guard() { self.running_ = false; }
   } guard{*this};
-  while (!queue_.empty() && !stop_requested_) {
-    if (queue_.top().time > limit) break;
-    const Event e = queue_.take();
+  Event e;
+  while (!stop_requested_ && queue_.take_until(limit, e)) {
     now_ = e.time;
     EventTag tag = e.tag();
     std::uint64_t arg = e.arg;
@@ -115,7 +96,7 @@ std::uint64_t Engine::loop(Time limit) {
 std::uint64_t Engine::run() { return loop(Time::max()); }
 
 std::uint64_t Engine::run_until(Time until) {
-  if (until < now_) reject_past(until, now_);
+  if (until < now_) reject_past(until);
   std::uint64_t n = loop(until);
   if (!stop_requested_) now_ = until;
   return n;

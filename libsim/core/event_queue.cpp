@@ -24,7 +24,6 @@ void EventQueue::insert_sorted(List& list, std::uint32_t n) {
 }
 
 void EventQueue::advance() {
-  std::uint64_t bucket_events = 0;
   for (;;) {
     if (size_ == far_.size()) {
       cur_ = far_.top().time.count_ns() >> shift_;   // nothing near: jump to the far future
@@ -46,25 +45,24 @@ void EventQueue::advance() {
       const Event e = far_.top();
       far_.pop();
       const std::int64_t b = e.time.count_ns() >> shift_;
-      insert(slot_of(b <= cur_ ? cur_ : b), e);
+      insert<false>(slot_of(b <= cur_ ? cur_ : b), e);
     }
     if (lists_[slot_of(cur_)].head != kNil) break;
   }
-  for (std::uint32_t n = lists_[slot_of(cur_)].head; n != kNil; n = nodes_[n].next) ++bucket_events;
   ++activations_;
-  occupancy_ += bucket_events;
   if (pushes_ >= 65536) maybe_resize();
 }
 
 void EventQueue::maybe_resize() {
-  // Aim for 1..4 events per bucket with fewer than 1/8 of events beyond the window.
-  // Guards keep the two rules from fighting when the density cannot satisfy both.
+  // Aim for at most kCrowded events per bucket (pushes per bucket activation, as every event
+  // pushed is taken once) with fewer than 1/8 of events beyond the window. Guards keep the
+  // two rules from fighting when the density cannot satisfy both.
   const bool spill = far_pushes_ * 8 > pushes_;
-  const bool crowded = occupancy_ > 4 * activations_;
+  const bool crowded = pushes_ > kCrowded * activations_;
   int target = shift_;
-  if (spill && occupancy_ < 16 * activations_ && shift_ < kMaxShift) ++target;
+  if (spill && pushes_ < 4 * kCrowded * activations_ && shift_ < kMaxShift) ++target;
   else if (crowded && far_pushes_ * 32 < pushes_ && shift_ > 0) --target;
-  pushes_ = far_pushes_ = activations_ = occupancy_ = 0;
+  pushes_ = far_pushes_ = activations_ = 0;
   if (target != shift_) rebuild(target);
 }
 
@@ -84,9 +82,13 @@ void EventQueue::rebuild(int new_shift) {
   // Re-insert in firing order so every bucket list is built by appends.
   std::sort(scratch_.begin(), scratch_.end(), [](const Event& a, const Event& b) { return fires_before(a, b); });
   cur_ = scratch_.empty() ? cur_ : scratch_.front().time.count_ns() >> shift_;
-  size_ = 0;
-  for (const Event& e : scratch_) push(e);
+  for (const Event& e : scratch_) {
+    const std::int64_t b = e.time.count_ns() >> shift_;
+    if (b - cur_ < kBuckets) insert<false>(slot_of(b <= cur_ ? cur_ : b), e);
+    else far_.push(e);
+  }
   size_ = count;
+  pushes_ = far_pushes_ = activations_ = 0;
 }
 
 }  // namespace hcisim

@@ -19,6 +19,17 @@ Station::Station(Engine& engine, std::string name, int servers, StationClient* c
   ring_.resize(16);
 }
 
+void Station::reserve_queue(std::size_t jobs) {
+  while (ring_.size() < jobs) grow_ring();
+}
+
+void Station::grow_ring() {   // doubles the ring, unwrapping it (amortised, not per event)
+  std::vector<Job> bigger(ring_.size() * 2);
+  for (std::size_t i = 0; i < queued_; ++i) bigger[i] = ring_[(head_ + i) & (ring_.size() - 1)];
+  ring_.swap(bigger);
+  head_ = 0;
+}
+
 void Station::arrive(std::uint64_t job, Time service) {
   if (service < Time::zero()) check::fail("Station::arrive service (ns)", service.count_ns(), "a duration >= 0");
   ++arrivals_;
@@ -29,12 +40,7 @@ void Station::arrive(std::uint64_t job, Time service) {
     start(s, j);
     return;
   }
-  if (queued_ == ring_.size()) {   // grow the ring, unwrapping it (amortised, not per event)
-    std::vector<Job> bigger(ring_.size() * 2);
-    for (std::size_t i = 0; i < queued_; ++i) bigger[i] = ring_[(head_ + i) & (ring_.size() - 1)];
-    ring_.swap(bigger);
-    head_ = 0;
-  }
+  if (queued_ == ring_.size()) grow_ring();
   ring_[(head_ + queued_) & (ring_.size() - 1)] = j;
   ++queued_;
   queue_tw_.set(engine_.now(), static_cast<double>(queued_));

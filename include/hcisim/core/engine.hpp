@@ -21,9 +21,17 @@ class Engine {
   Time now() const { return now_; }
 
   /// Fires `handler.on_event(*this, tag, arg)` at absolute time `at` (>= now()).
-  void schedule_at(Time at, EventHandler& handler, EventTag tag = 0, std::uint64_t arg = 0);
+  void schedule_at(Time at, EventHandler& handler, EventTag tag = 0, std::uint64_t arg = 0) {
+    if (at < now_) reject_past(at);
+    if (tag == kTimerTag) reject_tag(tag);
+    push(at, handler, tag, arg);
+  }
   /// Fires after `delay` (>= 0) from now().
-  void schedule_after(Time delay, EventHandler& handler, EventTag tag = 0, std::uint64_t arg = 0);
+  void schedule_after(Time delay, EventHandler& handler, EventTag tag = 0, std::uint64_t arg = 0) {
+    if (delay < Time::zero()) reject_negative(delay);
+    if (tag == kTimerTag) reject_tag(tag);
+    push(now_ + delay, handler, tag, arg);
+  }
 
   /// Like schedule_at, but returns a handle that cancel() accepts.
   TimerId schedule_cancelable_at(Time at, EventHandler& handler, EventTag tag = 0, std::uint64_t arg = 0);
@@ -59,7 +67,12 @@ class Engine {
     std::uint64_t arg = 0;
   };
 
-  void push(Time at, EventHandler& handler, EventTag tag, std::uint64_t arg);
+  void push(Time at, EventHandler& handler, EventTag tag, std::uint64_t arg) {
+    queue_.push(Event{at, (next_seq_++ << 16) | tag, &handler, arg});
+  }
+  [[noreturn]] void reject_past(Time at) const;
+  [[noreturn]] static void reject_negative(Time delay);
+  [[noreturn]] static void reject_tag(EventTag tag);
   std::uint64_t loop(Time limit);
 
   EventQueue queue_;

@@ -18,7 +18,7 @@ namespace hcisim {
 
 class EventQueue {
  public:
-  static constexpr int kBucketBits = 14;
+  static constexpr int kBucketBits = 12;
   static constexpr std::int64_t kBuckets = std::int64_t{1} << kBucketBits;
 
   EventQueue();
@@ -33,7 +33,7 @@ class EventQueue {
     ++pushes_;
     const std::int64_t b = e.time.count_ns() >> shift_;
     if (b - cur_ < kBuckets) {
-      insert(b <= cur_ ? slot_of(cur_) : slot_of(b), e);
+      insert<true>(b <= cur_ ? slot_of(cur_) : slot_of(b), e);
     } else {
       far_.push(e);
       ++far_pushes_;
@@ -48,22 +48,33 @@ class EventQueue {
 
   /// Removes and returns the earliest event (queue must not be empty).
   Event take() {
-    const std::size_t slot = slot_of(cur_);
-    if (lists_[slot].head == kNil) advance();
+    Event e;
+    take_until(Time::max(), e);
+    return e;
+  }
+
+  /// If the queue holds an event with time <= limit, moves the earliest one to `out` and
+  /// returns true; otherwise returns false and leaves the queue as it was.
+  bool take_until(Time limit, Event& out) {
+    if (size_ == 0) return false;
+    if (lists_[slot_of(cur_)].head == kNil) advance();
     List& list = lists_[slot_of(cur_)];
     const std::uint32_t n = list.head;
+    if (nodes_[n].event.time > limit) return false;
     list.head = nodes_[n].next;
     if (list.head == kNil) clear_bit(slot_of(cur_));
     nodes_[n].next = free_;
     free_ = n;
     --size_;
-    return nodes_[n].event;
+    out = nodes_[n].event;
+    return true;
   }
 
  private:
   static constexpr std::uint32_t kNil = 0xFFFFFFFFu;
   static constexpr std::size_t kMask = static_cast<std::size_t>(kBuckets - 1);
   static constexpr int kMaxShift = 40;
+  static constexpr std::uint64_t kCrowded = 2;
   struct Node {
     Event event;
     std::uint32_t next;
@@ -71,11 +82,16 @@ class EventQueue {
   struct List {
     std::uint32_t head = kNil;
     std::uint32_t tail = kNil;
+    std::int64_t tail_time = 0;   // time of the tail event: appends need not touch its node
   };
 
   static std::size_t slot_of(std::int64_t bucket) { return static_cast<std::size_t>(bucket) & kMask; }
   void clear_bit(std::size_t slot) { bits_[slot >> 6] &= ~(std::uint64_t{1} << (slot & 63)); }
 
+  // `Fresh`: e was just scheduled, so its order is larger than every queued event's and an
+  // equal time means it goes after the tail. Events re-inserted from the far heap or by a
+  // rebuild are not fresh and compare their full (time, order) key.
+  template <bool Fresh>
   void insert(std::size_t slot, const Event& e) {
     std::uint32_t n = free_;
     if (n != kNil) {
@@ -86,14 +102,17 @@ class EventQueue {
       nodes_.push_back(Node{e, kNil});
     }
     List& list = lists_[slot];
+    const std::int64_t t = e.time.count_ns();
     if (list.head == kNil) {
       nodes_[n].next = kNil;
       list.head = list.tail = n;
+      list.tail_time = t;
       bits_[slot >> 6] |= std::uint64_t{1} << (slot & 63);
-    } else if (!fires_before(e, nodes_[list.tail].event)) {   // common: append
-      nodes_[n].next = kNil;
+    } else if (t > list.tail_time || (t == list.tail_time && (Fresh || !fires_before(e, nodes_[list.tail].event)))) {
+      nodes_[n].next = kNil;   // common: append
       nodes_[list.tail].next = n;
       list.tail = n;
+      list.tail_time = t;
     } else {
       insert_sorted(list, n);
     }
@@ -113,7 +132,7 @@ class EventQueue {
   EventHeap far_;                 // buckets >= cur_ + kBuckets
   std::vector<Event> scratch_;    // reused by rebuild()
   // Adaptation counters over the current period.
-  std::uint64_t pushes_ = 0, far_pushes_ = 0, activations_ = 0, occupancy_ = 0;
+  std::uint64_t pushes_ = 0, far_pushes_ = 0, activations_ = 0;
 };
 
 }  // namespace hcisim

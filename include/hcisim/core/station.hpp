@@ -33,6 +33,9 @@ class Station final : public EventHandler {
   /// `servers` >= 1. `client` may be null (departures are then only counted).
   Station(Engine& engine, std::string name, int servers, StationClient* client);
 
+  /// Pre-sizes the FIFO for `jobs` waiting jobs (it also grows on demand, by doubling).
+  void reserve_queue(std::size_t jobs);
+
   /// Job `job` arrives now and needs `service` (>= 0) of one server.
   void arrive(std::uint64_t job, Time service);
 
@@ -63,6 +66,7 @@ class Station final : public EventHandler {
     Time service;
   };
   void start(int server, const Job& job);
+  void grow_ring();
 
   Engine& engine_;
   std::string name_;

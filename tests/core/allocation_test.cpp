@@ -15,13 +15,23 @@ namespace {
 std::atomic<std::uint64_t> g_allocations{0};
 }
 
+// AddressSanitizer owns operator new in sanitizer builds; the count is taken in the
+// ordinary (Release) build only.
+#if !defined(__SANITIZE_ADDRESS__)
+#define HCISIM_COUNT_ALLOCATIONS 1
 void* operator new(std::size_t n) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
   throw std::bad_alloc();
 }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return std::malloc(n == 0 ? 1 : n);
+}
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+#endif
 
 using namespace hcisim;
 using namespace hcisim::literals;
@@ -60,5 +70,9 @@ TEST_CASE("the engine and stations allocate nothing per event in steady state", 
   const std::uint64_t before = g_allocations.load();
   const std::uint64_t fired = engine.run_for(10_ms);
   CHECK(fired > 10'000'000);
+#if defined(HCISIM_COUNT_ALLOCATIONS)
   CHECK(g_allocations.load() - before == 0);
+#else
+  (void)before;
+#endif
 }

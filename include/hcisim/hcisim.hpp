@@ -13,3 +13,6 @@
 #include "hcisim/core/units.hpp"
 #include "hcisim/core/open_queue_experiment.hpp"
 #include "hcisim/core/queueing_theory.hpp"
+#include "hcisim/hw/device_spec.hpp"
+#include "hcisim/hw/storage_device.hpp"
+#include "hcisim/scenario/device_catalog.hpp"

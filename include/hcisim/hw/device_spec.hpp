@@ -1,0 +1,45 @@
+// What a storage device is, in datasheet terms: the figures a vendor publishes (4K random
+// IOPS, QD1 latency, sequential MB/s; rpm and seek for disks) plus the connection between
+// host and device. Everything the device model does is derived from these.
+#pragma once
+
+#include <string>
+
+namespace hcisim {
+
+enum class DeviceKind { ssd, hdd };
+
+struct DeviceSpec {
+  std::string name;                 // catalog name, e.g. "optane-p4800x-750gb", or "inline"
+  DeviceKind kind = DeviceKind::ssd;
+  std::string interface = "nvme";   // nvme | sas | sata | usb-nvme
+  double capacity_gb = 0;           // decimal GB
+  // SSD: datasheet 4K random IOPS at a deep queue, typical QD1 4K latency, sequential MB/s.
+  double read_iops_4k = 0;
+  double write_iops_4k = 0;
+  double read_latency_us = 0;
+  double write_latency_us = 0;
+  double seq_read_mbps = 0;         // decimal MB/s
+  double seq_write_mbps = 0;
+  // HDD: spindle speed, average seek, sustained transfer (seq_read/write_mbps).
+  double rpm = 0;
+  double seek_ms = 0;
+  std::string source;               // where the figures come from
+
+  /// Throws InvalidArgument naming the device and the first zero, negative or
+  /// non-finite figure the model needs.
+  void validate() const;
+};
+
+/// The path between host and device: a fixed added latency per I/O and a bandwidth cap
+/// (e.g. a USB 3.1 Gen2 bridge in front of an NVMe drive). max_mbps = 0 means no cap.
+struct ConnectionSpec {
+  std::string name = "nvme-direct";
+  double added_latency_us = 0;
+  double max_mbps = 0;
+  std::string source;
+
+  void validate() const;
+};
+
+}  // namespace hcisim

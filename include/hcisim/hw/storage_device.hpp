@@ -1,0 +1,103 @@
+// Service model of one storage device, driven only by its datasheet figures.
+//
+// SSD: k internal units (channels/dies/controller engines) serve I/Os FIFO; an I/O of b bytes
+// holds a unit for s_op + b * k / BW_op (s_op only for random I/O: the per-command mapping
+// and, for writes, garbage-collection cost that sequential streams avoid), then passes a
+// fixed pipeline latency d_op that needs no unit. Chosen so that, at 4 KiB random:
+//   saturated IOPS  k / (s_op + 4096 k / BW_op) = datasheet 4K IOPS  (when the bus allows it)
+//   QD1 latency     d_op + k / IOPS_op          = datasheet QD1 latency
+// and for large blocks throughput tends to BW_op (sequential MB/s). k = floor(min over
+// read/write of IOPS x latency) -- Little's law on the datasheet's own figures -- so d >= 0.
+// Where a datasheet's QD1 latency implies more IOPS than its sustained rating (1/latency >
+// IOPS, e.g. NAND writes absorbed by a DRAM buffer), a steady closed loop at QD1 cannot beat
+// the sustained rate: QD1 latency is then 1/IOPS.
+// Reads and writes share the units, so mixed loads interfere (a write holds a unit
+// IOPS_read / IOPS_write times longer than a read).
+// HDD: one actuator; a random I/O costs the average seek, a uniform rotational delay in
+// [0, 60/rpm) and the transfer at the sustained rate; sequential I/O only the transfer.
+// The connection (e.g. a USB bridge) adds a fixed latency and, if capped, a FIFO link.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hcisim/core/distribution.hpp"
+#include "hcisim/core/engine.hpp"
+#include "hcisim/core/station.hpp"
+#include "hcisim/hw/device_spec.hpp"
+
+namespace hcisim {
+
+enum class IoOp : std::uint8_t { read, write };
+
+/// Parameters derived from a DeviceSpec (see the file comment), for tests and reports.
+struct DeviceModel {
+  int units = 1;                        // k
+  double op_us[2] = {0, 0};             // s_op, by IoOp
+  double ns_per_byte[2] = {0, 0};       // k / BW_op (unit occupancy per byte)
+  double pipeline_us[2] = {0, 0};       // d_op
+  double seek_us = 0;                   // HDD average seek
+  double revolution_us = 0;             // HDD one revolution
+};
+DeviceModel derive_device_model(const DeviceSpec& spec);
+
+class StorageDevice;
+
+/// Told when an I/O submitted to a device completes.
+class DeviceClient {
+ public:
+  virtual void on_io_complete(StorageDevice& device, std::uint64_t io) = 0;
+
+ protected:
+  DeviceClient() = default;
+  DeviceClient(const DeviceClient&) = default;
+  DeviceClient& operator=(const DeviceClient&) = default;
+  ~DeviceClient() = default;
+};
+
+class StorageDevice final : public EventHandler, public StationClient {
+ public:
+  /// `pipeline_cv`: coefficient of variation of the pipeline latency d (lognormal), a
+  /// calibrated constant; 0 makes it deterministic.
+  StorageDevice(Engine& engine, const DeviceSpec& spec, const ConnectionSpec& connection, std::uint64_t seed,
+                const std::string& stream_name, DeviceClient& client, double pipeline_cv = 0.2);
+
+  /// Starts an I/O of `size` bytes; `io` comes back in DeviceClient::on_io_complete.
+  void submit(std::uint64_t io, IoOp op, Bytes size, bool sequential = false);
+
+  const DeviceSpec& spec() const { return spec_; }
+  const DeviceModel& model() const { return model_; }
+  const Station& units() const { return units_; }
+  std::size_t in_flight() const { return requests_.size() - free_.size(); }
+  std::uint64_t completed() const { return completed_; }
+
+  void on_departure(Station& station, std::uint64_t slot, Time arrived, Time started) override;
+  void on_event(Engine& engine, EventTag tag, std::uint64_t slot) override;
+
+ private:
+  struct Request {
+    std::uint64_t io;
+    Bytes size;
+    IoOp op;
+    bool sequential;
+  };
+  Time unit_time(const Request& r);
+  Time pipeline_time(IoOp op);
+
+  Engine& engine_;
+  DeviceSpec spec_;
+  ConnectionSpec connection_;
+  DeviceModel model_;
+  DeviceClient& client_;
+  RngStream rng_;
+  Distribution pipeline_[2] = {Distribution::deterministic(0.0), Distribution::deterministic(0.0)};
+  std::unique_ptr<Station> link_;   // only when the connection caps bandwidth
+  Station units_;
+  std::vector<Request> requests_;   // pool indexed by slot
+  std::vector<std::uint32_t> free_;
+  std::uint64_t completed_ = 0;
+};
+
+}  // namespace hcisim

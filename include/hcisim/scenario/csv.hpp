@@ -1,0 +1,32 @@
+// A small RFC 4180 CSV reader (quoted fields, doubled quotes, commas inside quotes) that
+// remembers line numbers so errors can point at file:line and column name.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hcisim {
+
+class CsvTable {
+ public:
+  /// Reads a file with a header row. Throws InvalidArgument naming the file on I/O or
+  /// shape errors (a row with a different number of fields than the header).
+  static CsvTable read(const std::string& path);
+
+  std::size_t rows() const { return rows_.size(); }
+  /// The field of `column` in row `row`; throws naming file, line and column if absent.
+  const std::string& text(std::size_t row, const std::string& column) const;
+  /// The field as a number; empty gives `fallback`; garbage throws naming file:line:column.
+  double number(std::size_t row, const std::string& column, double fallback = 0.0) const;
+  std::size_t line_of(std::size_t row) const { return lines_[row]; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::map<std::string, std::size_t> columns_;
+  std::vector<std::vector<std::string>> rows_;
+  std::vector<std::size_t> lines_;
+};
+
+}  // namespace hcisim

@@ -1,0 +1,115 @@
+// Device service model (equations in storage_device.hpp).
+#include "hcisim/hw/storage_device.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "hcisim/core/check.hpp"
+
+namespace hcisim {
+
+namespace {
+constexpr double kBlock4k = 4096.0;
+constexpr EventTag kDone = 0;
+std::size_t idx(IoOp op) { return op == IoOp::read ? 0 : 1; }
+}  // namespace
+
+DeviceModel derive_device_model(const DeviceSpec& spec) {
+  spec.validate();
+  DeviceModel m;
+  const double bw[2] = {spec.seq_read_mbps * 1e6, spec.seq_write_mbps * 1e6};   // bytes/s
+  if (spec.kind == DeviceKind::hdd) {
+    m.units = 1;
+    m.seek_us = spec.seek_ms * 1e3;
+    m.revolution_us = 60e6 / spec.rpm;
+    for (std::size_t o = 0; o < 2; ++o) m.ns_per_byte[o] = 1e9 / bw[o];
+    return m;
+  }
+  const double iops[2] = {spec.read_iops_4k, spec.write_iops_4k};
+  const double lat_us[2] = {spec.read_latency_us, spec.write_latency_us};
+  // Little's law on the datasheet: units busy at saturation <= IOPS x QD1 latency.
+  const double k = std::floor(std::min(iops[0] * lat_us[0], iops[1] * lat_us[1]) * 1e-6);
+  m.units = static_cast<int>(std::max(1.0, k));
+  for (std::size_t o = 0; o < 2; ++o) {
+    m.ns_per_byte[o] = m.units * 1e9 / bw[o];
+    const double per_io_us = m.units * 1e6 / iops[o];                      // k / IOPS
+    m.op_us[o] = std::max(0.0, per_io_us - kBlock4k * m.ns_per_byte[o] * 1e-3);
+    const double held_4k_us = m.op_us[o] + kBlock4k * m.ns_per_byte[o] * 1e-3;
+    m.pipeline_us[o] = std::max(0.0, lat_us[o] - held_4k_us);
+  }
+  return m;
+}
+
+StorageDevice::StorageDevice(Engine& engine, const DeviceSpec& spec, const ConnectionSpec& connection,
+                             std::uint64_t seed, const std::string& stream_name, DeviceClient& client,
+                             double pipeline_cv)
+    : engine_(engine),
+      spec_(spec),
+      connection_(connection),
+      model_(derive_device_model(spec)),
+      client_(client),
+      rng_(seed, 0, stream_name),
+      units_(engine, stream_name + "/units", model_.units, this) {
+  connection_.validate();
+  check::non_negative(pipeline_cv, "device pipeline_cv");
+  for (std::size_t o = 0; o < 2; ++o) {
+    const double d_ns = (model_.pipeline_us[o] + connection_.added_latency_us) * 1e3;
+    pipeline_[o] = d_ns <= 0.0            ? Distribution::deterministic(0.0)
+                   : pipeline_cv == 0.0   ? Distribution::deterministic(d_ns)
+                                          : Distribution::lognormal(d_ns, pipeline_cv);
+  }
+  if (connection_.max_mbps > 0) link_ = std::make_unique<Station>(engine, stream_name + "/link", 1, this);
+}
+
+Time StorageDevice::unit_time(const Request& r) {
+  const std::size_t o = idx(r.op);
+  double ns = static_cast<double>(r.size.count()) * model_.ns_per_byte[o];
+  if (spec_.kind == DeviceKind::hdd) {
+    if (!r.sequential) ns += (model_.seek_us + rng_.uniform01() * model_.revolution_us) * 1e3;
+  } else if (!r.sequential) {
+    ns += model_.op_us[o] * 1e3;   // per-command cost of random I/O (mapping, GC on writes)
+  }
+  return Time::ns(static_cast<std::int64_t>(ns + 0.5));
+}
+
+Time StorageDevice::pipeline_time(IoOp op) {
+  return Time::ns(static_cast<std::int64_t>(pipeline_[idx(op)].sample(rng_) + 0.5));
+}
+
+void StorageDevice::submit(std::uint64_t io, IoOp op, Bytes size, bool sequential) {
+  if (size.count() <= 0) check::fail("device '" + spec_.name + "' I/O size (bytes)", size.count(), "a size > 0");
+  std::uint32_t slot;
+  if (free_.empty()) {
+    slot = static_cast<std::uint32_t>(requests_.size());
+    requests_.push_back({});
+  } else {
+    slot = free_.back();
+    free_.pop_back();
+  }
+  Request& r = requests_[slot];
+  r = Request{io, size, op, sequential};
+  if (link_) {
+    link_->arrive(slot, Time::ns(static_cast<std::int64_t>(
+                            std::ceil(static_cast<double>(size.count()) * 1e3 / connection_.max_mbps))));
+  } else {
+    units_.arrive(slot, unit_time(r));
+  }
+}
+
+void StorageDevice::on_departure(Station& station, std::uint64_t slot, Time, Time) {
+  const Request& r = requests_[slot];
+  if (&station == link_.get()) {
+    units_.arrive(slot, unit_time(r));
+    return;
+  }
+  engine_.schedule_after(pipeline_time(r.op), *this, kDone, slot);
+}
+
+void StorageDevice::on_event(Engine&, EventTag, std::uint64_t slot) {
+  const std::uint64_t io = requests_[slot].io;
+  free_.push_back(static_cast<std::uint32_t>(slot));
+  ++completed_;
+  client_.on_io_complete(*this, io);
+}
+
+}  // namespace hcisim

@@ -1,0 +1,94 @@
+// RFC 4180 CSV reading with line tracking.
+#include "hcisim/scenario/csv.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "hcisim/core/check.hpp"
+
+namespace hcisim {
+
+namespace {
+// Splits one record starting at `pos`; advances pos and line past it.
+std::vector<std::string> parse_record(const std::string& s, std::size_t& pos, std::size_t& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (; pos < s.size(); ++pos) {
+    const char c = s[pos];
+    if (quoted) {
+      if (c == '"' && pos + 1 < s.size() && s[pos + 1] == '"') {
+        fields.back() += '"';
+        ++pos;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        if (c == '\n') ++line;
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else if (c == '\n') {
+      ++pos;
+      ++line;
+      break;
+    } else if (c != '\r') {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+}  // namespace
+
+CsvTable CsvTable::read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InvalidArgument(path + ": cannot open file");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const std::string s = buf.str();
+  CsvTable t;
+  t.path_ = path;
+  std::size_t pos = 0, line = 1;
+  const auto header = parse_record(s, pos, line);
+  for (std::size_t i = 0; i < header.size(); ++i) t.columns_[header[i]] = i;
+  while (pos < s.size()) {
+    const std::size_t start_line = line;
+    auto fields = parse_record(s, pos, line);
+    if (fields.size() == 1 && fields[0].empty()) continue;   // blank line
+    if (fields.size() != header.size()) {
+      std::ostringstream os;
+      os << path << ":" << start_line << ": " << fields.size() << " fields, expected " << header.size()
+         << " (the header's columns)";
+      throw InvalidArgument(os.str());
+    }
+    t.rows_.push_back(std::move(fields));
+    t.lines_.push_back(start_line);
+  }
+  return t;
+}
+
+const std::string& CsvTable::text(std::size_t row, const std::string& column) const {
+  const auto it = columns_.find(column);
+  if (it == columns_.end()) throw InvalidArgument(path_ + ": no column '" + column + "' in the header");
+  return rows_.at(row)[it->second];
+}
+
+double CsvTable::number(std::size_t row, const std::string& column, double fallback) const {
+  const std::string& f = text(row, column);
+  if (f.empty()) return fallback;
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(f.c_str(), &end);
+  if (end == f.c_str() || *end != '\0' || errno == ERANGE || !std::isfinite(v)) {
+    std::ostringstream os;
+    os << path_ << ":" << lines_[row] << ": column '" << column << "' = '" << f << "' is not a finite number";
+    throw InvalidArgument(os.str());
+  }
+  return v;
+}
+
+}  // namespace hcisim

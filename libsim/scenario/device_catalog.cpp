@@ -1,0 +1,120 @@
+// Loading data/devices.csv and data/connections.csv into specs, with validation that names
+// the file and line, and unknown-name errors that suggest the closest catalog names.
+#include "hcisim/scenario/device_catalog.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "hcisim/core/check.hpp"
+#include "hcisim/scenario/csv.hpp"
+
+#ifndef HCISIM_DATA_DIR
+#define HCISIM_DATA_DIR "data"
+#endif
+
+namespace hcisim {
+
+std::string default_data_dir() { return HCISIM_DATA_DIR; }
+
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), std::size_t{0});
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+template <class Spec>
+const Spec& lookup(const std::vector<Spec>& specs, std::string_view name, const char* what) {
+  for (const Spec& s : specs)
+    if (s.name == name) return s;
+  std::vector<std::string> names;
+  for (const Spec& s : specs) names.push_back(s.name);
+  std::string msg = std::string("unknown ") + what + " '" + std::string(name) + "'; closest catalog names: ";
+  const auto near = closest_names(name, names);
+  for (std::size_t i = 0; i < near.size(); ++i) msg += (i ? ", " : "") + near[i];
+  throw InvalidArgument(msg);
+}
+
+DeviceKind parse_kind(const CsvTable& t, std::size_t row) {
+  const std::string& k = t.text(row, "kind");
+  if (k == "ssd") return DeviceKind::ssd;
+  if (k == "hdd") return DeviceKind::hdd;
+  throw InvalidArgument(t.path() + ":" + std::to_string(t.line_of(row)) + ": column 'kind' = '" + k +
+                        "' is not allowed; expected ssd or hdd");
+}
+
+}  // namespace
+
+std::vector<std::string> closest_names(std::string_view name, const std::vector<std::string>& candidates,
+                                       std::size_t n) {
+  std::vector<std::pair<std::size_t, std::string>> scored;
+  for (const auto& c : candidates) {
+    // A candidate containing the typed text is as close as it gets (e.g. "p4800x").
+    const std::size_t d = c.find(name) != std::string::npos ? 0 : edit_distance(name, c);
+    scored.emplace_back(d, c);
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < scored.size() && i < n; ++i) out.push_back(scored[i].second);
+  return out;
+}
+
+DeviceCatalog DeviceCatalog::load(const std::string& dir) {
+  DeviceCatalog cat;
+  const CsvTable dev = CsvTable::read(dir + "/devices.csv");
+  for (std::size_t r = 0; r < dev.rows(); ++r) {
+    DeviceSpec d;
+    d.name = dev.text(r, "name");
+    d.kind = parse_kind(dev, r);
+    d.interface = dev.text(r, "interface");
+    d.capacity_gb = dev.number(r, "capacity_gb");
+    d.read_iops_4k = dev.number(r, "read_iops_4k");
+    d.write_iops_4k = dev.number(r, "write_iops_4k");
+    d.read_latency_us = dev.number(r, "read_latency_us");
+    d.write_latency_us = dev.number(r, "write_latency_us");
+    d.seq_read_mbps = dev.number(r, "seq_read_mbps");
+    d.seq_write_mbps = dev.number(r, "seq_write_mbps");
+    d.rpm = dev.number(r, "rpm");
+    d.seek_ms = dev.number(r, "seek_ms");
+    d.source = dev.text(r, "source");
+    try {
+      d.validate();
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument(dev.path() + ":" + std::to_string(dev.line_of(r)) + ": " + e.what());
+    }
+    cat.devices_.push_back(std::move(d));
+  }
+  const CsvTable con = CsvTable::read(dir + "/connections.csv");
+  for (std::size_t r = 0; r < con.rows(); ++r) {
+    ConnectionSpec c;
+    c.name = con.text(r, "name");
+    c.added_latency_us = con.number(r, "added_latency_us");
+    c.max_mbps = con.number(r, "max_mbps");
+    c.source = con.text(r, "source");
+    try {
+      c.validate();
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument(con.path() + ":" + std::to_string(con.line_of(r)) + ": " + e.what());
+    }
+    cat.connections_.push_back(std::move(c));
+  }
+  return cat;
+}
+
+const DeviceSpec& DeviceCatalog::device(std::string_view name) const { return lookup(devices_, name, "device"); }
+
+const ConnectionSpec& DeviceCatalog::connection(std::string_view name) const {
+  return lookup(connections_, name, "connection");
+}
+
+}  // namespace hcisim

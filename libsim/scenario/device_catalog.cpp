@@ -53,6 +53,16 @@ DeviceKind parse_kind(const CsvTable& t, std::size_t row) {
                         "' is not allowed; expected ssd or hdd");
 }
 
+// Validates a spec read from `t`'s row, prefixing any error with file:line.
+template <class Spec>
+void validate_at(const CsvTable& t, std::size_t row, const Spec& spec) {
+  try {
+    spec.validate();
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument(t.path() + ":" + std::to_string(t.line_of(row)) + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> closest_names(std::string_view name, const std::vector<std::string>& candidates,
@@ -87,11 +97,7 @@ DeviceCatalog DeviceCatalog::load(const std::string& dir) {
     d.rpm = dev.number(r, "rpm");
     d.seek_ms = dev.number(r, "seek_ms");
     d.source = dev.text(r, "source");
-    try {
-      d.validate();
-    } catch (const InvalidArgument& e) {
-      throw InvalidArgument(dev.path() + ":" + std::to_string(dev.line_of(r)) + ": " + e.what());
-    }
+    validate_at(dev, r, d);
     cat.devices_.push_back(std::move(d));
   }
   const CsvTable con = CsvTable::read(dir + "/connections.csv");
@@ -101,11 +107,7 @@ DeviceCatalog DeviceCatalog::load(const std::string& dir) {
     c.added_latency_us = con.number(r, "added_latency_us");
     c.max_mbps = con.number(r, "max_mbps");
     c.source = con.text(r, "source");
-    try {
-      c.validate();
-    } catch (const InvalidArgument& e) {
-      throw InvalidArgument(con.path() + ":" + std::to_string(con.line_of(r)) + ": " + e.what());
-    }
+    validate_at(con, r, c);
     cat.connections_.push_back(std::move(c));
   }
   return cat;

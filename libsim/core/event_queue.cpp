@@ -44,8 +44,7 @@ void EventQueue::advance() {
     while (!far_.empty() && (far_.top().time.count_ns() >> shift_) - cur_ < kBuckets) {
       const Event e = far_.top();
       far_.pop();
-      const std::int64_t b = e.time.count_ns() >> shift_;
-      insert<false>(slot_of(b <= cur_ ? cur_ : b), e);
+      place<false>(e);
     }
     if (lists_[slot_of(cur_)].head != kNil) break;
   }
@@ -82,11 +81,7 @@ void EventQueue::rebuild(int new_shift) {
   // Re-insert in firing order so every bucket list is built by appends.
   std::sort(scratch_.begin(), scratch_.end(), [](const Event& a, const Event& b) { return fires_before(a, b); });
   cur_ = scratch_.empty() ? cur_ : scratch_.front().time.count_ns() >> shift_;
-  for (const Event& e : scratch_) {
-    const std::int64_t b = e.time.count_ns() >> shift_;
-    if (b - cur_ < kBuckets) insert<false>(slot_of(b <= cur_ ? cur_ : b), e);
-    else far_.push(e);
-  }
+  for (const Event& e : scratch_) place<false>(e);
   size_ = count;
   pushes_ = far_pushes_ = activations_ = 0;
 }

@@ -16,8 +16,6 @@ namespace hcisim {
 
 namespace {
 
-Time to_time(double ns) { return Time::ns(static_cast<std::int64_t>(ns + 0.5)); }
-
 class Experiment final : public EventHandler, public StationClient {
  public:
   explicit Experiment(const OpenQueueSpec& spec)
@@ -29,7 +27,7 @@ class Experiment final : public EventHandler, public StationClient {
   }
 
   OpenQueueResult run() {
-    engine_.schedule_after(to_time(spec_.interarrival_ns.sample(arrivals_rng_)), *this);
+    engine_.schedule_after(Time::round_ns(spec_.interarrival_ns.sample(arrivals_rng_)), *this);
     if (spec_.warmup_customers == 0) start_measuring();
     engine_.run();
     OpenQueueResult r;
@@ -52,8 +50,8 @@ class Experiment final : public EventHandler, public StationClient {
 
   // Arrival: one job joins the station, the next arrival is scheduled.
   void on_event(Engine& engine, EventTag, std::uint64_t) override {
-    station_.arrive(next_job_++, to_time(spec_.service_ns.sample(service_rng_)));
-    engine.schedule_after(to_time(spec_.interarrival_ns.sample(arrivals_rng_)), *this);
+    station_.arrive(next_job_++, Time::round_ns(spec_.service_ns.sample(service_rng_)));
+    engine.schedule_after(Time::round_ns(spec_.interarrival_ns.sample(arrivals_rng_)), *this);
   }
 
   void on_departure(Station&, std::uint64_t, Time arrived, Time started) override {

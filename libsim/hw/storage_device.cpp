@@ -69,11 +69,11 @@ Time StorageDevice::unit_time(const Request& r) {
   } else if (!r.sequential) {
     ns += model_.op_us[o] * 1e3;   // per-command cost of random I/O (mapping, GC on writes)
   }
-  return Time::ns(static_cast<std::int64_t>(ns + 0.5));
+  return Time::round_ns(ns);
 }
 
 Time StorageDevice::pipeline_time(IoOp op) {
-  return Time::ns(static_cast<std::int64_t>(pipeline_[idx(op)].sample(rng_) + 0.5));
+  return Time::round_ns(pipeline_[idx(op)].sample(rng_));
 }
 
 void StorageDevice::submit(std::uint64_t io, IoOp op, Bytes size, bool sequential) {
@@ -89,8 +89,7 @@ void StorageDevice::submit(std::uint64_t io, IoOp op, Bytes size, bool sequentia
   Request& r = requests_[slot];
   r = Request{io, size, op, sequential};
   if (link_) {
-    link_->arrive(slot, Time::ns(static_cast<std::int64_t>(
-                            std::ceil(static_cast<double>(size.count()) * 1e3 / connection_.max_mbps))));
+    link_->arrive(slot, transfer_time(size, Rate::bytes_per_second(connection_.max_mbps * 1e6)));
   } else {
     units_.arrive(slot, unit_time(r));
   }

@@ -31,7 +31,7 @@ struct ClosedNetwork final : StationClient {
     for (int c = 0; c < customers; ++c) send(0, static_cast<std::uint64_t>(c));
   }
   void send(std::size_t k, std::uint64_t job) {
-    st[k]->arrive(job, Time::ns(static_cast<std::int64_t>(service[k].sample(rng[k]) + 0.5)));
+    st[k]->arrive(job, Time::round_ns(service[k].sample(rng[k])));
   }
   void on_departure(Station& s, std::uint64_t job, Time, Time) override {
     const std::size_t k = &s == st[0].get() ? 0 : &s == st[1].get() ? 1 : 2;

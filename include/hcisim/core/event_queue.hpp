@@ -31,13 +31,7 @@ class EventQueue {
   void push(const Event& e) {
     ++size_;
     ++pushes_;
-    const std::int64_t b = e.time.count_ns() >> shift_;
-    if (b - cur_ < kBuckets) {
-      insert<true>(b <= cur_ ? slot_of(cur_) : slot_of(b), e);
-    } else {
-      far_.push(e);
-      ++far_pushes_;
-    }
+    if (!place<true>(e)) ++far_pushes_;
   }
 
   /// The earliest event (queue must not be empty).
@@ -87,6 +81,19 @@ class EventQueue {
 
   static std::size_t slot_of(std::int64_t bucket) { return static_cast<std::size_t>(bucket) & kMask; }
   void clear_bit(std::size_t slot) { bits_[slot >> 6] &= ~(std::uint64_t{1} << (slot & 63)); }
+
+  // Puts e in its bucket (buckets <= cur_ share the current one) or, beyond the window, in
+  // the far heap; returns false in the latter case.
+  template <bool Fresh>
+  bool place(const Event& e) {
+    const std::int64_t b = e.time.count_ns() >> shift_;
+    if (b - cur_ >= kBuckets) {
+      far_.push(e);
+      return false;
+    }
+    insert<Fresh>(slot_of(b <= cur_ ? cur_ : b), e);
+    return true;
+  }
 
   // `Fresh`: e was just scheduled, so its order is larger than every queued event's and an
   // equal time means it goes after the tail. Events re-inserted from the far heap or by a

@@ -25,6 +25,9 @@ class Time {
   static Time from_seconds(double s, const char* what = "time");
   static Time from_us(double us, const char* what = "time") { return from_seconds(us * 1e-6, what); }
   static Time from_ms(double ms, const char* what = "time") { return from_seconds(ms * 1e-3, what); }
+  /// A sampled duration in nanoseconds (finite, >= 0), rounded to the nearest ns. Unchecked:
+  /// for the per-event path, where the distribution already guarantees the range.
+  static constexpr Time round_ns(double ns) { return Time{static_cast<std::int64_t>(ns + 0.5)}; }
 
   constexpr std::int64_t count_ns() const { return ns_; }
   constexpr double seconds() const { return static_cast<double>(ns_) * 1e-9; }

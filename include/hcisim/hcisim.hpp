@@ -15,4 +15,4 @@
 #include "hcisim/core/queueing_theory.hpp"
 #include "hcisim/hw/device_spec.hpp"
 #include "hcisim/hw/storage_device.hpp"
-#include "hcisim/scenario/device_catalog.hpp"
+#include "hcisim/scenario/hardware_catalog.hpp"

@@ -91,4 +91,24 @@ double CsvTable::number(std::size_t row, const std::string& column, double fallb
   return v;
 }
 
+int CsvTable::integer(std::size_t row, const std::string& column) const {
+  const std::string& f = text(row, column);
+  const double v = number(row, column, std::nan(""));
+  if (!(v == std::floor(v)) || std::abs(v) > 1e9) {
+    std::ostringstream os;
+    os << path_ << ":" << lines_[row] << ": column '" << column << "' = '" << f << "' is not a whole number";
+    throw InvalidArgument(os.str());
+  }
+  return static_cast<int>(v);
+}
+
+bool CsvTable::flag(std::size_t row, const std::string& column) const {
+  const std::string& f = text(row, column);
+  if (f == "yes") return true;
+  if (f == "no") return false;
+  std::ostringstream os;
+  os << path_ << ":" << lines_[row] << ": column '" << column << "' = '" << f << "' is not allowed; expected yes or no";
+  throw InvalidArgument(os.str());
+}
+
 }  // namespace hcisim

@@ -8,7 +8,7 @@
 #include "hcisim/core/check.hpp"
 #include "hcisim/core/engine.hpp"
 #include "hcisim/hw/storage_device.hpp"
-#include "hcisim/scenario/device_catalog.hpp"
+#include "hcisim/scenario/hardware_catalog.hpp"
 
 using namespace hcisim;
 using namespace hcisim::literals;
@@ -74,7 +74,7 @@ LoopResult closed_loop(const DeviceSpec& spec, IoOp op, Bytes size, int qd, bool
 }  // namespace
 
 TEST_CASE("every catalog SSD reproduces its datasheet QD1 latency, 4K IOPS and MB/s", "[hw]") {
-  const DeviceCatalog catalog = DeviceCatalog::load();
+  const HardwareCatalog catalog = HardwareCatalog::load();
   int ssds = 0;
   for (const DeviceSpec& spec : catalog.devices()) {
     if (spec.kind != DeviceKind::ssd) continue;
@@ -107,7 +107,7 @@ TEST_CASE("every catalog SSD reproduces its datasheet QD1 latency, 4K IOPS and M
 }
 
 TEST_CASE("a 10K rpm disk: QD1 random latency is seek + half a turn + transfer", "[hw]") {
-  const DeviceCatalog catalog = DeviceCatalog::load();
+  const HardwareCatalog catalog = HardwareCatalog::load();
   const DeviceSpec& hdd = catalog.device("seagate-10k-v7-1.2tb");
   // 3.8 ms seek + 3.0 ms half revolution at 10,000 rpm + 4096 B / 150 MB/s (27 us).
   const double expected_us = hdd.seek_ms * 1e3 + 0.5 * 60e6 / hdd.rpm + 4096.0 / (hdd.seq_read_mbps * 1e6) * 1e6;
@@ -118,7 +118,7 @@ TEST_CASE("a 10K rpm disk: QD1 random latency is seek + half a turn + transfer",
 }
 
 TEST_CASE("a USB bridge adds its latency and caps bandwidth", "[hw]") {
-  const DeviceCatalog catalog = DeviceCatalog::load();
+  const HardwareCatalog catalog = HardwareCatalog::load();
   const DeviceSpec& optane = catalog.device("optane-905p-280gb");
   const ConnectionSpec& usb = catalog.connection("usb-nvme");
   const auto direct = closed_loop(optane, IoOp::read, 4_KiB, 1);
@@ -131,7 +131,7 @@ TEST_CASE("a USB bridge adds its latency and caps bandwidth", "[hw]") {
 }
 
 TEST_CASE("mixed reads and writes share the device's units", "[hw]") {
-  const DeviceCatalog catalog = DeviceCatalog::load();
+  const HardwareCatalog catalog = HardwareCatalog::load();
   const DeviceSpec& nand = catalog.device("samsung-pm1733-3.84tb");
   const DeviceModel m = derive_device_model(nand);
   // A write holds a unit read_iops / write_iops times longer than a read at 4K.
@@ -141,7 +141,7 @@ TEST_CASE("mixed reads and writes share the device's units", "[hw]") {
 }
 
 TEST_CASE("bad device figures and unknown names are reported clearly", "[hw]") {
-  const DeviceCatalog catalog = DeviceCatalog::load();
+  const HardwareCatalog catalog = HardwareCatalog::load();
   CHECK_THROWS_WITH(catalog.device("optane-p4800x-700gb"), Catch::Contains("closest catalog names: optane-p4800x-750gb"));
   CHECK_THROWS_WITH(catalog.device("p4800x"), Catch::Contains("optane-p4800x-375gb"));
   CHECK_THROWS_WITH(catalog.connection("usb"), Catch::Contains("usb-nvme"));
@@ -153,5 +153,5 @@ TEST_CASE("bad device figures and unknown names are reported clearly", "[hw]") {
   bad = catalog.device("intel-s3700-400gb");
   bad.seq_read_mbps = 0;
   CHECK_THROWS_WITH(bad.validate(), Catch::Contains("seq_read_mbps"));
-  CHECK_THROWS_WITH(DeviceCatalog::load("/nonexistent"), Catch::Contains("/nonexistent/devices.csv"));
+  CHECK_THROWS_WITH(HardwareCatalog::load("/nonexistent"), Catch::Contains("/nonexistent/devices.csv"));
 }

@@ -19,6 +19,10 @@ class CsvTable {
   const std::string& text(std::size_t row, const std::string& column) const;
   /// The field as a number; empty gives `fallback`; garbage throws naming file:line:column.
   double number(std::size_t row, const std::string& column, double fallback = 0.0) const;
+  /// The field as a whole number (empty is an error).
+  int integer(std::size_t row, const std::string& column) const;
+  /// The field as `yes` or `no`.
+  bool flag(std::size_t row, const std::string& column) const;
   std::size_t line_of(std::size_t row) const { return lines_[row]; }
   const std::string& path() const { return path_; }
 

@@ -1,6 +1,6 @@
-// Loading data/devices.csv and data/connections.csv into specs, with validation that names
+// Loading the data/ catalogs (devices, connections, NICs, switches, CPUs) into specs, with validation that names
 // the file and line, and unknown-name errors that suggest the closest catalog names.
-#include "hcisim/scenario/device_catalog.hpp"
+#include "hcisim/scenario/hardware_catalog.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -79,8 +79,8 @@ std::vector<std::string> closest_names(std::string_view name, const std::vector<
   return out;
 }
 
-DeviceCatalog DeviceCatalog::load(const std::string& dir) {
-  DeviceCatalog cat;
+HardwareCatalog HardwareCatalog::load(const std::string& dir) {
+  HardwareCatalog cat;
   const CsvTable dev = CsvTable::read(dir + "/devices.csv");
   for (std::size_t r = 0; r < dev.rows(); ++r) {
     DeviceSpec d;
@@ -110,12 +110,61 @@ DeviceCatalog DeviceCatalog::load(const std::string& dir) {
     validate_at(con, r, c);
     cat.connections_.push_back(std::move(c));
   }
+  const CsvTable nic = CsvTable::read(dir + "/nics.csv");
+  for (std::size_t r = 0; r < nic.rows(); ++r) {
+    NicSpec n;
+    n.name = nic.text(r, "name");
+    n.speed_gbps = nic.number(r, "speed_gbps");
+    n.ports = nic.integer(r, "ports");
+    n.latency_us = nic.number(r, "latency_us");
+    n.rdma = nic.flag(r, "rdma");
+    n.source = nic.text(r, "source");
+    validate_at(nic, r, n);
+    cat.nics_.push_back(std::move(n));
+  }
+  const CsvTable sw = CsvTable::read(dir + "/switches.csv");
+  for (std::size_t r = 0; r < sw.rows(); ++r) {
+    SwitchSpec s;
+    s.name = sw.text(r, "name");
+    s.ports = sw.integer(r, "ports");
+    s.port_speed_gbps = sw.number(r, "port_speed_gbps");
+    s.latency_us = sw.number(r, "latency_us");
+    s.cut_through = sw.flag(r, "cut_through");
+    s.buffer_mb = sw.number(r, "buffer_mb");
+    s.source = sw.text(r, "source");
+    validate_at(sw, r, s);
+    cat.switches_.push_back(std::move(s));
+  }
+  const CsvTable cpu = CsvTable::read(dir + "/cpus.csv");
+  for (std::size_t r = 0; r < cpu.rows(); ++r) {
+    CpuSpec c;
+    c.name = cpu.text(r, "name");
+    c.sockets = 1;
+    c.cores_per_socket = cpu.integer(r, "cores");
+    const int threads = cpu.integer(r, "threads");
+    c.threads_per_core = c.cores_per_socket > 0 ? threads / c.cores_per_socket : 0;
+    if (c.threads_per_core * c.cores_per_socket != threads)
+      throw InvalidArgument(cpu.path() + ":" + std::to_string(cpu.line_of(r)) + ": column 'threads' = " +
+                            std::to_string(threads) + " is not allowed; expected a multiple of cores");
+    c.ghz = cpu.number(r, "base_ghz");
+    c.source = cpu.text(r, "source");
+    validate_at(cpu, r, c);
+    cat.cpus_.push_back(std::move(c));
+  }
   return cat;
 }
 
-const DeviceSpec& DeviceCatalog::device(std::string_view name) const { return lookup(devices_, name, "device"); }
+const DeviceSpec& HardwareCatalog::device(std::string_view name) const { return lookup(devices_, name, "device"); }
 
-const ConnectionSpec& DeviceCatalog::connection(std::string_view name) const {
+const NicSpec& HardwareCatalog::nic(std::string_view name) const { return lookup(nics_, name, "NIC"); }
+
+const SwitchSpec& HardwareCatalog::network_switch(std::string_view name) const {
+  return lookup(switches_, name, "switch");
+}
+
+const CpuSpec& HardwareCatalog::cpu(std::string_view name) const { return lookup(cpus_, name, "CPU"); }
+
+const ConnectionSpec& HardwareCatalog::connection(std::string_view name) const {
   return lookup(connections_, name, "connection");
 }
 

@@ -1,0 +1,75 @@
+// A host's processors and the CPU cost of each stage of the vSAN I/O path.
+//
+// Published cycles-per-I/O figures for vSAN do not exist (vsan-model-facts.md section 5),
+// so the per-stage costs below are parameters: the defaults are order-of-magnitude
+// starting points to be fitted by the calibration layer, not measurements. Anchors used:
+//   compression   LZ4 compresses > 500 MB/s per core => ~2 us per KiB (facts section 5 [51])
+//   decompression LZ4 decompresses at several GB/s per core => ~0.25 us per KiB ([51])
+//   checksum      CRC-32C with the SSE4.2 instruction runs at several GB/s => ~0.1 us per KiB
+//   network       kernel TCP costs a few us of CPU per message plus copy/checksum per byte;
+//                 RDMA offloads most of it ([45]: "less CPU per IO"; RDMA costs = TCP / 4 here).
+// All costs are microseconds of one core at `reference_ghz`; a host at f GHz takes
+// cost * reference_ghz / f (work scales with clock; turbo is ignored).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace hcisim {
+
+struct CpuSpec {
+  std::string name;            // catalog name, e.g. "intel-xeon-e5-2630-v3"
+  int sockets = 1;
+  int cores_per_socket = 0;
+  int threads_per_core = 1;    // 2 with Hyper-Threading
+  double ghz = 0;              // base clock
+  std::string source;
+
+  /// Throws InvalidArgument naming the CPU and the first bad figure.
+  void validate() const;
+  int cores() const { return sockets * cores_per_socket; }
+};
+
+/// Where a host spends CPU on an I/O. `guest` is the benchmark VM itself (fio or vdbench
+/// in the guest plus its virtual disk driver), which HCIBench's host CPU figures include.
+enum class CpuStage : std::uint8_t {
+  guest,
+  vscsi,          // ESXi vSCSI layer
+  dom_client,     // DOM client on the VM's host
+  dom_owner,      // DOM owner of the object
+  component,      // LSOM (OSA) or zDOM/LFS (ESA) on the host holding the component
+  checksum,
+  compression,
+  decompression,
+  encryption,
+  network,        // TCP/IP or RDMA stack, per message + per KiB, both ends
+  destage,        // OSA elevator / ESA stripe writer bookkeeping per block
+};
+inline constexpr int kCpuStages = 11;
+const char* cpu_stage_name(CpuStage stage);
+
+struct CpuCosts {
+  double reference_ghz = 2.5;
+  // us per I/O (or per message / block) at reference_ghz
+  double guest_us = 10;
+  double vscsi_us = 3;
+  double dom_client_us = 8;
+  double dom_owner_us = 8;
+  double component_us = 10;
+  double destage_us = 4;
+  double net_message_us = 4;         // TCP, per message per end
+  double rdma_message_us = 1;
+  // us per KiB processed at reference_ghz
+  double checksum_us_per_kib = 0.1;
+  double compression_us_per_kib = 2.0;
+  double decompression_us_per_kib = 0.25;
+  double encryption_us_per_kib = 0.25;
+  double net_us_per_kib = 0.2;       // TCP copy + segmentation per KiB per end
+  double rdma_us_per_kib = 0.05;
+
+  /// Throws InvalidArgument naming the first negative or non-finite cost.
+  void validate() const;
+};
+
+}  // namespace hcisim

@@ -1,0 +1,177 @@
+// The cluster network: hosts with NIC ports, switches and full-duplex links, and the
+// transfers that cross them.
+//
+// Topology: nodes (hosts, switches) joined by bundles of parallel links (one link = one
+// cable, two directed ports). Routes are shortest paths by unloaded hop latency, computed
+// once with Boost.Graph (Dijkstra per destination); where several next hops tie (leaf-spine
+// with several spines, a LAG) a flow hash picks one, so one flow keeps one path (ECMP).
+// Hosts never forward traffic for other hosts.
+//
+// Transfers move as segments of at most NetworkConfig::segment payload bytes, never per
+// packet. Each directed port is a FIFO server with infinite buffer: a segment occupies it
+// for its wire bytes (framing.hpp) at line rate. Segments are pipelined across hops at frame
+// granularity (a switch forwards a frame once it has received it), so a segment of w wire
+// bytes enters the next port at
+//     max(start + frame_here, finish + frame_next - serial_next) + hop latency
+// i.e. one frame behind the head, or late enough that the next port cannot finish before the
+// tail has arrived. A single frame is thus store-and-forward at every hop, a long transfer
+// runs at the slowest port's rate. Hop latency = cable propagation + the switch's
+// port-to-port latency when the next node is a switch. The sender adds its NIC latency
+// before the first port and the receiver its NIC latency after the last segment.
+// A message injects its next segment only when the previous one has left the first port, so
+// concurrent flows interleave segment by segment and share a bottleneck evenly.
+// A transfer between a host and itself never touches the network (local I/O).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hcisim/core/engine.hpp"
+#include "hcisim/core/units.hpp"
+#include "hcisim/hw/framing.hpp"
+#include "hcisim/hw/network_spec.hpp"
+
+namespace hcisim {
+
+class Network;
+
+struct NetworkConfig {
+  Framing framing;
+  Bytes segment = Bytes{64 * 1024};   // largest payload moved as one unit
+  double cable_latency_us = 0.05;     // propagation per link: ~10 m at ~5 ns/m
+
+  void validate() const;
+};
+
+/// Told when a transfer has fully arrived at its destination host.
+class NetworkClient {
+ public:
+  virtual void on_delivered(Network& network, std::uint64_t token) = 0;
+
+ protected:
+  NetworkClient() = default;
+  NetworkClient(const NetworkClient&) = default;
+  NetworkClient& operator=(const NetworkClient&) = default;
+  ~NetworkClient() = default;
+};
+
+/// One directed port (one side of one cable), for reports and tests.
+struct PortReport {
+  std::string from;
+  std::string to;
+  double gbps = 0;
+  double utilisation = 0;      // busy fraction since the last reset
+  Bytes wire_bytes;            // bytes on the wire since the last reset
+  Bytes payload_bytes;
+};
+
+class Network final : public EventHandler {
+ public:
+  using NodeId = std::uint32_t;
+
+  Network(Engine& engine, const NetworkConfig& config, NetworkClient& client);
+
+  /// A host and its NIC; `active_ports` of the NIC's ports carry vSAN traffic under
+  /// `teaming` (failover: exactly 1). Returns the host index (0, 1, ... in call order).
+  int add_host(const std::string& name, const NicSpec& nic, int active_ports = 1,
+               Teaming teaming = Teaming::failover);
+  NodeId add_switch(const std::string& name, const SwitchSpec& spec);
+  NodeId host_node(int host) const;
+
+  /// `lanes` parallel full-duplex links of `gbps` between a and b (a NIC team or a LAG).
+  void connect(NodeId a, NodeId b, double gbps, int lanes = 1);
+
+  /// Computes routes; throws InvalidArgument if a host cannot reach another. Call once,
+  /// after the topology is complete and before send().
+  void finalize();
+
+  /// Moves `payload` bytes from host `src` to host `dst`; `flow` identifies the flow for
+  /// path and team-port selection. on_delivered(token) fires when the last byte arrived.
+  void send(std::uint64_t token, int src, int dst, Bytes payload, std::uint64_t flow);
+
+  int hosts() const { return static_cast<int>(host_nodes_.size()); }
+  const Framing& framing() const { return config_.framing; }
+  /// Payload bytes a host sent to / received from other hosts since the last reset.
+  Bytes tx_payload(int host) const;
+  Bytes rx_payload(int host) const;
+  /// Payload bytes a host moved to itself (no network) since the last reset.
+  Bytes local_payload(int host) const;
+  std::vector<PortReport> ports() const;
+  /// Node names along the path a flow takes, source first.
+  std::vector<std::string> path(int src, int dst, std::uint64_t flow) const;
+  std::size_t in_flight() const { return messages_.size() - free_messages_.size(); }
+  void reset_stats();
+
+  void on_event(Engine& engine, EventTag tag, std::uint64_t arg) override;
+
+  // --- internal representation, shared with the route computation (network_routes.cpp) ---
+  struct Node {
+    std::string name;
+    int host = -1;                // host index, or -1 for a switch
+    double latency_us = 0;        // NIC latency (host) or port-to-port latency (switch)
+    double max_gbps = 0;
+    int max_lanes = 0;            // NIC ports usable (host); unlimited for a switch
+    Teaming teaming = Teaming::lacp;
+  };
+  struct Bundle {
+    NodeId from = 0;
+    NodeId to = 0;
+    std::uint32_t first_port = 0; // ports [first_port, first_port + active)
+    std::uint32_t active = 1;
+    double hop_latency_ns = 0;    // cable + switch latency at `to`
+    double ns_per_byte = 0;
+  };
+
+ private:
+  struct Port {
+    double ns_per_byte = 0;
+    Time free_at;
+    Time busy;
+    std::int64_t wire = 0;
+    std::int64_t payload = 0;
+    std::uint32_t bundle = 0;
+  };
+  struct Message {
+    std::uint64_t token;
+    std::uint64_t flow;
+    std::int64_t to_inject;       // payload bytes not yet handed to the first port
+    std::uint32_t segments_in_flight;
+    std::uint32_t src;
+    std::uint32_t dst;
+  };
+  struct Segment {
+    std::uint32_t message;
+    std::uint32_t port;           // the port it enters at the event
+    std::int64_t payload;
+    std::int64_t wire;
+  };
+  enum Tag : EventTag { kInject = 1, kArrive = 2, kLanded = 3, kLocal = 4 };
+
+  std::size_t host_index(int host) const;
+  std::uint32_t pick_port(NodeId at, std::uint32_t dst_host, std::uint64_t flow) const;
+  void inject(std::uint32_t message);
+  void transmit(std::uint32_t segment);
+  void landed(std::uint32_t segment);
+  Time frame_time(const Port& p, std::int64_t wire) const;
+
+  Engine& engine_;
+  NetworkConfig config_;
+  NetworkClient& client_;
+  std::vector<Node> nodes_;
+  std::vector<Bundle> bundles_;
+  std::vector<Port> ports_;
+  std::vector<NodeId> host_nodes_;
+  // next_[node * hosts + dst] = [begin, end) in next_bundles_: bundles on a shortest path.
+  std::vector<std::uint32_t> next_begin_;
+  std::vector<std::uint32_t> next_bundles_;
+  bool finalized_ = false;
+  std::vector<std::int64_t> tx_, rx_, local_;
+  std::vector<Message> messages_;
+  std::vector<std::uint32_t> free_messages_;
+  std::vector<Segment> segments_;
+  std::vector<std::uint32_t> free_segments_;
+  Time stats_since_;
+};
+
+}  // namespace hcisim

@@ -1,0 +1,48 @@
+// The hardware catalogs of data/ (devices.csv, connections.csv, nics.csv, switches.csv,
+// cpus.csv): one row per part, every figure with its source. Lookups of unknown names fail
+// with the closest catalog names.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hcisim/hw/cpu_spec.hpp"
+#include "hcisim/hw/device_spec.hpp"
+#include "hcisim/hw/network_spec.hpp"
+
+namespace hcisim {
+
+/// The data/ folder of the source tree or of the installed package (HCISIM_DATA_DIR).
+std::string default_data_dir();
+
+class HardwareCatalog {
+ public:
+  /// Loads every catalog file of `dir`. Errors name file, line and column.
+  static HardwareCatalog load(const std::string& dir = default_data_dir());
+
+  const DeviceSpec& device(std::string_view name) const;
+  const ConnectionSpec& connection(std::string_view name) const;
+  const NicSpec& nic(std::string_view name) const;
+  const SwitchSpec& network_switch(std::string_view name) const;
+  /// One socket of the named CPU (sockets = 1); the host sets its socket count.
+  const CpuSpec& cpu(std::string_view name) const;
+  const std::vector<DeviceSpec>& devices() const { return devices_; }
+  const std::vector<ConnectionSpec>& connections() const { return connections_; }
+  const std::vector<NicSpec>& nics() const { return nics_; }
+  const std::vector<SwitchSpec>& switches() const { return switches_; }
+  const std::vector<CpuSpec>& cpus() const { return cpus_; }
+
+ private:
+  std::vector<DeviceSpec> devices_;
+  std::vector<ConnectionSpec> connections_;
+  std::vector<NicSpec> nics_;
+  std::vector<SwitchSpec> switches_;
+  std::vector<CpuSpec> cpus_;
+};
+
+/// Up to `n` of `candidates` closest to `name` by edit distance, closest first.
+std::vector<std::string> closest_names(std::string_view name, const std::vector<std::string>& candidates,
+                                       std::size_t n = 3);
+
+}  // namespace hcisim

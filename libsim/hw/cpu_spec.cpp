@@ -1,0 +1,44 @@
+// Validation and names for CPU specs and per-stage costs.
+#include "hcisim/hw/cpu_spec.hpp"
+
+#include "hcisim/core/check.hpp"
+
+namespace hcisim {
+
+void CpuSpec::validate() const {
+  const std::string p = "cpu '" + name + "' ";
+  check::in_range(sockets, 1, 8, p + "sockets");
+  check::in_range(cores_per_socket, 1, 256, p + "cores_per_socket");
+  check::in_range(threads_per_core, 1, 8, p + "threads_per_core");
+  check::positive(ghz, p + "ghz");
+}
+
+const char* cpu_stage_name(CpuStage stage) {
+  static constexpr const char* kNames[kCpuStages] = {"guest",       "vscsi",         "dom_client", "dom_owner",
+                                                     "component",   "checksum",      "compression",
+                                                     "decompression", "encryption",  "network",    "destage"};
+  return kNames[static_cast<int>(stage)];
+}
+
+void CpuCosts::validate() const {
+  check::positive(reference_ghz, "cpu costs reference_ghz");
+  const std::pair<const char*, double> all[] = {
+      {"guest_us", guest_us},
+      {"vscsi_us", vscsi_us},
+      {"dom_client_us", dom_client_us},
+      {"dom_owner_us", dom_owner_us},
+      {"component_us", component_us},
+      {"destage_us", destage_us},
+      {"net_message_us", net_message_us},
+      {"rdma_message_us", rdma_message_us},
+      {"checksum_us_per_kib", checksum_us_per_kib},
+      {"compression_us_per_kib", compression_us_per_kib},
+      {"decompression_us_per_kib", decompression_us_per_kib},
+      {"encryption_us_per_kib", encryption_us_per_kib},
+      {"net_us_per_kib", net_us_per_kib},
+      {"rdma_us_per_kib", rdma_us_per_kib},
+  };
+  for (const auto& [field, v] : all) check::non_negative(v, std::string("cpu costs ") + field);
+}
+
+}  // namespace hcisim

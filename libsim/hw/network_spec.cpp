@@ -1,0 +1,31 @@
+// Validation of NIC and switch figures: every figure must be finite and in range; the
+// message names the part and the field.
+#include "hcisim/hw/network_spec.hpp"
+
+#include <cmath>
+
+#include "hcisim/core/check.hpp"
+
+namespace hcisim {
+
+void validate_link_speed(double gbps, const std::string& what) {
+  static constexpr double kSpeeds[] = {1, 2.5, 5, 10, 25, 40, 50, 100, 200, 400};
+  for (double s : kSpeeds)
+    if (gbps == s) return;
+  check::fail(what, gbps, "a link speed in Gbit/s: one of 1, 2.5, 5, 10, 25, 40, 50, 100, 200, 400");
+}
+
+void NicSpec::validate() const {
+  validate_link_speed(speed_gbps, "nic '" + name + "' speed_gbps");
+  check::in_range(ports, 1, 8, "nic '" + name + "' ports");
+  check::non_negative(latency_us, "nic '" + name + "' latency_us");
+}
+
+void SwitchSpec::validate() const {
+  validate_link_speed(port_speed_gbps, "switch '" + name + "' port_speed_gbps");
+  check::in_range(ports, 2, 1024, "switch '" + name + "' ports");
+  check::non_negative(latency_us, "switch '" + name + "' latency_us");
+  check::non_negative(buffer_mb, "switch '" + name + "' buffer_mb");
+}
+
+}  // namespace hcisim

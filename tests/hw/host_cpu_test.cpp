@@ -1,0 +1,102 @@
+// Host CPU: per-stage costs scale with the clock; usage% equals offered core time over
+// capacity (Little's law on the cores); work beyond capacity queues so throughput caps at
+// cores / cost; bad CPU figures are rejected by name.
+#include <catch2/catch.hpp>
+
+#include "hcisim/core/check.hpp"
+#include "hcisim/core/engine.hpp"
+#include "hcisim/hw/host_cpu.hpp"
+
+using namespace hcisim;
+using namespace hcisim::literals;
+
+namespace {
+
+CpuSpec xeon(double ghz = 2.5, int cores = 8) {
+  CpuSpec c;
+  c.name = "test-xeon";
+  c.sockets = 2;
+  c.cores_per_socket = cores / 2;
+  c.threads_per_core = 2;
+  c.ghz = ghz;
+  return c;
+}
+
+struct Counter final : CpuClient {
+  std::uint64_t done = 0;
+  void on_cpu_done(HostCpu&, std::uint64_t) override { ++done; }
+};
+
+// Submits one piece of work every `gap`, forever.
+struct Feeder final : EventHandler {
+  HostCpu* cpu = nullptr;
+  Time gap;
+  CpuStage stage = CpuStage::dom_owner;
+  void on_event(Engine& e, EventTag, std::uint64_t n) override {
+    cpu->execute(n, stage, 4_KiB);
+    e.schedule_after(gap, *this, 0, n + 1);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("HostCpu: stage costs follow the cost table and scale with the clock") {
+  Engine engine;
+  Counter sink;
+  CpuCosts costs;   // reference 2.5 GHz
+  HostCpu at_ref(engine, "esx0", xeon(2.5), costs, sink);
+  HostCpu at_5(engine, "esx1", xeon(5.0), costs, sink);
+  CHECK(at_ref.cost(CpuStage::dom_owner, 4_KiB) == Time::round_ns(costs.dom_owner_us * 1e3));
+  CHECK(at_ref.cost(CpuStage::compression, 4_KiB) == Time::round_ns(4 * costs.compression_us_per_kib * 1e3));
+  CHECK(at_ref.cost(CpuStage::network, 64_KiB) ==
+        Time::round_ns((costs.net_message_us + 64 * costs.net_us_per_kib) * 1e3));
+  CHECK(at_ref.cost(CpuStage::network, 64_KiB, Transport::rdma) < at_ref.cost(CpuStage::network, 64_KiB));
+  CHECK(at_5.cost(CpuStage::dom_owner, 4_KiB) == at_ref.cost(CpuStage::dom_owner, 4_KiB) / 2);
+}
+
+TEST_CASE("HostCpu: usage is offered core time over capacity; utilization spreads it over threads") {
+  Engine engine;
+  Counter sink;
+  HostCpu cpu(engine, "esx0", xeon(2.5, 8), CpuCosts{}, sink);
+  Feeder feed;
+  feed.cpu = &cpu;
+  feed.gap = 2_us;   // 8 us of work every 2 us = 4 busy cores of 8
+  engine.schedule_at(Time::zero(), feed);
+  engine.run_until(10_ms);
+  cpu.reset_stats();
+  engine.run_until(210_ms);
+  CHECK(cpu.usage_pct() == Approx(50.0).epsilon(0.01));
+  CHECK(cpu.utilization_pct() == Approx(25.0).epsilon(0.01));
+  CHECK(cpu.stage_share(CpuStage::dom_owner) == Approx(1.0));
+  CHECK(cpu.stage_share(CpuStage::compression) == 0.0);
+}
+
+TEST_CASE("HostCpu: work beyond capacity queues and throughput caps at cores per cost") {
+  Engine engine;
+  Counter sink;
+  HostCpu cpu(engine, "esx0", xeon(2.5, 4), CpuCosts{}, sink);
+  Feeder feed;
+  feed.cpu = &cpu;
+  feed.gap = 1_us;   // 8x the capacity of 4 cores at 8 us each
+  engine.schedule_at(Time::zero(), feed);
+  engine.run_until(1_ms);
+  const std::uint64_t before = sink.done;
+  engine.run_until(11_ms);
+  CHECK(static_cast<double>(sink.done - before) == Approx(10e-3 * 4 / 8e-6).epsilon(0.001));
+  CHECK(cpu.cores().queue_length() > 1000);   // the backlog waits, nothing is dropped
+}
+
+TEST_CASE("HostCpu: bad CPU figures and costs are rejected naming the field") {
+  Engine engine;
+  Counter sink;
+  CpuSpec bad = xeon();
+  bad.cores_per_socket = 0;
+  CHECK_THROWS_WITH(HostCpu(engine, "esx0", bad, CpuCosts{}, sink),
+                    Catch::Contains("cpu 'test-xeon' cores_per_socket") && Catch::Contains("[1, 256]"));
+  bad = xeon();
+  bad.ghz = -2;
+  CHECK_THROWS_WITH(HostCpu(engine, "esx0", bad, CpuCosts{}, sink), Catch::Contains("ghz"));
+  CpuCosts costs;
+  costs.compression_us_per_kib = std::nan("");
+  CHECK_THROWS_WITH(HostCpu(engine, "esx0", xeon(), costs, sink), Catch::Contains("compression_us_per_kib"));
+}

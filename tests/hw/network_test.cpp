@@ -1,0 +1,307 @@
+// Network model against arithmetic: frame overhead and goodput, one flow's goodput (within
+// 2% of the computed value), fair sharing of one egress port, unloaded small-message
+// latency = the sum of its hops, LACP and ECMP spreading, local traffic beyond link rate,
+// and clear errors for impossible topologies.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+
+#include "hcisim/core/check.hpp"
+#include "hcisim/core/engine.hpp"
+#include "hcisim/hw/network.hpp"
+
+using namespace hcisim;
+using namespace hcisim::literals;
+
+namespace {
+
+NicSpec nic(double gbps, int ports = 1, double latency_us = 5.0) {
+  NicSpec n;
+  n.name = "test-nic";
+  n.speed_gbps = gbps;
+  n.ports = ports;
+  n.latency_us = latency_us;
+  return n;
+}
+
+SwitchSpec tor(double gbps, double latency_us = 0.8) {
+  SwitchSpec s;
+  s.name = "test-switch";
+  s.ports = 48;
+  s.port_speed_gbps = gbps;
+  s.latency_us = latency_us;
+  return s;
+}
+
+// Records delivery times per token; optionally resends each delivered message (closed loop).
+struct Sink final : NetworkClient {
+  Engine* engine = nullptr;
+  std::map<std::uint64_t, Time> delivered;
+  std::function<void(std::uint64_t)> on_done;
+  void on_delivered(Network&, std::uint64_t token) override {
+    delivered[token] = engine->now();
+    if (on_done) on_done(token);
+  }
+};
+
+// `hosts` hosts on one switch, every host linked at `gbps`.
+struct Star {
+  Engine engine;
+  Sink sink;
+  Network net;
+  Star(int hosts, double gbps, NetworkConfig config = {}, int ports = 1, Teaming teaming = Teaming::failover)
+      : net(engine, config, sink) {
+    sink.engine = &engine;
+    const auto sw = net.add_switch("tor", tor(std::max(gbps, 25.0)));
+    for (int h = 0; h < hosts; ++h) {
+      const int id = net.add_host("esx" + std::to_string(h), nic(gbps, ports), teaming == Teaming::lacp ? ports : 1,
+                                  teaming);
+      net.connect(net.host_node(id), sw, gbps, teaming == Teaming::lacp ? ports : 1);
+    }
+    net.finalize();
+  }
+};
+
+double line_payload_bytes_per_s(double gbps, const Framing& f) { return gbps * 1e9 / 8.0 * f.goodput_fraction(); }
+
+}  // namespace
+
+TEST_CASE("Framing: payload and wire bytes per frame for TCP and RoCE at MTU 1500 and 9000") {
+  Framing f;
+  CHECK(f.payload_per_frame() == 1448);
+  CHECK(f.wire_per_frame() == 1538);
+  CHECK(f.goodput_fraction() == Approx(1448.0 / 1538.0));
+  CHECK(f.wire_bytes(Bytes{4096}).count() == 4096 + 3 * 90);   // 3 frames, 90 B overhead each
+  CHECK(f.wire_bytes(Bytes{0}).count() == 90);
+  f.mtu = 9000;
+  CHECK(f.payload_per_frame() == 8948);
+  CHECK(f.goodput_fraction() == Approx(8948.0 / 9038.0));
+  f.transport = Transport::rdma;
+  CHECK(f.payload_per_frame() == 4096);
+  CHECK(f.wire_per_frame() == 4096 + 44 + 38);
+  f.mtu = 1500;
+  CHECK(f.payload_per_frame() == 1024);
+  f.mtu = 100;
+  CHECK_THROWS_WITH(f.validate(), Catch::Contains("network mtu") && Catch::Contains("[576, 9216]"));
+}
+
+TEST_CASE("Network: one flow's goodput is line rate times the framing efficiency, within 2 percent") {
+  for (int mtu : {1500, 9000}) {
+    for (double gbps : {10.0, 25.0, 100.0}) {
+      NetworkConfig cfg;
+      cfg.framing.mtu = mtu;
+      Star s(2, gbps, cfg);
+      // Closed loop of 4 outstanding 1 MiB messages on one flow from esx0 to esx1.
+      s.sink.on_done = [&](std::uint64_t t) { s.net.send(t, 0, 1, 1_MiB, 42); };
+      for (std::uint64_t t = 0; t < 4; ++t) s.net.send(t, 0, 1, 1_MiB, 42);
+      s.engine.run_until(2_ms);
+      s.net.reset_stats();
+      s.engine.run_until(52_ms);
+      const double measured = static_cast<double>(s.net.rx_payload(1).count()) / 0.050;
+      const double expected = line_payload_bytes_per_s(gbps, cfg.framing);   // e.g. 1176.9 MB/s at 10G/1500
+      INFO("mtu " << mtu << " gbps " << gbps << " expected MB/s " << expected * 1e-6);
+      CHECK(measured == Approx(expected).epsilon(0.02));
+      CHECK(measured <= expected * 1.001);
+    }
+  }
+}
+
+TEST_CASE("Network: two flows through one egress port share it evenly") {
+  // esx0 -> esx2 and esx1 -> esx2: the switch port towards esx2 is the bottleneck.
+  Star s(3, 10.0);
+  std::int64_t bytes[2] = {0, 0};
+  s.sink.on_done = [&](std::uint64_t t) {
+    const int src = static_cast<int>(t % 2);
+    bytes[src] += 256 * 1024;
+    s.net.send(t, src, 2, 256_KiB, static_cast<std::uint64_t>(src));
+  };
+  for (std::uint64_t t = 0; t < 8; ++t) s.net.send(t, static_cast<int>(t % 2), 2, 256_KiB, t % 2);
+  s.engine.run_until(5_ms);
+  bytes[0] = bytes[1] = 0;
+  s.engine.run_until(105_ms);
+  const double total = static_cast<double>(bytes[0] + bytes[1]) / 0.1;
+  const double expected = line_payload_bytes_per_s(10.0, s.net.framing());
+  CHECK(total == Approx(expected).epsilon(0.02));            // the port is kept full
+  CHECK(static_cast<double>(bytes[0]) == Approx(static_cast<double>(bytes[1])).epsilon(0.02));   // split evenly
+}
+
+TEST_CASE("Network: two flows leaving one host share its NIC port evenly") {
+  Star s(3, 10.0);
+  std::int64_t bytes[2] = {0, 0};
+  s.sink.on_done = [&](std::uint64_t t) {
+    const int dst = 1 + static_cast<int>(t % 2);
+    bytes[dst - 1] += 1 << 20;
+    s.net.send(t, 0, dst, 1_MiB, t % 2);
+  };
+  for (std::uint64_t t = 0; t < 2; ++t) s.net.send(t, 0, 1 + static_cast<int>(t % 2), 1_MiB, t % 2);
+  s.engine.run_until(10_ms);
+  bytes[0] = bytes[1] = 0;
+  s.engine.run_until(110_ms);
+  CHECK(static_cast<double>(bytes[0]) == Approx(static_cast<double>(bytes[1])).epsilon(0.02));
+}
+
+TEST_CASE("Network: an unloaded small message takes exactly the sum of its hops") {
+  Star s(2, 25.0);
+  s.net.send(7, 0, 1, 100_B, 1);
+  s.engine.run();
+  // 100 B of TCP payload = one frame of 100 + 52 + 38 = 190 wire bytes.
+  const double serial_ns = 190 * 8.0 / 25.0;                  // 60.8 ns per 25 GbE port
+  const double expected_ns = 5000        // sender NIC + stack
+                             + serial_ns + 50 + 800          // esx0 port, cable, switch
+                             + serial_ns + 50                // switch port to esx1, cable
+                             + 5000;                         // receiver NIC + stack
+  CHECK(static_cast<double>(s.sink.delivered.at(7).count_ns()) == Approx(expected_ns).margin(2.0));
+}
+
+TEST_CASE("Network: a large message pipelines across hops instead of storing it at each one") {
+  Star s(2, 10.0);
+  s.net.send(1, 0, 1, 64_KiB, 1);
+  s.engine.run();
+  const Framing& f = s.net.framing();
+  const double wire = static_cast<double>(f.wire_bytes(64_KiB).count());
+  const double frame = static_cast<double>(f.wire_per_frame());
+  // Serialise once on the first port, plus one frame of store-and-forward at the switch.
+  const double expected_ns = 5000 + wire * 0.8 + 50 + 800 + frame * 0.8 + 50 + 5000;
+  CHECK(static_cast<double>(s.sink.delivered.at(1).count_ns()) == Approx(expected_ns).margin(3.0));
+}
+
+TEST_CASE("Network: a host's delivered traffic exceeds its link when part of the I/O is local") {
+  // Every host reads from every host including itself; bytes from itself never touch the NIC.
+  const int hosts = 4;
+  Star s(hosts, 10.0);
+  std::vector<std::int64_t> delivered(hosts, 0);
+  auto target = [&](std::uint64_t t) { return static_cast<int>((t / hosts) % hosts); };
+  auto reader = [&](std::uint64_t t) { return static_cast<int>(t % hosts); };
+  // Each read is re-issued after 50 us (the device read at the target), so local reads,
+  // which cost no network time, do not loop at one instant.
+  struct Reissue final : EventHandler {
+    std::function<void(std::uint64_t)> fn;
+    void on_event(Engine&, EventTag, std::uint64_t t) override { fn(t); }
+  } reissue;
+  reissue.fn = [&](std::uint64_t t) { s.net.send(t, target(t), reader(t), 256_KiB, t); };
+  s.sink.on_done = [&](std::uint64_t t) {
+    delivered[static_cast<std::size_t>(reader(t))] += 256 * 1024;
+    s.engine.schedule_after(50_us, reissue, 0, t);
+  };
+  for (std::uint64_t t = 0; t < hosts * hosts * 2; ++t) s.net.send(t, target(t), reader(t), 256_KiB, t);
+  s.engine.run_until(5_ms);
+  std::fill(delivered.begin(), delivered.end(), 0);
+  s.net.reset_stats();
+  s.engine.run_until(105_ms);
+  const double link = line_payload_bytes_per_s(10.0, s.net.framing());
+  for (int h = 0; h < hosts; ++h) {
+    const double rate = static_cast<double>(delivered[static_cast<std::size_t>(h)]) / 0.1;
+    const double remote = static_cast<double>(s.net.rx_payload(h).count()) / 0.1;
+    INFO("host " << h);
+    CHECK(remote <= link * 1.001);          // the NIC itself never exceeds its goodput
+    CHECK(rate > link * 1.2);               // ~ link / (1 - 1/4) with a quarter local
+    CHECK(s.net.local_payload(h).count() > 0);
+  }
+}
+
+TEST_CASE("Network: LACP spreads flows over active ports; failover teaming uses one") {
+  for (Teaming teaming : {Teaming::failover, Teaming::lacp}) {
+    Star s(5, 10.0, {}, 2, teaming);
+    std::int64_t bytes = 0;
+    // esx0 sends to 4 hosts on 16 flows.
+    s.sink.on_done = [&](std::uint64_t t) {
+      bytes += 1 << 20;
+      s.net.send(t, 0, 1 + static_cast<int>(t % 4), 1_MiB, t);
+    };
+    for (std::uint64_t t = 0; t < 16; ++t) s.net.send(t, 0, 1 + static_cast<int>(t % 4), 1_MiB, t);
+    s.engine.run_until(10_ms);
+    bytes = 0;
+    s.engine.run_until(110_ms);
+    const double rate = static_cast<double>(bytes) / 0.1;
+    const double one_port = line_payload_bytes_per_s(10.0, s.net.framing());
+    INFO((teaming == Teaming::lacp ? "lacp" : "failover"));
+    if (teaming == Teaming::failover) CHECK(rate == Approx(one_port).epsilon(0.02));
+    else CHECK(rate > 1.5 * one_port);
+  }
+}
+
+TEST_CASE("Network: one flow never spans two LACP ports") {
+  Star s(2, 10.0, {}, 2, Teaming::lacp);
+  s.sink.on_done = [&](std::uint64_t t) { s.net.send(t, 0, 1, 1_MiB, 99); };
+  for (std::uint64_t t = 0; t < 8; ++t) s.net.send(t, 0, 1, 1_MiB, 99);
+  s.engine.run_until(10_ms);
+  s.net.reset_stats();
+  s.engine.run_until(60_ms);
+  const double rate = static_cast<double>(s.net.rx_payload(1).count()) / 0.05;
+  CHECK(rate == Approx(line_payload_bytes_per_s(10.0, s.net.framing())).epsilon(0.02));
+}
+
+TEST_CASE("Network: leaf-spine routes over both spines and sums hop latencies") {
+  Engine engine;
+  Sink sink;
+  sink.engine = &engine;
+  Network net(engine, {}, sink);
+  const auto spine0 = net.add_switch("spine0", tor(100, 0.6));
+  const auto spine1 = net.add_switch("spine1", tor(100, 0.6));
+  const auto leaf0 = net.add_switch("leaf0", tor(25, 0.8));
+  const auto leaf1 = net.add_switch("leaf1", tor(25, 0.8));
+  for (auto leaf : {leaf0, leaf1})
+    for (auto spine : {spine0, spine1}) net.connect(leaf, spine, 100);
+  for (int h = 0; h < 4; ++h) {
+    const int id = net.add_host("esx" + std::to_string(h), nic(25));
+    net.connect(net.host_node(id), h < 2 ? leaf0 : leaf1, 25);
+  }
+  net.finalize();
+  CHECK(net.path(0, 1, 5) == std::vector<std::string>{"esx0", "leaf0", "esx1"});
+  std::map<std::string, int> via;
+  for (std::uint64_t flow = 0; flow < 64; ++flow) {
+    const auto p = net.path(0, 2, flow);
+    REQUIRE(p.size() == 5);
+    CHECK(p[1] == "leaf0");
+    CHECK(p[3] == "leaf1");
+    ++via[p[2]];
+  }
+  CHECK(via["spine0"] > 16);
+  CHECK(via["spine1"] > 16);
+  // Unloaded 100 B: sender NIC, 25G port, leaf, 100G uplink, spine, 100G downlink, leaf, 25G port.
+  net.send(1, 0, 2, 100_B, 3);
+  engine.run();
+  const double at25 = 190 * 8.0 / 25.0, at100 = 190 * 8.0 / 100.0;
+  const double expected = 5000 + at25 + 50 + 800 + at100 + 50 + 600 + at100 + 50 + 800 + at25 + 50 + 5000;
+  CHECK(static_cast<double>(sink.delivered.at(1).count_ns()) == Approx(expected).margin(4.0));
+}
+
+TEST_CASE("Network: two hosts cabled directly need no switch") {
+  Engine engine;
+  Sink sink;
+  sink.engine = &engine;
+  Network net(engine, {}, sink);
+  const int a = net.add_host("esx-a", nic(10));
+  const int b = net.add_host("esx-b", nic(10));
+  net.connect(net.host_node(a), net.host_node(b), 10);
+  net.finalize();
+  net.send(1, a, b, 4_KiB, 1);
+  engine.run();
+  CHECK(sink.delivered.count(1) == 1);
+  CHECK(net.path(a, b, 1) == std::vector<std::string>{"esx-a", "esx-b"});
+}
+
+TEST_CASE("Network: bad topologies and figures are rejected with the offending name") {
+  Engine engine;
+  Sink sink;
+  Network net(engine, {}, sink);
+  const int a = net.add_host("esx-a", nic(10, 2));
+  const int b = net.add_host("esx-b", nic(10, 2));
+  const int c = net.add_host("esx-c", nic(10, 2));
+  const auto sw = net.add_switch("tor", tor(10));
+  net.connect(net.host_node(a), sw, 10);
+  net.connect(net.host_node(b), sw, 10);
+  // Hosts never forward: esx-c behind esx-b is unreachable for esx-a.
+  net.connect(net.host_node(c), net.host_node(b), 10);
+  CHECK_THROWS_WITH(net.finalize(), Catch::Contains("esx-a") && Catch::Contains("cannot reach") &&
+                                        Catch::Contains("esx-c"));
+  CHECK_THROWS_WITH(net.connect(net.host_node(a), sw, 11), Catch::Contains("gbps") && Catch::Contains("10, 25"));
+  CHECK_THROWS_WITH(net.connect(net.host_node(a), sw, 25), Catch::Contains("NIC speed of esx-a"));
+  CHECK_THROWS_WITH(net.connect(net.host_node(a), sw, 10, 2), Catch::Contains("lanes"));
+  CHECK_THROWS_WITH(net.add_host("esx-d", nic(10, 2), 2, Teaming::failover), Catch::Contains("failover"));
+  NicSpec bad = nic(10);
+  bad.latency_us = std::nan("");
+  CHECK_THROWS_WITH(net.add_host("esx-e", bad), Catch::Contains("latency_us"));
+  CHECK_THROWS_WITH(net.send(1, 0, 1, 1_KiB, 1), Catch::Contains("before finalize"));
+}

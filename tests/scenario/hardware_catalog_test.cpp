@@ -1,0 +1,98 @@
+// Catalog files: every row of data/ loads and validates; a bad row is reported by file,
+// line and column; CSV quoting works.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "hcisim/core/check.hpp"
+#include "hcisim/scenario/csv.hpp"
+#include "hcisim/scenario/hardware_catalog.hpp"
+
+using namespace hcisim;
+
+namespace {
+const char* kHeader =
+    "name,kind,interface,media,capacity_gb,read_iops_4k,write_iops_4k,read_latency_us,write_latency_us,"
+    "seq_read_mbps,seq_write_mbps,queue_depth_rated,rpm,seek_ms,dwpd,source,notes\n";
+const char* kGood = "good-ssd,ssd,nvme,tlc,1000,100000,50000,80,20,3000,2000,32,,,1,\"a, b\",\"says \"\"hi\"\"\"\n";
+
+const char* kNicHeader = "name,speed_gbps,ports,latency_us,rdma,source,notes\n";
+const char* kGoodNic = "good-nic,25,2,5,yes,s,n\n";
+
+std::string write_catalog(const std::string& tag, const std::string& device_rows,
+                          const std::string& nic_rows = kGoodNic) {
+  const auto dir = std::filesystem::temp_directory_path() / ("hcisim_catalog_" + tag);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "devices.csv") << kHeader << device_rows;
+  std::ofstream(dir / "connections.csv") << "name,added_latency_us,max_iops,max_mbps,source,notes\n"
+                                         << "nvme-direct,0,,,x,y\n";
+  std::ofstream(dir / "nics.csv") << kNicHeader << nic_rows;
+  std::ofstream(dir / "switches.csv") << "name,ports,port_speed_gbps,latency_us,cut_through,buffer_mb,source,notes\n"
+                                      << "good-switch,48,25,0.8,yes,32,s,n\n";
+  std::ofstream(dir / "cpus.csv") << "name,cores,threads,base_ghz,turbo_ghz,source,notes\n"
+                                  << "good-cpu,8,16,2.4,3.2,s,n\n";
+  return dir.string();
+}
+}  // namespace
+
+TEST_CASE("the shipped catalogs load and cover the seed device classes", "[scenario]") {
+  const HardwareCatalog cat = HardwareCatalog::load();
+  for (const char* name : {"optane-p4800x-375gb", "optane-p4800x-750gb", "optane-905p-280gb", "lexar-nm620-2tb",
+                           "samsung-pm1733-3.84tb", "intel-p5600-3.2tb", "intel-s3700-400gb"})
+    CHECK(cat.device(name).name == name);
+  for (const DeviceSpec& d : cat.devices()) CHECK_FALSE(d.source.empty());
+  CHECK(cat.connection("usb-nvme").added_latency_us > 0);
+  // Network parts and CPUs of the seeds: X520 (000), Broadcom 57414/57508 and the Dell
+  // S5248F/S5232F switches (001), ConnectX-4 (003), E5-2630 v3 (004), i7-11700B (000).
+  CHECK(cat.nic("intel-x520-da1").speed_gbps == 10);
+  CHECK(cat.nic("broadcom-57508-100g").speed_gbps == 100);
+  CHECK(cat.nic("broadcom-57414-25g").speed_gbps == 25);
+  CHECK(cat.network_switch("dell-s5248f-on").port_speed_gbps == 25);
+  CHECK(cat.network_switch("dell-s5232f-on").port_speed_gbps == 100);
+  CHECK(cat.cpu("intel-xeon-e5-2630-v3").cores_per_socket == 8);
+  CHECK(cat.cpu("intel-core-i7-11700b").threads_per_core == 2);
+  for (const NicSpec& n : cat.nics()) CHECK_FALSE(n.source.empty());
+}
+
+TEST_CASE("unknown device, NIC, switch or CPU names list the closest catalog names", "[scenario]") {
+  const HardwareCatalog cat = HardwareCatalog::load();
+  CHECK_THROWS_WITH(cat.device("optane-p4800x-700gb"),
+                    Catch::Contains("unknown device 'optane-p4800x-700gb'") && Catch::Contains("optane-p4800x-750gb"));
+  CHECK_THROWS_WITH(cat.nic("intel-x520"), Catch::Contains("unknown NIC") && Catch::Contains("intel-x520-da1"));
+  CHECK_THROWS_WITH(cat.nic("broadcom-57508"), Catch::Contains("broadcom-57508-100g"));
+  CHECK_THROWS_WITH(cat.network_switch("dell-s5248"), Catch::Contains("unknown switch") &&
+                                                          Catch::Contains("dell-s5248f-on"));
+  CHECK_THROWS_WITH(cat.cpu("e5-2630-v3"), Catch::Contains("unknown CPU") && Catch::Contains("intel-xeon-e5-2630-v3"));
+}
+
+TEST_CASE("bad NIC rows are reported by file, line and field", "[scenario]") {
+  const std::string speed = write_catalog("nic_speed", kGood, "slow-nic,11,1,5,no,s,n\n");
+  CHECK_THROWS_WITH(HardwareCatalog::load(speed), Catch::Contains("nics.csv:2") && Catch::Contains("speed_gbps") &&
+                                                      Catch::Contains("10, 25"));
+  const std::string flag = write_catalog("nic_flag", kGood, "odd-nic,10,1,5,maybe,s,n\n");
+  CHECK_THROWS_WITH(HardwareCatalog::load(flag), Catch::Contains("nics.csv:2") && Catch::Contains("yes or no"));
+  const std::string ports = write_catalog("nic_ports", kGood, "odd-nic,10,1.5,5,no,s,n\n");
+  CHECK_THROWS_WITH(HardwareCatalog::load(ports), Catch::Contains("'ports' = '1.5' is not a whole number"));
+  const std::string lat = write_catalog("nic_lat", kGood, "odd-nic,10,1,-3,no,s,n\n");
+  CHECK_THROWS_WITH(HardwareCatalog::load(lat), Catch::Contains("nics.csv:2") && Catch::Contains("latency_us"));
+}
+
+TEST_CASE("quoted CSV fields and bad rows with file and line", "[scenario]") {
+  const std::string ok = write_catalog("ok", kGood);
+  const HardwareCatalog cat = HardwareCatalog::load(ok);
+  CHECK(cat.device("good-ssd").source == "a, b");
+
+  const std::string neg = write_catalog("neg", std::string(kGood) + "bad-ssd,ssd,nvme,tlc,1000,-1,50000,80,20,3000,2000,,,,,s,n\n");
+  CHECK_THROWS_WITH(HardwareCatalog::load(neg), Catch::Contains("devices.csv:3") && Catch::Contains("read_iops_4k"));
+
+  const std::string garbage = write_catalog("garbage", "x-ssd,ssd,nvme,tlc,1000,lots,50000,80,20,3000,2000,,,,,s,n\n");
+  CHECK_THROWS_WITH(HardwareCatalog::load(garbage), Catch::Contains("devices.csv:2") && Catch::Contains("'read_iops_4k' = 'lots'"));
+
+  const std::string shape = write_catalog("shape", "short,row\n");
+  CHECK_THROWS_WITH(HardwareCatalog::load(shape), Catch::Contains("devices.csv:2: 2 fields, expected 17"));
+
+  const std::string kind = write_catalog("kind", "t-ssd,tape,nvme,tlc,1000,1,1,1,1,1,1,,,,,s,n\n");
+  CHECK_THROWS_WITH(HardwareCatalog::load(kind), Catch::Contains("'kind' = 'tape'") && Catch::Contains("ssd or hdd"));
+}

@@ -10,6 +10,7 @@
 #include "hcisim/core/check.hpp"
 #include "hcisim/core/engine.hpp"
 #include "hcisim/hw/network.hpp"
+#include "hcisim/hw/topology.hpp"
 
 using namespace hcisim;
 using namespace hcisim::literals;
@@ -304,4 +305,49 @@ TEST_CASE("Network: bad topologies and figures are rejected with the offending n
   bad.latency_us = std::nan("");
   CHECK_THROWS_WITH(net.add_host("esx-e", bad), Catch::Contains("latency_us"));
   CHECK_THROWS_WITH(net.send(1, 0, 1, 1_KiB, 1), Catch::Contains("before finalize"));
+}
+
+TEST_CASE("Fabric: a leaf-spine's uplinks cap cross-leaf traffic; impossible fabrics are rejected") {
+  Engine engine;
+  Sink sink;
+  sink.engine = &engine;
+  Network net(engine, {}, sink);
+  FabricSpec f;
+  f.kind = FabricKind::leaf_spine;
+  f.nic = nic(25);
+  f.leaf = tor(25);
+  f.spine = tor(100);
+  f.hosts_per_leaf = 4;
+  f.spines = 1;
+  f.uplink_gbps = 25;   // 4 x 25 GbE hosts behind one 25 GbE uplink: 4:1 oversubscribed
+  build_fabric(net, f, {"a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3"});
+  CHECK(net.path(0, 5, 1) == std::vector<std::string>{"a0", "leaf0", "spine0", "leaf1", "b1"});
+  std::int64_t bytes = 0;
+  // Every host of leaf0 streams to its partner on leaf1.
+  sink.on_done = [&](std::uint64_t t) {
+    bytes += 1 << 20;
+    net.send(t, static_cast<int>(t % 4), 4 + static_cast<int>(t % 4), 1_MiB, t);
+  };
+  for (std::uint64_t t = 0; t < 16; ++t) net.send(t, static_cast<int>(t % 4), 4 + static_cast<int>(t % 4), 1_MiB, t);
+  engine.run_until(10_ms);
+  net.reset_stats();
+  engine.run_until(60_ms);
+  std::int64_t received = 0;
+  for (int h = 4; h < 8; ++h) received += net.rx_payload(h).count();
+  CHECK(bytes > 0);
+  CHECK(static_cast<double>(received) / 0.05 == Approx(line_payload_bytes_per_s(25, net.framing())).epsilon(0.02));
+
+  Engine e2;
+  Network n2(e2, {}, sink);
+  FabricSpec d;
+  d.kind = FabricKind::direct;
+  d.nic = nic(10);
+  CHECK_THROWS_WITH(build_fabric(n2, d, {"x", "y", "z"}), Catch::Contains("exactly 2"));
+  Engine e3;
+  Network n3(e3, {}, sink);
+  FabricSpec small;
+  small.nic = nic(10);
+  small.leaf = tor(10);
+  small.leaf.ports = 2;
+  CHECK_THROWS_WITH(build_fabric(n3, small, {"x", "y", "z"}), Catch::Contains("ports needed = 3"));
 }

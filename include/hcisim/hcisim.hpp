@@ -21,4 +21,5 @@
 #include "hcisim/hw/network_spec.hpp"
 #include "hcisim/hw/storage_device.hpp"
 #include "hcisim/hw/topology.hpp"
+#include "hcisim/report/resource_table.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"

@@ -1,0 +1,20 @@
+// HCIBench's "Resource Utilization" table (seed 000_9809ee29a465ffea.txt shows one): one row
+// per host with cpu.usage%, cpu.utilization% and mem.usage%, then an Average row.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace hcisim {
+
+struct HostResourceRow {
+  std::string host;
+  double cpu_usage_pct = 0;         // HostCpu::usage_pct()
+  double cpu_utilization_pct = 0;   // HostCpu::utilization_pct()
+  double mem_usage_pct = -1;        // < 0: not modelled, printed as "-"
+};
+
+/// The table as fixed-width text, figures with two decimals, ending in an Average row.
+std::string format_resource_table(const std::vector<HostResourceRow>& rows);
+
+}  // namespace hcisim

@@ -1,0 +1,93 @@
+// Everything that defines a simulated cluster: architecture, hosts (CPU, OSA disk groups or
+// an ESA storage pool), the fabric, the policy, data services and the software parameters of
+// the OSA write buffer / destager / congestion controller and the ESA log-structured layer.
+// validate() rejects impossible layouts before a run, naming the field and the rule.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hcisim/core/units.hpp"
+#include "hcisim/hw/cpu_spec.hpp"
+#include "hcisim/hw/device_spec.hpp"
+#include "hcisim/hw/network.hpp"
+#include "hcisim/hw/topology.hpp"
+#include "hcisim/storage/policy.hpp"
+
+namespace hcisim {
+
+/// A device and how it is attached.
+struct DriveSpec {
+  DeviceSpec device;
+  ConnectionSpec connection;
+};
+
+/// OSA: one cache device + 1..7 capacity devices (vsan-model-facts.md section 1).
+struct DiskGroupSpec {
+  DriveSpec cache;
+  std::vector<DriveSpec> capacity;
+  /// Hybrid when the capacity devices are disks: the cache is then 70 % read cache.
+  bool hybrid() const;
+};
+
+struct HostSpec {
+  std::string name;
+  CpuSpec cpu;                          // sockets set here
+  std::vector<DiskGroupSpec> disk_groups;   // OSA only, 1..5
+  std::vector<DriveSpec> pool;              // ESA only: the host's NVMe devices
+};
+
+/// OSA write buffer, destage and congestion parameters (section 1; "Model implications" 5).
+/// Values VMware does not publish are marked as calibration parameters.
+struct OsaSettings {
+  Bytes write_buffer = Bytes{600'000'000'000};   // logical write buffer per disk group (600 GB; 1.6 TB selectable)
+  double hybrid_read_cache_share = 0.70;         // hybrid cache split: 70 % read cache / 30 % write buffer
+  Bytes read_cache_line = Bytes{1 << 20};        // hybrid read cache line (1 MB)
+  // Destage elevator (calibration parameters; VMware's thresholds are not published):
+  double destage_start_fill = 0.30;              // destage runs above this buffer fill ...
+  double destage_idle_fill = 0.05;               // ... and, slowly, down to this when writes are idle
+  int destage_batch_blocks = 64;                 // 4 KiB blocks per elevator batch
+  int destage_depth = 8;                         // concurrent destage I/Os per capacity device
+  // Congestion (0..255 per disk group), delay = a * exp(b * congestion) at the DOM client:
+  double congestion_start_fill = 0.70;           // congestion rises from 0 at this fill ...
+  double congestion_full_fill = 0.95;            // ... to 255 here
+  double congestion_delay_a_us = 1.0;            // calibration parameters
+  double congestion_delay_b = 0.035;
+  Bytes stripe_unit = Bytes{1 << 20};            // erasure-coding column width
+};
+
+/// ESA log-structured layer parameters (section 2).
+struct EsaSettings {
+  double lfs_overhead = 0.131;                   // log-structured capacity overhead [32]
+  double gc_factor = 1.0;                        // segment-cleaning write amplification g (calibration)
+  Bytes stripe_unit = Bytes{128 * 1024};         // capacity-leg column width
+};
+
+/// Data services of the cluster. The workload says how compressible / dedupable its data
+/// is; these say whether the cluster reduces it.
+struct DataServices {
+  bool compression = false;
+  bool dedupe = false;                           // OSA all-flash only (ESA: compression only here)
+};
+
+struct ClusterSpec {
+  Architecture architecture = Architecture::osa;
+  std::vector<HostSpec> hosts;
+  bool witness_host = false;                     // 2-node: a separate witness appliance
+  FabricSpec fabric;
+  NetworkConfig network;
+  CpuCosts cpu_costs;
+  StoragePolicy policy;
+  DataServices services;
+  OsaSettings osa;
+  EsaSettings esa;
+
+  /// Throws InvalidArgument naming the field (e.g. "hosts[2].disk_groups[0].capacity") and
+  /// the rule, for any layout vSAN would not allow.
+  void validate() const;
+  /// The policy resolved for this cluster (validate() first).
+  Layout layout() const;
+};
+
+}  // namespace hcisim

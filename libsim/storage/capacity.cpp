@@ -1,0 +1,50 @@
+// Capacity accounting (capacity.hpp).
+#include "hcisim/storage/capacity.hpp"
+
+#include <algorithm>
+
+#include "hcisim/core/check.hpp"
+
+namespace hcisim {
+
+void CapacityOptions::validate() const {
+  if (!(format_overhead >= 0 && format_overhead < 0.5)) check::fail("capacity format_overhead", format_overhead, "0..0.5");
+  if (!(dedupe_metadata >= 0 && dedupe_metadata < 0.5)) check::fail("capacity dedupe_metadata", dedupe_metadata, "0..0.5");
+  if (!(slack_fraction >= 0 && slack_fraction < 1)) check::fail("capacity slack_fraction", slack_fraction, "0..1");
+}
+
+CapacityReport capacity(const ClusterSpec& cluster, const DataProfile& data, const CapacityOptions& options) {
+  cluster.validate();
+  options.validate();
+  CapacityReport r;
+  double largest_host = 0;
+  for (const HostSpec& h : cluster.hosts) {
+    double host_gb = 0;
+    if (cluster.architecture == Architecture::osa) {
+      for (const auto& dg : h.disk_groups)
+        for (const auto& d : dg.capacity) host_gb += d.device.capacity_gb;
+    } else {
+      for (const auto& d : h.pool) host_gb += d.device.capacity_gb;
+    }
+    host_gb *= 1.0 - options.format_overhead;
+    r.raw_gb += host_gb;
+    largest_host = std::max(largest_host, host_gb);
+  }
+  const bool osa = cluster.architecture == Architecture::osa;
+  if (osa && (cluster.services.dedupe || cluster.services.compression)) r.metadata_gb = options.dedupe_metadata * r.raw_gb;
+  const double by_fraction = options.slack_fraction * r.raw_gb;
+  const double by_host = options.host_rebuild_reserve ? largest_host + 0.05 * r.raw_gb : 0.0;
+  r.slack_gb = std::max(by_fraction, by_host);
+  r.slack_rule = by_host > by_fraction ? "host rebuild reserve (largest host + 5 % operations reserve)"
+                                       : std::to_string(static_cast<int>(options.slack_fraction * 100 + 0.5)) +
+                                             " % of raw";
+  const Layout layout = cluster.layout();
+  r.policy_factor = layout.capacity_factor();
+  r.lfs_factor = osa ? 1.0 : 1.0 + cluster.esa.lfs_overhead;
+  r.reduction_ratio =
+      reduction_ratios(data, cluster.architecture, cluster.services.compression, cluster.services.dedupe).total();
+  r.usable_gb = std::max(0.0, r.raw_gb - r.metadata_gb - r.slack_gb) * r.reduction_ratio / (r.policy_factor * r.lfs_factor);
+  return r;
+}
+
+}  // namespace hcisim

@@ -1,0 +1,109 @@
+// Layout rules of a cluster (cluster_spec.hpp): disk-group and pool shapes per architecture
+// (vsan-model-facts.md sections 1-2), policy minimum hosts (section 3), data-service limits.
+#include "hcisim/storage/cluster_spec.hpp"
+
+#include "hcisim/core/check.hpp"
+
+namespace hcisim {
+
+namespace {
+
+[[noreturn]] void reject(const std::string& field, const std::string& rule) {
+  throw InvalidArgument("cluster " + field + ": " + rule);
+}
+
+void validate_drive(const DriveSpec& d, const std::string& field) {
+  try {
+    d.device.validate();
+    d.connection.validate();
+  } catch (const InvalidArgument& e) {
+    reject(field, e.what());
+  }
+}
+
+}  // namespace
+
+bool DiskGroupSpec::hybrid() const {
+  return !capacity.empty() && capacity.front().device.kind == DeviceKind::hdd;
+}
+
+void ClusterSpec::validate() const {
+  if (hosts.empty()) reject("hosts", "at least one host is needed");
+  if (hosts.size() > 64) reject("hosts", std::to_string(hosts.size()) + " hosts; vSAN clusters hold at most 64");
+  for (std::size_t h = 0; h < hosts.size(); ++h) {
+    const HostSpec& host = hosts[h];
+    const std::string at = "hosts[" + std::to_string(h) + "] (" + host.name + ")";
+    try {
+      host.cpu.validate();
+    } catch (const InvalidArgument& e) {
+      reject(at + ".cpu", e.what());
+    }
+    if (architecture == Architecture::esa) {
+      if (!host.disk_groups.empty())
+        reject(at + ".disk_groups", "ESA has no disk groups; list the host's NVMe devices under pool");
+      if (host.pool.empty()) reject(at + ".pool", "an ESA host needs at least one NVMe device in its pool");
+      for (std::size_t d = 0; d < host.pool.size(); ++d) {
+        const std::string f = at + ".pool[" + std::to_string(d) + "]";
+        validate_drive(host.pool[d], f);
+        if (host.pool[d].device.kind != DeviceKind::ssd || host.pool[d].device.interface == "sas" ||
+            host.pool[d].device.interface == "sata")
+          reject(f, "ESA storage pools take NVMe SSDs only ('" + host.pool[d].device.name + "' is " +
+                        host.pool[d].device.interface + ")");
+      }
+      continue;
+    }
+    if (!host.pool.empty()) reject(at + ".pool", "OSA has no storage pool; group devices into disk_groups");
+    if (host.disk_groups.empty() || host.disk_groups.size() > 5)
+      reject(at + ".disk_groups", std::to_string(host.disk_groups.size()) + " disk groups; an OSA host has 1 to 5");
+    for (std::size_t g = 0; g < host.disk_groups.size(); ++g) {
+      const DiskGroupSpec& dg = host.disk_groups[g];
+      const std::string f = at + ".disk_groups[" + std::to_string(g) + "]";
+      validate_drive(dg.cache, f + ".cache");
+      if (dg.cache.device.kind != DeviceKind::ssd) reject(f + ".cache", "the cache device must be flash (an SSD)");
+      if (dg.capacity.empty() || dg.capacity.size() > 7)
+        reject(f + ".capacity", std::to_string(dg.capacity.size()) + " capacity devices; a disk group holds 1 to 7");
+      for (std::size_t c = 0; c < dg.capacity.size(); ++c) {
+        validate_drive(dg.capacity[c], f + ".capacity[" + std::to_string(c) + "]");
+        if (dg.capacity[c].device.kind != dg.capacity.front().device.kind)
+          reject(f + ".capacity", "a disk group is all-flash or hybrid, not both");
+      }
+      if (dg.hybrid() != hosts.front().disk_groups.front().hybrid())
+        reject(f, "a cluster is all-flash or hybrid, not both (hosts[0].disk_groups[0] is " +
+                      std::string(hosts.front().disk_groups.front().hybrid() ? "hybrid" : "all-flash") + ")");
+      if (dg.hybrid() && services.dedupe)
+        reject("services.dedupe", "deduplication needs all-flash disk groups (" + f + " is hybrid)");
+      if (dg.hybrid() && services.compression)
+        reject("services.compression", "compression needs all-flash disk groups (" + f + " is hybrid)");
+      if (dg.hybrid() && policy.raid != RaidLevel::raid1)
+        reject("policy", std::string(raid_name(policy.raid)) + " erasure coding needs all-flash disk groups");
+    }
+  }
+  if (architecture == Architecture::esa && services.dedupe)
+    reject("services.dedupe", "ESA here compresses only (cluster-wide dedupe is a later vSAN release)");
+  if (witness_host && hosts.size() != 2) reject("witness_host", "a witness host is only for 2-node clusters");
+  try {
+    network.validate();
+    check::positive(static_cast<double>(osa.write_buffer.count()), "osa.write_buffer");
+    check::in_range(osa.destage_batch_blocks, 1, 4096, "osa.destage_batch_blocks");
+    check::in_range(osa.destage_depth, 1, 256, "osa.destage_depth");
+    check::in_range(osa.stripe_unit.count(), 4096, 64 << 20, "osa.stripe_unit");
+    check::in_range(esa.stripe_unit.count(), 4096, 64 << 20, "esa.stripe_unit");
+    check::non_negative(esa.lfs_overhead, "esa.lfs_overhead");
+    check::positive(esa.gc_factor, "esa.gc_factor");
+    cpu_costs.validate();
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument(std::string("cluster ") + e.what());
+  }
+  if (!(osa.destage_idle_fill >= 0 && osa.destage_idle_fill < osa.destage_start_fill &&
+        osa.destage_start_fill < osa.congestion_start_fill && osa.congestion_start_fill < osa.congestion_full_fill &&
+        osa.congestion_full_fill <= 1.0))
+    reject("osa", "fill thresholds must satisfy 0 <= destage_idle_fill < destage_start_fill < "
+                  "congestion_start_fill < congestion_full_fill <= 1");
+  (void)resolve_layout(policy, architecture, static_cast<int>(hosts.size()), witness_host);
+}
+
+Layout ClusterSpec::layout() const {
+  return resolve_layout(policy, architecture, static_cast<int>(hosts.size()), witness_host);
+}
+
+}  // namespace hcisim

@@ -1,0 +1,55 @@
+// Small cluster specs built from the shipped catalogs, shared by the storage tests.
+#pragma once
+
+#include <string>
+
+#include "hcisim/scenario/hardware_catalog.hpp"
+#include "hcisim/storage/cluster_spec.hpp"
+
+namespace hcisim::test {
+
+inline const HardwareCatalog& catalog() {
+  static const HardwareCatalog cat = HardwareCatalog::load();
+  return cat;
+}
+
+inline DriveSpec drive(const std::string& device, const std::string& connection = "nvme-direct") {
+  return DriveSpec{catalog().device(device), catalog().connection(connection)};
+}
+
+/// `hosts` OSA hosts, each with `groups` disk groups of one Optane P4800X 375 GB cache and
+/// `capacity` Intel P4500 2 TB capacity devices, on one 25 GbE switch, RAID-1 FTT 1.
+inline ClusterSpec osa_cluster(int hosts, int groups = 1, int capacity = 1) {
+  ClusterSpec c;
+  c.architecture = Architecture::osa;
+  for (int h = 0; h < hosts; ++h) {
+    HostSpec host;
+    host.name = "esx" + std::to_string(h);
+    host.cpu = catalog().cpu("intel-xeon-gold-6248r");
+    host.cpu.sockets = 2;
+    for (int g = 0; g < groups; ++g) {
+      DiskGroupSpec dg;
+      dg.cache = drive("optane-p4800x-375gb");
+      for (int d = 0; d < capacity; ++d) dg.capacity.push_back(drive("intel-p4500-2tb"));
+      host.disk_groups.push_back(dg);
+    }
+    c.hosts.push_back(host);
+  }
+  c.fabric.kind = FabricKind::single_switch;
+  c.fabric.nic = catalog().nic("broadcom-57414-25g");
+  c.fabric.leaf = catalog().network_switch("dell-s5248f-on");
+  return c;
+}
+
+/// `hosts` ESA hosts with `devices` Samsung PM1733 3.84 TB each, 25 GbE, RAID-1 FTT 1.
+inline ClusterSpec esa_cluster(int hosts, int devices = 4) {
+  ClusterSpec c = osa_cluster(hosts);
+  c.architecture = Architecture::esa;
+  for (auto& h : c.hosts) {
+    h.disk_groups.clear();
+    for (int d = 0; d < devices; ++d) h.pool.push_back(drive("samsung-pm1733-3.84tb"));
+  }
+  return c;
+}
+
+}  // namespace hcisim::test

@@ -1,0 +1,135 @@
+// Policies resolve to the layouts of vsan-model-facts.md section 3 (stripe shape, copies,
+// minimum hosts, capacity factor); impossible clusters are rejected naming field and rule;
+// data-reduction ratios and capacity follow the documented formulas.
+#include <catch2/catch.hpp>
+
+#include "cluster_fixtures.hpp"
+#include "hcisim/core/check.hpp"
+#include "hcisim/storage/capacity.hpp"
+#include "hcisim/storage/data_reduction.hpp"
+#include "hcisim/storage/policy.hpp"
+
+using namespace hcisim;
+using hcisim::test::drive;
+
+TEST_CASE("policies resolve to the reference layouts per architecture and host count") {
+  struct Row {
+    RaidLevel raid;
+    int ftt;
+    Architecture arch;
+    int hosts;
+    int data, parity, replicas, witnesses, perf_leg, min_hosts;
+    double factor;
+  };
+  const Row rows[] = {
+      {RaidLevel::raid1, 1, Architecture::osa, 3, 1, 0, 2, 1, 0, 3, 2.0},
+      {RaidLevel::raid1, 2, Architecture::osa, 5, 1, 0, 3, 2, 0, 5, 3.0},
+      {RaidLevel::raid1, 3, Architecture::osa, 7, 1, 0, 4, 3, 0, 7, 4.0},
+      {RaidLevel::raid5, 1, Architecture::osa, 4, 3, 1, 1, 0, 0, 4, 4.0 / 3},
+      {RaidLevel::raid6, 2, Architecture::osa, 6, 4, 2, 1, 0, 0, 6, 1.5},
+      {RaidLevel::raid1, 1, Architecture::esa, 3, 1, 0, 2, 0, 2, 3, 2.0},
+      {RaidLevel::raid1, 2, Architecture::esa, 5, 1, 0, 3, 0, 3, 5, 3.0},
+      {RaidLevel::raid5, 1, Architecture::esa, 3, 2, 1, 1, 0, 2, 3, 1.5},
+      {RaidLevel::raid5, 1, Architecture::esa, 5, 2, 1, 1, 0, 2, 3, 1.5},
+      {RaidLevel::raid5, 1, Architecture::esa, 6, 4, 1, 1, 0, 2, 3, 1.25},
+      {RaidLevel::raid6, 2, Architecture::esa, 6, 4, 2, 1, 0, 3, 6, 1.5},
+  };
+  for (const Row& r : rows) {
+    const Layout l = resolve_layout(StoragePolicy{r.raid, r.ftt}, r.arch, r.hosts);
+    INFO(l.describe() << " on " << architecture_name(r.arch) << " with " << r.hosts << " hosts");
+    CHECK(l.data == r.data);
+    CHECK(l.parity == r.parity);
+    CHECK(l.replicas == r.replicas);
+    CHECK(l.witnesses == r.witnesses);
+    CHECK(l.perf_leg_copies == r.perf_leg);
+    CHECK(l.min_hosts == r.min_hosts);
+    CHECK(l.capacity_factor() == Approx(r.factor));
+  }
+}
+
+TEST_CASE("too few hosts for a policy is an error naming the policy and the hosts needed") {
+  CHECK_THROWS_WITH(resolve_layout({RaidLevel::raid6, 2}, Architecture::osa, 5),
+                    "policy RAID-6 4+2 (FTT 2) on OSA needs at least 6 hosts; the cluster has 5");
+  CHECK_THROWS_WITH(resolve_layout({RaidLevel::raid5, 1}, Architecture::osa, 3),
+                    Catch::Contains("RAID-5 3+1 (FTT 1) on OSA needs at least 4 hosts"));
+  CHECK_THROWS_WITH(resolve_layout({RaidLevel::raid1, 2}, Architecture::esa, 4),
+                    Catch::Contains("needs at least 5 hosts"));
+  CHECK_THROWS_WITH(resolve_layout({RaidLevel::raid1, 1}, Architecture::osa, 2), Catch::Contains("add a witness host"));
+  CHECK(resolve_layout({RaidLevel::raid1, 1}, Architecture::osa, 2, true).replicas == 2);
+  CHECK_THROWS_WITH(resolve_layout({RaidLevel::raid5, 2}, Architecture::osa, 6), Catch::Contains("RAID-5 policy ftt"));
+  CHECK_THROWS_WITH(resolve_layout({RaidLevel::raid1, 4}, Architecture::osa, 9), Catch::Contains("[0, 3]"));
+}
+
+TEST_CASE("impossible cluster layouts are rejected before a run, naming the field and the rule") {
+  ClusterSpec ok = test::osa_cluster(4);
+  CHECK_NOTHROW(ok.validate());
+
+  ClusterSpec eight = test::osa_cluster(4, 1, 8);
+  CHECK_THROWS_WITH(eight.validate(), Catch::Contains("hosts[0] (esx0).disk_groups[0].capacity") &&
+                                          Catch::Contains("8 capacity devices; a disk group holds 1 to 7"));
+  ClusterSpec six = test::osa_cluster(4, 6);
+  CHECK_THROWS_WITH(six.validate(), Catch::Contains("6 disk groups; an OSA host has 1 to 5"));
+
+  ClusterSpec esa_with_groups = test::esa_cluster(4);
+  esa_with_groups.hosts[1].disk_groups = ok.hosts[1].disk_groups;
+  CHECK_THROWS_WITH(esa_with_groups.validate(), Catch::Contains("hosts[1] (esx1).disk_groups: ESA has no disk groups"));
+
+  ClusterSpec osa_with_pool = test::osa_cluster(4);
+  osa_with_pool.hosts[2].pool.push_back(drive("intel-p5600-3.2tb"));
+  CHECK_THROWS_WITH(osa_with_pool.validate(), Catch::Contains("hosts[2] (esx2).pool: OSA has no storage pool"));
+
+  ClusterSpec raid6 = test::osa_cluster(5);
+  raid6.policy = {RaidLevel::raid6, 2};
+  CHECK_THROWS_WITH(raid6.validate(), Catch::Contains("RAID-6 4+2 (FTT 2) on OSA needs at least 6 hosts"));
+
+  ClusterSpec sas_pool = test::esa_cluster(3);
+  sas_pool.hosts[0].pool[0] = drive("samsung-pm1643-3.84tb", "sas-hba");
+  CHECK_THROWS_WITH(sas_pool.validate(), Catch::Contains("pool[0]") && Catch::Contains("NVMe SSDs only"));
+
+  ClusterSpec hybrid = test::osa_cluster(3);
+  hybrid.hosts[0].disk_groups[0].capacity[0] = drive("seagate-10k-v7-1.2tb", "sas-hba");
+  CHECK_THROWS_WITH(hybrid.validate(), Catch::Contains("hosts[1] (esx1).disk_groups[0]: a cluster is all-flash or hybrid"));
+  for (auto& h : hybrid.hosts) h.disk_groups[0].capacity[0] = drive("seagate-10k-v7-1.2tb", "sas-hba");
+  CHECK_NOTHROW(hybrid.validate());
+  hybrid.services.dedupe = true;
+  CHECK_THROWS_WITH(hybrid.validate(), Catch::Contains("services.dedupe: deduplication needs all-flash"));
+
+  ClusterSpec hdd_cache = test::osa_cluster(3);
+  hdd_cache.hosts[0].disk_groups[0].cache = drive("seagate-10k-v7-1.2tb", "sas-hba");
+  CHECK_THROWS_WITH(hdd_cache.validate(), Catch::Contains("cache device must be flash"));
+}
+
+TEST_CASE("data-reduction ratios follow the OSA 2 KB rule and ESA's 512-byte sectors") {
+  CHECK(reduction_ratios({50, 0}, Architecture::osa, true, false).compression == Approx(2.0));
+  CHECK(reduction_ratios({60, 0}, Architecture::osa, true, false).compression == Approx(2.5));
+  CHECK(reduction_ratios({40, 0}, Architecture::osa, true, false).compression == 1.0);   // 2.4 KB does not fit 2 KB
+  CHECK(reduction_ratios({40, 0}, Architecture::esa, true, false).compression == Approx(4096.0 / 2560));
+  CHECK(reduction_ratios({95, 0}, Architecture::esa, true, false).compression == Approx(8.0));
+  CHECK(reduction_ratios({50, 50}, Architecture::osa, true, true).total() == Approx(4.0));
+  CHECK(reduction_ratios({50, 50}, Architecture::osa, false, false).total() == 1.0);
+  CHECK_THROWS_WITH(reduction_ratios({120, 0}, Architecture::osa, true, false), Catch::Contains("compress_pct"));
+}
+
+TEST_CASE("capacity: raw, slack and usable by policy, reduction and ESA log overhead") {
+  ClusterSpec osa = test::osa_cluster(6);   // 6 x 1 x 2 TB capacity
+  const CapacityReport r = capacity(osa, {});
+  CHECK(r.raw_gb == Approx(6 * 2000 * 0.99));
+  CHECK(r.slack_gb == Approx(0.30 * r.raw_gb));   // 30 % beats one host (1980) + 5 %
+  CHECK(r.usable_gb == Approx((r.raw_gb - r.slack_gb) / 2));
+
+  osa.services = {true, true};
+  const CapacityReport dd = capacity(osa, {50, 50});
+  CHECK(dd.metadata_gb == Approx(0.05 * dd.raw_gb));
+  CHECK(dd.usable_gb == Approx((dd.raw_gb * 0.95 - dd.slack_gb) * 4 / 2));
+
+  ClusterSpec small = test::osa_cluster(3);   // one host is a third of raw: the rebuild reserve wins
+  const CapacityReport s = capacity(small, {});
+  CHECK(s.slack_gb == Approx(2000 * 0.99 + 0.05 * s.raw_gb));
+  CHECK_THAT(s.slack_rule, Catch::Contains("host rebuild reserve"));
+
+  ClusterSpec esa = test::esa_cluster(6);
+  esa.policy = {RaidLevel::raid5, 1};
+  const CapacityReport e = capacity(esa, {});
+  CHECK(e.policy_factor == Approx(1.25));
+  CHECK(e.usable_gb == Approx((e.raw_gb - e.slack_gb) / (1.25 * 1.131)));
+}

@@ -16,7 +16,8 @@ void CpuSpec::validate() const {
 const char* cpu_stage_name(CpuStage stage) {
   static constexpr const char* kNames[kCpuStages] = {"guest",       "vscsi",         "dom_client", "dom_owner",
                                                      "component",   "checksum",      "compression",
-                                                     "decompression", "encryption",  "network",    "destage"};
+                                                     "decompression", "encryption",  "network",    "destage",
+                                                     "dedupe"};
   return kNames[static_cast<int>(stage)];
 }
 
@@ -35,6 +36,7 @@ void CpuCosts::validate() const {
       {"compression_us_per_kib", compression_us_per_kib},
       {"decompression_us_per_kib", decompression_us_per_kib},
       {"encryption_us_per_kib", encryption_us_per_kib},
+      {"dedupe_us_per_kib", dedupe_us_per_kib},
       {"net_us_per_kib", net_us_per_kib},
       {"rdma_us_per_kib", rdma_us_per_kib},
   };

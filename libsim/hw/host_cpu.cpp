@@ -27,6 +27,7 @@ Time HostCpu::cost(CpuStage stage, Bytes bytes, Transport transport) const {
     case CpuStage::compression: us = costs_.compression_us_per_kib * kib; break;
     case CpuStage::decompression: us = costs_.decompression_us_per_kib * kib; break;
     case CpuStage::encryption: us = costs_.encryption_us_per_kib * kib; break;
+    case CpuStage::dedupe: us = costs_.dedupe_us_per_kib * kib; break;
     case CpuStage::network:
       us = transport == Transport::tcp ? costs_.net_message_us + costs_.net_us_per_kib * kib
                                        : costs_.rdma_message_us + costs_.rdma_us_per_kib * kib;
@@ -42,6 +43,12 @@ void HostCpu::execute(std::uint64_t token, CpuStage stage, Bytes bytes, Transpor
 void HostCpu::execute_for(std::uint64_t token, CpuStage stage, Time work) {
   stage_ns_[static_cast<std::size_t>(stage)] += work.count_ns();
   cores_.arrive(token, work);
+}
+
+Time HostCpu::charge(CpuStage stage, Bytes bytes, Transport transport) {
+  const Time t = cost(stage, bytes, transport);
+  stage_ns_[static_cast<std::size_t>(stage)] += t.count_ns();
+  return t;
 }
 
 double HostCpu::usage_pct() const { return 100.0 * cores_.utilisation(); }

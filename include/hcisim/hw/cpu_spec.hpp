@@ -5,6 +5,7 @@
 // starting points to be fitted by the calibration layer, not measurements. Anchors used:
 //   compression   LZ4 compresses > 500 MB/s per core => ~2 us per KiB (facts section 5 [51])
 //   decompression LZ4 decompresses at several GB/s per core => ~0.25 us per KiB ([51])
+//   dedupe        SHA-1 runs at roughly 1-2 GB/s per core => ~0.5 us per KiB (estimate)
 //   checksum      CRC-32C with the SSE4.2 instruction runs at several GB/s => ~0.1 us per KiB
 //   network       kernel TCP costs a few us of CPU per message plus copy/checksum per byte;
 //                 RDMA offloads most of it ([45]: "less CPU per IO"; RDMA costs = TCP / 4 here).
@@ -44,9 +45,10 @@ enum class CpuStage : std::uint8_t {
   decompression,
   encryption,
   network,        // TCP/IP or RDMA stack, per message + per KiB, both ends
-  destage,        // OSA elevator / ESA stripe writer bookkeeping per block
+  destage,        // OSA elevator / ESA stripe writer bookkeeping per batch
+  dedupe,         // OSA SHA-1 fingerprint per KiB at destage
 };
-inline constexpr int kCpuStages = 11;
+inline constexpr int kCpuStages = 12;
 const char* cpu_stage_name(CpuStage stage);
 
 struct CpuCosts {
@@ -65,6 +67,7 @@ struct CpuCosts {
   double compression_us_per_kib = 2.0;
   double decompression_us_per_kib = 0.25;
   double encryption_us_per_kib = 0.25;
+  double dedupe_us_per_kib = 0.5;
   double net_us_per_kib = 0.2;       // TCP copy + segmentation per KiB per end
   double rdma_us_per_kib = 0.05;
 

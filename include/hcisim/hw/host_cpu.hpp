@@ -44,6 +44,9 @@ class HostCpu final : public StationClient {
   void execute(std::uint64_t token, CpuStage stage, Bytes bytes, Transport transport = Transport::tcp);
   /// Queues `work` of core time directly.
   void execute_for(std::uint64_t token, CpuStage stage, Time work);
+  /// One visit doing several stages: charge() each (accounted per stage), then run() the sum.
+  Time charge(CpuStage stage, Bytes bytes, Transport transport = Transport::tcp);
+  void run(std::uint64_t token, Time work) { cores_.arrive(token, work); }
 
   const CpuSpec& spec() const { return spec_; }
   const Station& cores() const { return cores_; }

@@ -1,0 +1,237 @@
+// A simulated vSAN cluster: hosts (CPU, devices), the network, objects and the I/O path.
+//
+// How an I/O moves (vsan-model-facts.md sections 1-3, design.md):
+//   1. client host CPU: guest, vSCSI, DOM client (+ checksum; ESA also compression and
+//      encryption of writes at the source, decompression of reads);
+//   2. OSA writes: the congestion delay of the target disk groups is injected here, and a
+//      write waits while a target write buffer has no room;
+//   3. to the object's DOM owner (network if the owner is another host), DOM owner CPU;
+//   4. the owner fans out component operations; each remote one is a network request, CPU
+//      on the component host (network + LSOM/zDOM), a device I/O and a network reply:
+//        OSA RAID-1 write: FTT+1 writes to the cache (write buffer) devices;
+//        OSA RAID-5/6 partial-stripe write: read old data + m parities, then write them
+//          (2+2 / 3+3); a full-stripe write: k+m unit writes, no reads;
+//        ESA write: FTT+1 performance-leg mirror writes of the compressed bytes;
+//        read: one device read on the replica serving the address range (RAID-1) or on the
+//          data column (EC): OSA reads the write buffer if the block is still there (else the
+//          capacity tier; hybrid: the read cache, else the disk plus a cache fill);
+//   5. when all component operations are done the owner acknowledges to the client.
+// Background work competes for the same devices, CPU and links:
+//   OSA destage: per disk group, batches read from the cache device, deduped/compressed on
+//     the host CPU and written to a capacity device (write_buffer.hpp for fill, coalescing,
+//     congestion);
+//   ESA: the owner gathers each object's compressed writes into full stripes and writes
+//     the k+m columns (or FTT+1 copies) to the capacity leg, x the GC factor.
+// State lives per outstanding request and per pending background batch, never per
+// completed I/O, so memory stays flat in simulated time.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hcisim/core/engine.hpp"
+#include "hcisim/core/rng.hpp"
+#include "hcisim/core/units.hpp"
+#include "hcisim/hw/host_cpu.hpp"
+#include "hcisim/hw/network.hpp"
+#include "hcisim/hw/storage_device.hpp"
+#include "hcisim/storage/cluster_spec.hpp"
+#include "hcisim/storage/data_reduction.hpp"
+#include "hcisim/storage/placement.hpp"
+#include "hcisim/storage/policy.hpp"
+#include "hcisim/storage/write_buffer.hpp"
+
+namespace hcisim {
+
+class Cluster;
+
+/// Told when a submitted I/O completes (acknowledged to the VM).
+class IoClient {
+ public:
+  virtual void on_io_done(Cluster& cluster, std::uint64_t token) = 0;
+
+ protected:
+  IoClient() = default;
+  IoClient(const IoClient&) = default;
+  IoClient& operator=(const IoClient&) = default;
+  ~IoClient() = default;
+};
+
+/// Exact operation counts since the last reset. Foreground = on an I/O's path; background
+/// = destage (OSA), capacity-leg stripe writes (ESA) and hybrid read-cache fills.
+struct IoCounters {
+  std::uint64_t submitted = 0;
+  std::uint64_t completed = 0;
+  std::int64_t host_read_bytes = 0;      // issued by the VMs
+  std::int64_t host_write_bytes = 0;
+  std::uint64_t fg_device_reads = 0;
+  std::uint64_t fg_device_writes = 0;
+  std::int64_t fg_device_read_bytes = 0;
+  std::int64_t fg_device_write_bytes = 0;
+  std::uint64_t bg_device_reads = 0;
+  std::uint64_t bg_device_writes = 0;
+  std::int64_t bg_device_read_bytes = 0;
+  std::int64_t bg_device_write_bytes = 0;
+  std::int64_t fg_network_bytes = 0;     // payload between hosts
+  std::int64_t bg_network_bytes = 0;
+  std::uint64_t network_messages = 0;
+  std::uint64_t waited_for_buffer = 0;   // writes that found a full write buffer
+  std::uint64_t congestion_delays = 0;   // writes delayed by congestion
+};
+
+class Cluster final : public EventHandler, public CpuClient, public NetworkClient, public DeviceClient {
+ public:
+  /// Builds hosts, devices and fabric from `spec` (validated first). `data` says how
+  /// reducible the written data is; `seed` drives placement and every random choice.
+  Cluster(Engine& engine, const ClusterSpec& spec, const DataProfile& data, std::uint64_t seed, IoClient& client);
+  Cluster(const Cluster&) = delete;
+  Cluster& operator=(const Cluster&) = delete;
+
+  /// Creates an object (a VMDK) of `size` owned by `owner_host`, whose I/O will address the
+  /// first `working_set` bytes. Returns its index.
+  int add_object(int owner_host, Bytes size, Bytes working_set);
+
+  /// Starts an I/O from a VM on `client_host`. on_io_done(token) when it completes.
+  void submit(std::uint64_t token, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size);
+
+  /// Destages every OSA write buffer and writes out ESA partial stripes (like HCIBench's
+  /// cache-drop step); background work then runs until the buffers are empty.
+  void drain();
+
+  int hosts() const { return static_cast<int>(spec_.hosts.size()); }
+  const ClusterSpec& spec() const { return spec_; }
+  const Layout& layout() const { return layout_; }
+  const ReductionRatios& reduction() const { return reduction_; }
+  const ObjectPlacement& placement(int object) const;
+  const IoCounters& counters() const { return counters_; }
+  std::size_t in_flight() const { return requests_.size() - free_requests_.size(); }
+  Network& network() { return *network_; }
+  const Network& network() const { return *network_; }
+  HostCpu& cpu(int host) { return *cpus_[static_cast<std::size_t>(host)]; }
+  const HostCpu& cpu(int host) const { return *cpus_[static_cast<std::size_t>(host)]; }
+  /// OSA: the write buffer of disk group `group` on `host`.
+  const WriteBuffer& write_buffer(int host, int group) const;
+  /// Every device with its host and role, for utilisation reports.
+  struct DeviceInfo {
+    int host;
+    std::string role;   // "cache", "capacity", "pool"
+    const StorageDevice* device;
+  };
+  std::vector<DeviceInfo> devices() const;
+  void reset_stats();
+
+  void on_event(Engine& engine, EventTag tag, std::uint64_t arg) override;
+  void on_cpu_done(HostCpu& cpu, std::uint64_t token) override;
+  void on_delivered(Network& network, std::uint64_t token) override;
+  void on_io_complete(StorageDevice& device, std::uint64_t token) override;
+
+ private:
+  enum Kind : std::uint64_t {
+    kClientCpu = 1, kOwnerCpu, kToOwner, kToClient, kSubOut, kSubBack, kSubCpu, kSubDevice, kIgnore,
+  };
+  enum class SubKind : std::uint8_t { foreground, destage_read, destage_cpu, destage_write, stripe, fill };
+  enum EventTagKind : EventTag { kAfterDelay = 1 };
+
+  struct DeviceSlot {
+    std::unique_ptr<StorageDevice> device;
+    int host = 0;
+    int group = -1;              // OSA disk group (global index), -1 on ESA
+    const char* role = "";
+  };
+  struct DiskGroup {
+    int host = 0;
+    std::uint32_t cache = 0;                 // device index
+    std::vector<std::uint32_t> capacity;     // device indices
+    std::uint32_t next_capacity = 0;         // round-robin destage target
+    WriteBuffer buffer;
+    double read_cache = 0;                   // hybrid read-cache bytes (0 = all-flash)
+    bool hybrid = false;
+    int destage_in_flight = 0;
+    double destage_bytes_in_flight = 0;
+    std::uint32_t wait_head = kNone;         // requests waiting for room (intrusive FIFO)
+    std::uint32_t wait_tail = kNone;
+  };
+  struct Object {
+    ObjectPlacement place;
+    Bytes working_set;
+    std::vector<std::uint32_t> groups;       // OSA: global disk group of each data component
+    double stripe_pending = 0;               // ESA: compressed bytes not yet in a full stripe
+  };
+  struct Request {
+    std::uint64_t token = 0;
+    std::uint64_t offset = 0;
+    std::int64_t size = 0;
+    std::uint32_t object = 0;
+    std::uint32_t next_waiting = kNone;
+    std::uint16_t client = 0;
+    std::uint16_t pending = 0;
+    IoOp op = IoOp::read;
+    std::uint8_t phase = 0;                  // RMW: 0 = reads, 1 = writes
+  };
+  struct SubOp {
+    std::uint32_t parent = kNone;            // request, or disk group for destage
+    std::uint32_t device = 0;
+    std::int64_t device_bytes = 0;
+    std::int64_t out_bytes = 0;              // from -> host
+    std::int64_t back_bytes = 0;             // host -> from
+    std::uint16_t from = 0;
+    std::uint16_t host = 0;
+    IoOp op = IoOp::read;
+    SubKind kind = SubKind::foreground;
+    bool sequential = false;
+  };
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+  static std::uint64_t token(Kind kind, std::uint32_t index) { return (static_cast<std::uint64_t>(kind) << 56) | index; }
+
+  void build_osa();
+  void build_esa();
+  std::uint32_t add_device(const DriveSpec& drive, int host, int group, const char* role);
+  std::uint32_t new_subop(const SubOp& s);
+  void start_subop(std::uint32_t sub);
+  void subop_device(std::uint32_t sub);
+  void subop_done(std::uint32_t sub);
+  void after_client_cpu(std::uint32_t req);
+  void after_delay(std::uint32_t req);
+  void to_owner(std::uint32_t req);
+  void fan_out(std::uint32_t req);
+  void add_read(std::uint32_t req, const ComponentPlace& c, std::uint32_t group, std::int64_t bytes);
+  void add_write(std::uint32_t req, std::uint16_t host, std::uint32_t device, std::int64_t bytes);
+  void request_done(std::uint32_t req);
+  void complete(std::uint32_t req);
+  void send(std::uint64_t tok, int from, int to, std::int64_t bytes, bool background, std::uint64_t flow);
+  void charge_tx(int host, std::int64_t bytes);
+  std::uint32_t pool_device(int host, int object, std::uint64_t offset) const;
+  // OSA write buffers
+  std::vector<std::uint32_t> write_targets(const Request& r) const;
+  void pump_destage(std::uint32_t group);
+  void wake_waiters(std::uint32_t group);
+  // ESA capacity leg
+  void stripe_out(std::uint32_t object);
+
+  Engine& engine_;
+  ClusterSpec spec_;
+  Layout layout_;
+  ReductionRatios reduction_;
+  IoClient& client_;
+  std::uint64_t seed_;
+  bool two_node_ = false;
+  bool draining_ = false;
+  RngStream rng_;
+  std::unique_ptr<Network> network_;
+  std::vector<std::unique_ptr<HostCpu>> cpus_;
+  std::vector<DeviceSlot> devices_;
+  std::vector<DiskGroup> groups_;
+  std::vector<std::vector<std::uint32_t>> host_groups_;   // OSA: global group indices per host
+  std::vector<std::vector<std::uint32_t>> pools_;         // ESA: device indices per host
+  std::vector<Object> objects_;
+  std::vector<Request> requests_;
+  std::vector<std::uint32_t> free_requests_;
+  std::vector<SubOp> subops_;
+  std::vector<std::uint32_t> free_subops_;
+  IoCounters counters_;
+};
+
+}  // namespace hcisim

@@ -1,0 +1,54 @@
+// Where an object's components live. Each VMDK is an object; its data components (RAID-1
+// replicas or the k+m erasure-coding columns) sit on distinct hosts drawn from a
+// deterministic shuffle seeded by (seed, object index); witnesses (OSA RAID-1) take further
+// distinct hosts, or the witness host of a 2-node cluster. ESA's performance-leg mirrors
+// use the first FTT+1 of the same hosts. Within a host a component sits on one disk group
+// and one capacity device (OSA, stripe width 1) or is spread over the pool's devices by
+// 1 MiB range (ESA).
+// Address mapping: RAID-1 reads of a 1 MiB range always go to the same replica (vsan-model-
+// facts.md section 1), chosen by a hash of (object, range): about 1/H of reads are local.
+// 2-node clusters read from the replica on the reading host. Erasure coding: stripe rows of
+// k data units of `stripe_unit` bytes plus m parity units; parity rotates by row.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hcisim/core/units.hpp"
+#include "hcisim/storage/cluster_spec.hpp"
+#include "hcisim/storage/policy.hpp"
+
+namespace hcisim {
+
+struct ComponentPlace {
+  std::uint16_t host = 0;
+  std::uint16_t group = 0;      // OSA disk group index on the host (0 on ESA)
+  std::uint16_t device = 0;     // OSA capacity device in the group (ESA: chosen per range)
+};
+
+struct ObjectPlacement {
+  int owner = 0;                          // DOM owner host
+  Bytes size;
+  std::vector<ComponentPlace> data;       // replicas or k+m columns
+  std::vector<ComponentPlace> perf;       // ESA performance leg
+  std::vector<int> witnesses;             // hosts; -1 = the 2-node witness host
+};
+
+ObjectPlacement place_object(const ClusterSpec& cluster, const Layout& layout, int object, int owner, Bytes size,
+                             std::uint64_t seed);
+
+/// RAID-1: index into `data` of the replica that serves reads of `offset`.
+int read_replica(const ObjectPlacement& p, int object, std::uint64_t offset, int reader_host, bool two_node);
+
+/// Erasure coding: the data column holding `offset`, and the parity columns of its row.
+struct StripeColumns {
+  int data_column = 0;
+  int parity_columns[2] = {0, 0};
+  int parity_count = 0;
+};
+StripeColumns stripe_columns(const Layout& layout, Bytes stripe_unit, std::uint64_t offset);
+
+/// 64-bit mix of an object and a range index (deterministic hashing for placement choices).
+std::uint64_t range_hash(int object, std::uint64_t range);
+
+}  // namespace hcisim

@@ -1,0 +1,61 @@
+// The OSA write buffer of one disk group, as a fill level rather than a block map.
+//
+// vSAN keeps each written 4 KB block in the cache device until the elevator destages it;
+// a rewrite of a block still buffered only replaces it (overwrites coalesce). Tracking
+// every block would cost memory per written block, so the buffer is modelled by its dirty
+// bytes D against the working set W the disk group serves (the sum of the address ranges of
+// the components it holds), with uniform access inside W:
+//   a write of b bytes lands on an already-dirty block with probability D/W, so it adds
+//   b (1 - D/W) dirty bytes; a read finds its block in the buffer with probability D/W;
+//   destage removes the bytes it wrote back.
+// Fill f = D / capacity drives the elevator (destage above destage_start_fill) and the
+// congestion controller: congestion = 255 (f - start) / (full - start), clamped to 0..255,
+// and the delay injected at the DOM client = a * exp(b * congestion) (vsan-model-facts.md
+// section 1: "delay grows exponentially with congestion", applied at the DOM client).
+// Writes that would overflow the buffer wait for destage to free space; none is dropped.
+#pragma once
+
+#include <cstdint>
+
+#include "hcisim/core/units.hpp"
+#include "hcisim/storage/cluster_spec.hpp"
+
+namespace hcisim {
+
+class WriteBuffer {
+ public:
+  WriteBuffer() = default;
+  WriteBuffer(Bytes capacity, const OsaSettings& settings);
+
+  /// Adds `bytes` of address space that this disk group serves.
+  void add_working_set(Bytes bytes) { working_set_ += static_cast<double>(bytes.count()); }
+
+  /// A write of `bytes` now fits without exceeding the capacity.
+  bool has_room(Bytes bytes) const;
+  /// Accounts a write of `bytes` (after coalescing with dirty blocks). Returns the bytes added.
+  double write(Bytes bytes);
+  /// Probability that a read finds its block still in the buffer.
+  double hit_probability() const;
+  /// Destage wrote `bytes` of dirty data back to capacity.
+  void destaged(double bytes);
+
+  double dirty() const { return dirty_; }
+  double fill() const { return dirty_ / capacity_; }
+  double capacity() const { return capacity_; }
+  double working_set() const { return working_set_; }
+  /// 0..255, vSAN's per-disk-group congestion scale.
+  double congestion() const;
+  /// Delay injected at the DOM client for a write to this disk group.
+  Time congestion_delay() const;
+  /// Whether the elevator should run: above destage_start_fill, or above destage_idle_fill
+  /// when `idle` (no write arrived recently).
+  bool wants_destage(bool idle) const;
+
+ private:
+  double capacity_ = 1;
+  double working_set_ = 0;
+  double dirty_ = 0;
+  OsaSettings settings_;
+};
+
+}  // namespace hcisim

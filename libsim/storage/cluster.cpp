@@ -1,0 +1,625 @@
+// The I/O path of a vSAN cluster (cluster.hpp): request and component-operation state
+// machines over the host CPUs, the network and the devices, plus OSA destage and ESA
+// capacity-leg stripe writes.
+#include "hcisim/storage/cluster.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "hcisim/core/check.hpp"
+
+namespace hcisim {
+
+namespace {
+constexpr std::uint64_t kIndexMask = (std::uint64_t{1} << 56) - 1;
+constexpr std::int64_t kBlock = 4096;
+
+std::int64_t scaled(std::int64_t bytes, double divisor) {
+  return divisor == 1.0 ? bytes : static_cast<std::int64_t>(std::llround(static_cast<double>(bytes) / divisor));
+}
+}  // namespace
+
+Cluster::Cluster(Engine& engine, const ClusterSpec& spec, const DataProfile& data, std::uint64_t seed,
+                 IoClient& client)
+    : engine_(engine),
+      spec_((spec.validate(), spec)),
+      layout_(spec.layout()),
+      reduction_(reduction_ratios(data, spec.architecture, spec.services.compression, spec.services.dedupe)),
+      client_(client),
+      seed_(seed),
+      two_node_(spec.witness_host),
+      rng_(seed, 0, "cluster/io") {
+  network_ = std::make_unique<Network>(engine_, spec_.network, *this);
+  std::vector<std::string> names;
+  for (const HostSpec& h : spec_.hosts) names.push_back(h.name);
+  build_fabric(*network_, spec_.fabric, names);
+  for (const HostSpec& h : spec_.hosts)
+    cpus_.push_back(std::make_unique<HostCpu>(engine_, h.name, h.cpu, spec_.cpu_costs, *this));
+  if (spec_.architecture == Architecture::osa) build_osa();
+  else build_esa();
+}
+
+std::uint32_t Cluster::add_device(const DriveSpec& drive, int host, int group, const char* role) {
+  const auto index = static_cast<std::uint32_t>(devices_.size());
+  DeviceSlot slot;
+  slot.device = std::make_unique<StorageDevice>(engine_, drive.device, drive.connection, seed_,
+                                                "device/" + std::to_string(index), *this);
+  slot.host = host;
+  slot.group = group;
+  slot.role = role;
+  devices_.push_back(std::move(slot));
+  return index;
+}
+
+void Cluster::build_osa() {
+  host_groups_.resize(spec_.hosts.size());
+  for (std::size_t h = 0; h < spec_.hosts.size(); ++h) {
+    for (const DiskGroupSpec& dgs : spec_.hosts[h].disk_groups) {
+      const auto g = static_cast<std::uint32_t>(groups_.size());
+      DiskGroup dg;
+      dg.host = static_cast<int>(h);
+      dg.hybrid = dgs.hybrid();
+      dg.cache = add_device(dgs.cache, dg.host, static_cast<int>(g), "cache");
+      for (const DriveSpec& c : dgs.capacity) dg.capacity.push_back(add_device(c, dg.host, static_cast<int>(g), "capacity"));
+      // All-flash: the cache device is all write buffer, capped at the logical limit (600 GB).
+      // Hybrid: 30 % write buffer, 70 % read cache.
+      const double cache_bytes = dgs.cache.device.capacity_gb * 1e9;
+      const double wb_share = dg.hybrid ? 1.0 - spec_.osa.hybrid_read_cache_share : 1.0;
+      const double wb = std::min(cache_bytes * wb_share, static_cast<double>(spec_.osa.write_buffer.count()));
+      dg.buffer = WriteBuffer(Bytes{static_cast<std::int64_t>(wb)}, spec_.osa);
+      dg.read_cache = dg.hybrid ? cache_bytes * spec_.osa.hybrid_read_cache_share : 0.0;
+      groups_.push_back(std::move(dg));
+      host_groups_[h].push_back(g);
+    }
+  }
+}
+
+void Cluster::build_esa() {
+  pools_.resize(spec_.hosts.size());
+  for (std::size_t h = 0; h < spec_.hosts.size(); ++h)
+    for (const DriveSpec& d : spec_.hosts[h].pool) pools_[h].push_back(add_device(d, static_cast<int>(h), -1, "pool"));
+}
+
+int Cluster::add_object(int owner_host, Bytes size, Bytes working_set) {
+  check::in_range(owner_host, 0, hosts() - 1, "object owner host");
+  if (size.count() <= 0) check::fail("object size bytes", size.count(), "> 0");
+  if (working_set.count() <= 0 || working_set > size)
+    check::fail("object working_set bytes", working_set.count(), "in (0, object size]");
+  const int index = static_cast<int>(objects_.size());
+  Object o;
+  o.place = place_object(spec_, layout_, index, owner_host, size, seed_);
+  o.working_set = working_set;
+  if (spec_.architecture == Architecture::osa) {
+    // Each RAID-1 replica serves the whole working set; each EC column 1/k of it (data or parity).
+    const std::int64_t share = layout_.erasure_coded() ? working_set.count() / layout_.data : working_set.count();
+    for (const ComponentPlace& c : o.place.data) {
+      const std::uint32_t g = host_groups_[c.host][c.group];
+      groups_[g].buffer.add_working_set(Bytes{share});
+      o.groups.push_back(g);
+    }
+  }
+  objects_.push_back(std::move(o));
+  return index;
+}
+
+const ObjectPlacement& Cluster::placement(int object) const {
+  return objects_[static_cast<std::size_t>(check::in_range(object, 0, static_cast<std::int64_t>(objects_.size()) - 1,
+                                                           "object index"))]
+      .place;
+}
+
+const WriteBuffer& Cluster::write_buffer(int host, int group) const {
+  if (spec_.architecture != Architecture::osa) throw InvalidArgument("write_buffer: ESA clusters have no write buffers");
+  check::in_range(host, 0, hosts() - 1, "write_buffer host");
+  const auto& g = host_groups_[static_cast<std::size_t>(host)];
+  check::in_range(group, 0, static_cast<std::int64_t>(g.size()) - 1, "write_buffer disk group");
+  return groups_[g[static_cast<std::size_t>(group)]].buffer;
+}
+
+std::vector<Cluster::DeviceInfo> Cluster::devices() const {
+  std::vector<DeviceInfo> out;
+  for (const DeviceSlot& d : devices_) out.push_back({d.host, d.role, d.device.get()});
+  return out;
+}
+
+void Cluster::reset_stats() {
+  counters_ = IoCounters{};
+  network_->reset_stats();
+  for (auto& c : cpus_) c->reset_stats();
+}
+
+// ---------------------------------------------------------------------------------------
+// Requests
+
+void Cluster::submit(std::uint64_t tok, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size) {
+  check::in_range(object, 0, static_cast<std::int64_t>(objects_.size()) - 1, "submit object");
+  check::in_range(client_host, 0, hosts() - 1, "submit client host");
+  const Object& o = objects_[static_cast<std::size_t>(object)];
+  if (size.count() <= 0 || size.count() > (64 << 20)) check::fail("submit size bytes", size.count(), "1 B .. 64 MiB");
+  if (offset + static_cast<std::uint64_t>(size.count()) > static_cast<std::uint64_t>(o.place.size.count()))
+    check::fail("submit offset", offset, "an I/O inside the object");
+  Request r;
+  r.token = tok;
+  r.offset = offset;
+  r.size = size.count();
+  r.object = static_cast<std::uint32_t>(object);
+  r.client = static_cast<std::uint16_t>(client_host);
+  r.op = op;
+  std::uint32_t idx;
+  if (free_requests_.empty()) {
+    idx = static_cast<std::uint32_t>(requests_.size());
+    requests_.push_back(r);
+  } else {
+    idx = free_requests_.back();
+    free_requests_.pop_back();
+    requests_[idx] = r;
+  }
+  ++counters_.submitted;
+  (op == IoOp::read ? counters_.host_read_bytes : counters_.host_write_bytes) += size.count();
+
+  // Client host: guest, vSCSI, DOM client; data services at the source.
+  HostCpu& cpu = *cpus_[static_cast<std::size_t>(client_host)];
+  const bool esa = spec_.architecture == Architecture::esa;
+  const bool owner_here = o.place.owner == client_host;
+  Time work = cpu.charge(CpuStage::guest, size) + cpu.charge(CpuStage::vscsi, size) +
+              cpu.charge(CpuStage::dom_client, size);
+  if (owner_here) work += cpu.charge(CpuStage::dom_owner, size);
+  const Bytes stored{esa ? scaled(size.count(), reduction_.compression) : size.count()};
+  if (op == IoOp::write) {
+    if (esa && spec_.services.compression) work += cpu.charge(CpuStage::compression, size);
+    if (spec_.policy.checksum) work += cpu.charge(CpuStage::checksum, stored);
+    if (esa && spec_.policy.encryption) work += cpu.charge(CpuStage::encryption, stored);
+  } else {
+    if (esa && spec_.services.compression) work += cpu.charge(CpuStage::decompression, size);
+    if (spec_.policy.checksum) work += cpu.charge(CpuStage::checksum, stored);
+  }
+  cpu.run(token(kClientCpu, idx), work);
+}
+
+// Congestion: the delay of the most congested target disk group is injected at the client.
+void Cluster::after_client_cpu(std::uint32_t req) {
+  const Request& r = requests_[req];
+  if (r.op == IoOp::write && spec_.architecture == Architecture::osa) {
+    Time delay = Time::zero();
+    for (std::uint32_t g : write_targets(r)) delay = std::max(delay, groups_[g].buffer.congestion_delay());
+    if (delay > Time::zero()) {
+      ++counters_.congestion_delays;
+      engine_.schedule_after(delay, *this, kAfterDelay, req);
+      return;
+    }
+  }
+  after_delay(req);
+}
+
+// OSA writes reserve room in every target write buffer, or wait for destage to free some.
+void Cluster::after_delay(std::uint32_t req) {
+  Request& r = requests_[req];
+  if (r.op == IoOp::write && spec_.architecture == Architecture::osa) {
+    const auto targets = write_targets(r);
+    const Bytes per_target{r.size};
+    for (std::uint32_t g : targets) {
+      DiskGroup& dg = groups_[g];
+      if (!dg.buffer.has_room(per_target)) {
+        ++counters_.waited_for_buffer;
+        r.next_waiting = kNone;
+        if (dg.wait_tail == kNone) dg.wait_head = req;
+        else requests_[dg.wait_tail].next_waiting = req;
+        dg.wait_tail = req;
+        pump_destage(g);
+        return;
+      }
+    }
+    for (std::uint32_t g : targets) {
+      groups_[g].buffer.write(per_target);
+      pump_destage(g);
+    }
+  }
+  to_owner(req);
+}
+
+void Cluster::to_owner(std::uint32_t req) {
+  const Request& r = requests_[req];
+  const int owner = objects_[r.object].place.owner;
+  if (owner == r.client) {
+    fan_out(req);
+    return;
+  }
+  const bool esa = spec_.architecture == Architecture::esa;
+  const std::int64_t bytes = r.op == IoOp::write ? (esa ? scaled(r.size, reduction_.compression) : r.size) : 0;
+  charge_tx(r.client, bytes);
+  send(token(kToOwner, req), r.client, owner, bytes, false, r.object);
+}
+
+// The owner's component operations for one request (or one RMW phase).
+void Cluster::fan_out(std::uint32_t req) {
+  Request& r = requests_[req];
+  Object& o = objects_[r.object];
+  const bool esa = spec_.architecture == Architecture::esa;
+  r.pending = 0;
+  if (r.op == IoOp::read) {
+    const std::int64_t bytes = esa ? scaled(r.size, reduction_.compression) : r.size;
+    if (!layout_.erasure_coded()) {
+      const int rep = read_replica(o.place, static_cast<int>(r.object), r.offset, r.client, two_node_);
+      const ComponentPlace& c = o.place.data[static_cast<std::size_t>(rep)];
+      add_read(req, c, esa ? kNone : o.groups[static_cast<std::size_t>(rep)], bytes);
+    } else {
+      const Bytes unit = esa ? spec_.esa.stripe_unit : spec_.osa.stripe_unit;
+      const int col = stripe_columns(layout_, unit, r.offset).data_column;
+      add_read(req, o.place.data[static_cast<std::size_t>(col)], esa ? kNone : o.groups[static_cast<std::size_t>(col)],
+               bytes);
+    }
+    return;
+  }
+  if (esa) {
+    // Performance-leg mirrors of the compressed bytes; the capacity leg is written later.
+    const std::int64_t bytes = scaled(r.size, reduction_.compression);
+    for (const ComponentPlace& c : o.place.perf) add_write(req, c.host, pool_device(c.host, static_cast<int>(r.object), r.offset), bytes);
+    o.stripe_pending += static_cast<double>(bytes);
+    stripe_out(r.object);
+    return;
+  }
+  if (!layout_.erasure_coded()) {
+    for (std::size_t i = 0; i < o.place.data.size(); ++i)
+      add_write(req, o.place.data[i].host, groups_[o.groups[i]].cache, r.size);
+    return;
+  }
+  const std::int64_t unit = spec_.osa.stripe_unit.count();
+  const std::int64_t row = unit * layout_.data;
+  if (r.size % row == 0 && static_cast<std::int64_t>(r.offset % static_cast<std::uint64_t>(row)) == 0) {
+    // Full stripes: k + m unit writes per row, no reads.
+    for (std::int64_t rows = r.size / row; rows > 0; --rows)
+      for (std::size_t i = 0; i < o.place.data.size(); ++i)
+        add_write(req, o.place.data[i].host, groups_[o.groups[i]].cache, unit);
+    return;
+  }
+  // Partial stripe: read-modify-write of the data column and the m parity columns.
+  const StripeColumns cols = stripe_columns(layout_, spec_.osa.stripe_unit, r.offset);
+  int touched[3] = {cols.data_column, cols.parity_columns[0], cols.parity_columns[1]};
+  for (int i = 0; i <= cols.parity_count; ++i) {
+    const auto col = static_cast<std::size_t>(touched[i]);
+    if (r.phase == 0) add_read(req, o.place.data[col], o.groups[col], r.size);
+    else add_write(req, o.place.data[col].host, groups_[o.groups[col]].cache, r.size);
+  }
+}
+
+// A foreground device read on component `c`: OSA looks in the write buffer, then (hybrid)
+// the read cache, then the capacity tier.
+void Cluster::add_read(std::uint32_t req, const ComponentPlace& c, std::uint32_t group, std::int64_t bytes) {
+  Request& r = requests_[req];
+  const int owner = objects_[r.object].place.owner;
+  SubOp s;
+  s.parent = req;
+  s.from = static_cast<std::uint16_t>(owner);
+  s.host = c.host;
+  s.op = IoOp::read;
+  s.device_bytes = bytes;
+  s.back_bytes = bytes;
+  if (group == kNone) {
+    s.device = pool_device(c.host, static_cast<int>(r.object), r.offset);
+  } else {
+    DiskGroup& dg = groups_[group];
+    if (rng_.uniform01() < dg.buffer.hit_probability()) {
+      s.device = dg.cache;
+    } else if (dg.hybrid && rng_.uniform01() < std::min(1.0, dg.read_cache / std::max(1.0, dg.buffer.working_set()))) {
+      s.device = dg.cache;
+    } else {
+      s.device = dg.capacity[c.device];
+      if (dg.hybrid) {
+        // Read-cache fill: the block read from disk is written to the cache device.
+        SubOp fill;
+        fill.kind = SubKind::fill;
+        fill.device = dg.cache;
+        fill.from = c.host;
+        fill.host = c.host;
+        fill.op = IoOp::write;
+        fill.device_bytes = bytes;
+        subop_device(new_subop(fill));
+      }
+    }
+  }
+  ++r.pending;
+  start_subop(new_subop(s));
+}
+
+void Cluster::add_write(std::uint32_t req, std::uint16_t host, std::uint32_t device, std::int64_t bytes) {
+  Request& r = requests_[req];
+  SubOp s;
+  s.parent = req;
+  s.from = static_cast<std::uint16_t>(objects_[r.object].place.owner);
+  s.host = host;
+  s.device = device;
+  s.op = IoOp::write;
+  s.device_bytes = bytes;
+  s.out_bytes = bytes;
+  ++r.pending;
+  start_subop(new_subop(s));
+}
+
+void Cluster::request_done(std::uint32_t req) {
+  Request& r = requests_[req];
+  if (r.op == IoOp::write && spec_.architecture == Architecture::osa && layout_.erasure_coded() && r.phase == 0 &&
+      !(r.size % (spec_.osa.stripe_unit.count() * layout_.data) == 0 &&
+        r.offset % static_cast<std::uint64_t>(spec_.osa.stripe_unit.count() * layout_.data) == 0)) {
+    r.phase = 1;   // RMW: reads done, now the writes
+    fan_out(req);
+    return;
+  }
+  const int owner = objects_[r.object].place.owner;
+  if (owner == r.client) {
+    complete(req);
+    return;
+  }
+  const bool esa = spec_.architecture == Architecture::esa;
+  const std::int64_t bytes = r.op == IoOp::read ? (esa ? scaled(r.size, reduction_.compression) : r.size) : 0;
+  charge_tx(owner, bytes);
+  send(token(kToClient, req), owner, r.client, bytes, false, r.object);
+}
+
+void Cluster::complete(std::uint32_t req) {
+  ++counters_.completed;
+  const std::uint64_t tok = requests_[req].token;
+  free_requests_.push_back(req);
+  client_.on_io_done(*this, tok);
+}
+
+// ---------------------------------------------------------------------------------------
+// Component operations: [network out] -> CPU at host -> device -> [network back]
+
+std::uint32_t Cluster::new_subop(const SubOp& s) {
+  if (free_subops_.empty()) {
+    subops_.push_back(s);
+    return static_cast<std::uint32_t>(subops_.size() - 1);
+  }
+  const std::uint32_t i = free_subops_.back();
+  free_subops_.pop_back();
+  subops_[i] = s;
+  return i;
+}
+
+void Cluster::start_subop(std::uint32_t sub) {
+  const SubOp& s = subops_[sub];
+  if (s.from == s.host) {
+    HostCpu& cpu = *cpus_[s.host];
+    cpu.run(token(kSubCpu, sub), cpu.charge(CpuStage::component, Bytes{s.device_bytes}));
+    return;
+  }
+  charge_tx(s.from, s.out_bytes);
+  send(token(kSubOut, sub), s.from, s.host, s.out_bytes, s.kind != SubKind::foreground, sub);
+}
+
+void Cluster::subop_device(std::uint32_t sub) {
+  const SubOp& s = subops_[sub];
+  const bool fg = s.kind == SubKind::foreground;
+  if (s.op == IoOp::read) {
+    ++(fg ? counters_.fg_device_reads : counters_.bg_device_reads);
+    (fg ? counters_.fg_device_read_bytes : counters_.bg_device_read_bytes) += s.device_bytes;
+  } else {
+    ++(fg ? counters_.fg_device_writes : counters_.bg_device_writes);
+    (fg ? counters_.fg_device_write_bytes : counters_.bg_device_write_bytes) += s.device_bytes;
+  }
+  devices_[s.device].device->submit(token(kSubDevice, sub), s.op, Bytes{std::max<std::int64_t>(s.device_bytes, 1)},
+                                    s.sequential);
+}
+
+void Cluster::subop_done(std::uint32_t sub) {
+  SubOp& s = subops_[sub];
+  switch (s.kind) {
+    case SubKind::foreground: {
+      const std::uint32_t req = s.parent;
+      free_subops_.push_back(sub);
+      if (--requests_[req].pending == 0) request_done(req);
+      return;
+    }
+    case SubKind::destage_read: {
+      // Fingerprint and compress on the disk group's host, then write to capacity.
+      s.kind = SubKind::destage_cpu;
+      HostCpu& cpu = *cpus_[s.host];
+      const Bytes b{s.device_bytes};
+      Time work = cpu.charge(CpuStage::destage, b);
+      if (spec_.services.dedupe) work += cpu.charge(CpuStage::dedupe, b);
+      if (spec_.services.compression) work += cpu.charge(CpuStage::compression, b);
+      cpu.run(token(kSubCpu, sub), work);
+      return;
+    }
+    case SubKind::destage_cpu: {
+      DiskGroup& dg = groups_[s.parent];
+      s.kind = SubKind::destage_write;
+      s.op = IoOp::write;
+      s.device = dg.capacity[dg.next_capacity++ % dg.capacity.size()];
+      s.out_bytes = s.device_bytes;   // logical bytes destaged, remembered for the buffer
+      s.device_bytes = scaled(s.device_bytes, reduction_.total());
+      s.sequential = dg.hybrid;       // the elevator batches by proximity for disks
+      subop_device(sub);
+      return;
+    }
+    case SubKind::destage_write: {
+      const std::uint32_t g = s.parent;
+      DiskGroup& dg = groups_[g];
+      dg.buffer.destaged(static_cast<double>(s.out_bytes));
+      dg.destage_bytes_in_flight -= static_cast<double>(s.out_bytes);
+      --dg.destage_in_flight;
+      free_subops_.push_back(sub);
+      wake_waiters(g);
+      pump_destage(g);
+      return;
+    }
+    case SubKind::stripe:
+    case SubKind::fill:
+      free_subops_.push_back(sub);
+      return;
+  }
+}
+
+void Cluster::send(std::uint64_t tok, int from, int to, std::int64_t bytes, bool background, std::uint64_t flow) {
+  ++counters_.network_messages;
+  (background ? counters_.bg_network_bytes : counters_.fg_network_bytes) += bytes;
+  network_->send(tok, from, to, Bytes{bytes}, flow);
+}
+
+// The sender's network-stack CPU: it occupies a core but the send does not wait for it.
+void Cluster::charge_tx(int host, std::int64_t bytes) {
+  HostCpu& cpu = *cpus_[static_cast<std::size_t>(host)];
+  cpu.run(token(kIgnore, 0), cpu.charge(CpuStage::network, Bytes{bytes}, spec_.network.framing.transport));
+}
+
+std::uint32_t Cluster::pool_device(int host, int object, std::uint64_t offset) const {
+  const auto& pool = pools_[static_cast<std::size_t>(host)];
+  return pool[range_hash(object, offset >> 20) % pool.size()];
+}
+
+// ---------------------------------------------------------------------------------------
+// OSA write buffers: targets, destage elevator, waiting writers
+
+std::vector<std::uint32_t> Cluster::write_targets(const Request& r) const {
+  const Object& o = objects_[r.object];
+  if (!layout_.erasure_coded()) return o.groups;
+  const std::int64_t row = spec_.osa.stripe_unit.count() * layout_.data;
+  if (r.size % row == 0 && r.offset % static_cast<std::uint64_t>(row) == 0) return o.groups;
+  const StripeColumns cols = stripe_columns(layout_, spec_.osa.stripe_unit, r.offset);
+  std::vector<std::uint32_t> out{o.groups[static_cast<std::size_t>(cols.data_column)]};
+  for (int i = 0; i < cols.parity_count; ++i) out.push_back(o.groups[static_cast<std::size_t>(cols.parity_columns[i])]);
+  return out;
+}
+
+void Cluster::pump_destage(std::uint32_t g) {
+  DiskGroup& dg = groups_[g];
+  const int depth = spec_.osa.destage_depth * static_cast<int>(dg.capacity.size());
+  const double batch = static_cast<double>(spec_.osa.destage_batch_blocks) * kBlock;
+  while (dg.destage_in_flight < depth && (dg.buffer.wants_destage(false) || draining_ || dg.wait_head != kNone)) {
+    const double available = dg.buffer.dirty() - dg.destage_bytes_in_flight;
+    if (available < 1.0) break;
+    const auto bytes = static_cast<std::int64_t>(std::ceil(std::min(batch, available)));
+    SubOp s;
+    s.kind = SubKind::destage_read;
+    s.parent = g;
+    s.device = dg.cache;
+    s.from = static_cast<std::uint16_t>(dg.host);
+    s.host = static_cast<std::uint16_t>(dg.host);
+    s.op = IoOp::read;
+    s.device_bytes = bytes;
+    s.sequential = true;   // the elevator reads the log in order
+    ++dg.destage_in_flight;
+    dg.destage_bytes_in_flight += static_cast<double>(bytes);
+    subop_device(new_subop(s));
+  }
+}
+
+void Cluster::wake_waiters(std::uint32_t g) {
+  DiskGroup& dg = groups_[g];
+  while (dg.wait_head != kNone) {
+    const std::uint32_t req = dg.wait_head;
+    const Request& r = requests_[req];
+    for (std::uint32_t t : write_targets(r))
+      if (!groups_[t].buffer.has_room(Bytes{r.size})) return;
+    dg.wait_head = r.next_waiting;
+    if (dg.wait_head == kNone) dg.wait_tail = kNone;
+    after_delay(req);
+  }
+}
+
+void Cluster::drain() {
+  draining_ = true;
+  for (std::uint32_t g = 0; g < groups_.size(); ++g) pump_destage(g);
+  for (std::uint32_t o = 0; o < objects_.size(); ++o) {
+    if (objects_[o].stripe_pending >= 1.0) {
+      // Flush the partial stripe as if full (a drain writes whatever is pending).
+      const double unit_bytes = static_cast<double>(spec_.esa.stripe_unit.count());
+      const double stripe = layout_.erasure_coded() ? unit_bytes * layout_.data : unit_bytes;
+      objects_[o].stripe_pending = stripe;
+      stripe_out(o);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// ESA capacity leg: full stripes from the owner to the capacity-leg components.
+
+void Cluster::stripe_out(std::uint32_t object) {
+  Object& o = objects_[object];
+  const std::int64_t unit = spec_.esa.stripe_unit.count();
+  const double stripe = static_cast<double>(layout_.erasure_coded() ? unit * layout_.data : unit);
+  const auto column = static_cast<std::int64_t>(std::llround(static_cast<double>(unit) * spec_.esa.gc_factor));
+  while (o.stripe_pending + 1e-6 >= stripe) {
+    o.stripe_pending -= stripe;
+    for (const ComponentPlace& c : o.place.data) {
+      SubOp s;
+      s.kind = SubKind::stripe;
+      s.from = static_cast<std::uint16_t>(o.place.owner);
+      s.host = c.host;
+      s.op = IoOp::write;
+      s.device = pool_device(c.host, static_cast<int>(object), static_cast<std::uint64_t>(rng_.next_u64() >> 8));
+      s.device_bytes = column;
+      s.out_bytes = column;
+      s.sequential = true;   // full-stripe segment writes
+      start_subop(new_subop(s));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Callbacks
+
+void Cluster::on_event(Engine&, EventTag tag, std::uint64_t arg) {
+  if (tag == kAfterDelay) after_delay(static_cast<std::uint32_t>(arg));
+}
+
+void Cluster::on_cpu_done(HostCpu&, std::uint64_t tok) {
+  const auto index = static_cast<std::uint32_t>(tok & kIndexMask);
+  switch (static_cast<Kind>(tok >> 56)) {
+    case kClientCpu: after_client_cpu(index); break;
+    case kOwnerCpu: fan_out(index); break;
+    case kSubCpu:
+      if (subops_[index].kind == SubKind::destage_cpu) subop_done(index);
+      else subop_device(index);
+      break;
+    default: break;   // kIgnore: fire-and-forget stack work
+  }
+}
+
+void Cluster::on_delivered(Network&, std::uint64_t tok) {
+  const auto index = static_cast<std::uint32_t>(tok & kIndexMask);
+  switch (static_cast<Kind>(tok >> 56)) {
+    case kToOwner: {
+      const Request& r = requests_[index];
+      const int owner = objects_[r.object].place.owner;
+      HostCpu& cpu = *cpus_[static_cast<std::size_t>(owner)];
+      const std::int64_t bytes = r.op == IoOp::write ? r.size : 0;
+      cpu.run(token(kOwnerCpu, index), cpu.charge(CpuStage::network, Bytes{bytes}, spec_.network.framing.transport) +
+                                           cpu.charge(CpuStage::dom_owner, Bytes{r.size}));
+      break;
+    }
+    case kToClient: complete(index); break;
+    case kSubOut: {
+      // Component host: receive, LSOM/zDOM work, and the reply's send cost.
+      const SubOp& s = subops_[index];
+      HostCpu& cpu = *cpus_[s.host];
+      const Transport t = spec_.network.framing.transport;
+      Time work = cpu.charge(CpuStage::network, Bytes{s.out_bytes}, t) +
+                  cpu.charge(CpuStage::component, Bytes{s.device_bytes});
+      if (s.kind == SubKind::foreground) work += cpu.charge(CpuStage::network, Bytes{s.back_bytes}, t);
+      cpu.run(token(kSubCpu, index), work);
+      break;
+    }
+    case kSubBack: {
+      // Owner: the reply's receive cost occupies a core; the operation is done.
+      charge_tx(subops_[index].from, subops_[index].back_bytes);
+      subop_done(index);
+      break;
+    }
+    default: break;
+  }
+}
+
+void Cluster::on_io_complete(StorageDevice&, std::uint64_t tok) {
+  const auto sub = static_cast<std::uint32_t>(tok & kIndexMask);
+  const SubOp& s = subops_[sub];
+  if (s.from == s.host || s.kind == SubKind::stripe || s.kind == SubKind::fill || s.kind == SubKind::destage_read ||
+      s.kind == SubKind::destage_write) {
+    // Local operations finish here; a stripe column's acknowledgement is not waited for.
+    subop_done(sub);
+    return;
+  }
+  send(token(kSubBack, sub), s.host, s.from, s.back_bytes, false, sub);
+}
+
+}  // namespace hcisim

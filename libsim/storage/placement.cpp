@@ -1,0 +1,72 @@
+// Component placement and address mapping (placement.hpp).
+#include "hcisim/storage/placement.hpp"
+
+#include <numeric>
+#include <string>
+
+#include "hcisim/core/rng.hpp"
+
+namespace hcisim {
+
+std::uint64_t range_hash(int object, std::uint64_t range) {
+  std::uint64_t x = (static_cast<std::uint64_t>(object) << 40) ^ range ^ 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+ObjectPlacement place_object(const ClusterSpec& cluster, const Layout& layout, int object, int owner, Bytes size,
+                             std::uint64_t seed) {
+  const int hosts = static_cast<int>(cluster.hosts.size());
+  RngStream rng(seed, 0, "placement/" + std::to_string(object));
+  std::vector<int> order(static_cast<std::size_t>(hosts));
+  std::iota(order.begin(), order.end(), 0);
+  for (int i = hosts - 1; i > 0; --i)   // Fisher-Yates
+    std::swap(order[static_cast<std::size_t>(i)], order[rng.below(static_cast<std::uint64_t>(i) + 1)]);
+
+  ObjectPlacement p;
+  p.owner = owner;
+  p.size = size;
+  const int n = layout.data_components();
+  for (int i = 0; i < n; ++i) {
+    const int h = order[static_cast<std::size_t>(i)];
+    ComponentPlace c;
+    c.host = static_cast<std::uint16_t>(h);
+    if (cluster.architecture == Architecture::osa) {
+      const auto& groups = cluster.hosts[static_cast<std::size_t>(h)].disk_groups;
+      c.group = static_cast<std::uint16_t>(rng.below(groups.size()));
+      c.device = static_cast<std::uint16_t>(rng.below(groups[c.group].capacity.size()));
+    }
+    p.data.push_back(c);
+  }
+  for (int i = 0; i < layout.perf_leg_copies; ++i) p.perf.push_back(ComponentPlace{p.data[static_cast<std::size_t>(i % n)].host, 0, 0});
+  // With fewer spare hosts than witnesses (2-node), the witness host holds them.
+  for (int i = 0; i < layout.witnesses; ++i)
+    p.witnesses.push_back(n + i < hosts ? order[static_cast<std::size_t>(n + i)] : -1);
+  return p;
+}
+
+int read_replica(const ObjectPlacement& p, int object, std::uint64_t offset, int reader_host, bool two_node) {
+  const int n = static_cast<int>(p.data.size());
+  if (two_node)
+    for (int i = 0; i < n; ++i)
+      if (p.data[static_cast<std::size_t>(i)].host == reader_host) return i;
+  return static_cast<int>(range_hash(object, offset >> 20) % static_cast<std::uint64_t>(n));
+}
+
+StripeColumns stripe_columns(const Layout& layout, Bytes stripe_unit, std::uint64_t offset) {
+  const std::uint64_t unit = static_cast<std::uint64_t>(stripe_unit.count());
+  const std::uint64_t k = static_cast<std::uint64_t>(layout.data);
+  const std::uint64_t width = k + static_cast<std::uint64_t>(layout.parity);
+  const std::uint64_t row = offset / (unit * k);
+  const std::uint64_t unit_in_row = (offset / unit) % k;
+  StripeColumns s;
+  // Row r keeps parity on columns (r + k + j) mod width, j < m; data fills the others in order.
+  for (int j = 0; j < layout.parity; ++j)
+    s.parity_columns[j] = static_cast<int>((row + k + static_cast<std::uint64_t>(j)) % width);
+  s.parity_count = layout.parity;
+  s.data_column = static_cast<int>((row + unit_in_row) % width);
+  return s;
+}
+
+}  // namespace hcisim

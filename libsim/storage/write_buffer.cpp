@@ -1,0 +1,42 @@
+// OSA write-buffer fill, coalescing and congestion (write_buffer.hpp).
+#include "hcisim/storage/write_buffer.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hcisim {
+
+WriteBuffer::WriteBuffer(Bytes capacity, const OsaSettings& settings)
+    : capacity_(static_cast<double>(capacity.count())), settings_(settings) {}
+
+bool WriteBuffer::has_room(Bytes bytes) const { return dirty_ + static_cast<double>(bytes.count()) <= capacity_; }
+
+double WriteBuffer::write(Bytes bytes) {
+  const double b = static_cast<double>(bytes.count());
+  const double fresh = working_set_ > 0 ? b * std::max(0.0, 1.0 - dirty_ / working_set_) : b;
+  dirty_ = std::min(capacity_, dirty_ + fresh);
+  return fresh;
+}
+
+double WriteBuffer::hit_probability() const {
+  return working_set_ > 0 ? std::min(1.0, dirty_ / working_set_) : 0.0;
+}
+
+void WriteBuffer::destaged(double bytes) { dirty_ = std::max(0.0, dirty_ - bytes); }
+
+double WriteBuffer::congestion() const {
+  const double span = settings_.congestion_full_fill - settings_.congestion_start_fill;
+  return 255.0 * std::clamp((fill() - settings_.congestion_start_fill) / span, 0.0, 1.0);
+}
+
+Time WriteBuffer::congestion_delay() const {
+  const double c = congestion();
+  if (c <= 0) return Time::zero();
+  return Time::round_ns(settings_.congestion_delay_a_us * 1e3 * std::exp(settings_.congestion_delay_b * c));
+}
+
+bool WriteBuffer::wants_destage(bool idle) const {
+  return fill() > settings_.destage_start_fill || (idle && fill() > settings_.destage_idle_fill);
+}
+
+}  // namespace hcisim

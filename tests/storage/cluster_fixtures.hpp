@@ -18,8 +18,11 @@ inline DriveSpec drive(const std::string& device, const std::string& connection 
 }
 
 /// `hosts` OSA hosts, each with `groups` disk groups of one Optane P4800X 375 GB cache and
-/// `capacity` Intel P4500 2 TB capacity devices, on one 25 GbE switch, RAID-1 FTT 1.
-inline ClusterSpec osa_cluster(int hosts, int groups = 1, int capacity = 1) {
+/// `capacity` capacity devices (Intel P4500 2 TB unless named), on one 25 GbE switch,
+/// RAID-1 FTT 1.
+inline ClusterSpec osa_cluster(int hosts, int groups = 1, int capacity = 1,
+                               const std::string& capacity_device = "intel-p4500-2tb",
+                               const std::string& capacity_connection = "nvme-direct") {
   ClusterSpec c;
   c.architecture = Architecture::osa;
   for (int h = 0; h < hosts; ++h) {
@@ -30,7 +33,7 @@ inline ClusterSpec osa_cluster(int hosts, int groups = 1, int capacity = 1) {
     for (int g = 0; g < groups; ++g) {
       DiskGroupSpec dg;
       dg.cache = drive("optane-p4800x-375gb");
-      for (int d = 0; d < capacity; ++d) dg.capacity.push_back(drive("intel-p4500-2tb"));
+      for (int d = 0; d < capacity; ++d) dg.capacity.push_back(drive(capacity_device, capacity_connection));
       host.disk_groups.push_back(dg);
     }
     c.hosts.push_back(host);

@@ -108,6 +108,9 @@ class Cluster final : public EventHandler, public CpuClient, public NetworkClien
   const ObjectPlacement& placement(int object) const;
   const IoCounters& counters() const { return counters_; }
   std::size_t in_flight() const { return requests_.size() - free_requests_.size(); }
+  /// Request and component-operation slots ever allocated: bounded by the peak number
+  /// outstanding, not by the number completed (memory stays flat in simulated time).
+  std::size_t state_slots() const { return requests_.size() + subops_.size(); }
   Network& network() { return *network_; }
   const Network& network() const { return *network_; }
   HostCpu& cpu(int host) { return *cpus_[static_cast<std::size_t>(host)]; }

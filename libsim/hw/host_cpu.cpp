@@ -42,7 +42,7 @@ void HostCpu::execute(std::uint64_t token, CpuStage stage, Bytes bytes, Transpor
 
 void HostCpu::execute_for(std::uint64_t token, CpuStage stage, Time work) {
   stage_ns_[static_cast<std::size_t>(stage)] += work.count_ns();
-  cores_.arrive(token, work);
+  run(token, work);
 }
 
 Time HostCpu::charge(CpuStage stage, Bytes bytes, Transport transport) {

@@ -153,16 +153,19 @@ void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::ui
     engine_.schedule_after(Time::zero(), *this, kLocal, slot);
     return;
   }
+  // The first segment reserves the first port now, for a start after the sender's NIC
+  // latency: every send of a host has the same latency, so reservations stay in time order
+  // and no event is needed for it.
   const Time nic = Time::round_ns(nodes_[host_nodes_[static_cast<std::size_t>(src)]].latency_us * 1e3);
-  engine_.schedule_after(nic, *this, kInject, slot);
+  inject(slot, engine_.now() + nic);
 }
 
 Time Network::frame_time(const Port& p, std::int64_t wire) const {
   return Time::round_ns(static_cast<double>(std::min(wire, config_.framing.wire_per_frame())) * p.ns_per_byte);
 }
 
-// The next segment of a message enters the first port now.
-void Network::inject(std::uint32_t message) {
+// The next segment of a message enters the first port at `at` (>= now).
+void Network::inject(std::uint32_t message, Time at) {
   Message& m = messages_[message];
   const std::int64_t payload = std::min<std::int64_t>(m.to_inject, config_.segment.count());
   m.to_inject -= payload;
@@ -171,20 +174,19 @@ void Network::inject(std::uint32_t message) {
                   config_.framing.wire_bytes(Bytes{payload}).count()};
   const std::uint32_t seg = take_slot(segments_, free_segments_, s);
   const Port& first = ports_[s.port];
-  const Time first_finish = std::max(engine_.now(), first.free_at) +
-                            Time::round_ns(static_cast<double>(s.wire) * first.ns_per_byte);
+  const Time first_finish = std::max(at, first.free_at) + Time::round_ns(static_cast<double>(s.wire) * first.ns_per_byte);
   tx_[m.src] += payload;
-  transmit(seg);
+  transmit(seg, at);
   if (m.to_inject > 0) engine_.schedule_at(first_finish, *this, kInject, message);
 }
 
-// A segment enters port segments_[seg].port now: reserve the port, then hand the segment to
-// the next node at the pipelined time (network.hpp).
-void Network::transmit(std::uint32_t seg) {
+// A segment enters port segments_[seg].port at `at`: reserve the port, then hand the segment
+// to the next node at the pipelined time (network.hpp).
+void Network::transmit(std::uint32_t seg, Time at) {
   Segment& s = segments_[seg];
   Port& p = ports_[s.port];
   const Time serial = Time::round_ns(static_cast<double>(s.wire) * p.ns_per_byte);
-  const Time start = std::max(engine_.now(), p.free_at);
+  const Time start = std::max(at, p.free_at);
   const Time finish = start + serial;
   p.free_at = finish;
   p.busy += serial;
@@ -220,8 +222,8 @@ void Network::landed(std::uint32_t seg) {
 void Network::on_event(Engine&, EventTag tag, std::uint64_t arg) {
   const auto slot = static_cast<std::uint32_t>(arg);
   switch (tag) {
-    case kInject: inject(slot); break;
-    case kArrive: transmit(slot); break;
+    case kInject: inject(slot, engine_.now()); break;
+    case kArrive: transmit(slot, engine_.now()); break;
     case kLanded: landed(slot); break;
     case kLocal:
       free_messages_.push_back(slot);

@@ -49,7 +49,7 @@ StorageDevice::StorageDevice(Engine& engine, const DeviceSpec& spec, const Conne
       model_(derive_device_model(spec)),
       client_(client),
       rng_(seed, 0, stream_name),
-      units_(engine, stream_name + "/units", model_.units, this) {
+      units_(model_.units) {
   connection_.validate();
   check::non_negative(pipeline_cv, "device pipeline_cv");
   for (std::size_t o = 0; o < 2; ++o) {
@@ -58,7 +58,7 @@ StorageDevice::StorageDevice(Engine& engine, const DeviceSpec& spec, const Conne
                    : pipeline_cv == 0.0   ? Distribution::deterministic(d_ns)
                                           : Distribution::lognormal(d_ns, pipeline_cv);
   }
-  if (connection_.max_mbps > 0) link_ = std::make_unique<Station>(engine, stream_name + "/link", 1, this);
+  if (connection_.max_mbps > 0) link_ = std::make_unique<FifoServers>(1);
 }
 
 Time StorageDevice::unit_time(const Request& r) {
@@ -88,20 +88,13 @@ void StorageDevice::submit(std::uint64_t io, IoOp op, Bytes size, bool sequentia
   }
   Request& r = requests_[slot];
   r = Request{io, size, op, sequential};
-  if (link_) {
-    link_->arrive(slot, transfer_time(size, Rate::bytes_per_second(connection_.max_mbps * 1e6)));
-  } else {
-    units_.arrive(slot, unit_time(r));
-  }
-}
-
-void StorageDevice::on_departure(Station& station, std::uint64_t slot, Time, Time) {
-  const Request& r = requests_[slot];
-  if (&station == link_.get()) {
-    units_.arrive(slot, unit_time(r));
-    return;
-  }
-  engine_.schedule_after(pipeline_time(r.op), *this, kDone, slot);
+  // FIFO with service times known on arrival: reserve the link (if any) and a unit now,
+  // and schedule the completion once (fifo_servers.hpp). Link finishes are in arrival
+  // order, so the unit reservations stay in time order too.
+  Time ready = engine_.now();
+  if (link_) ready = link_->reserve(ready, transfer_time(size, Rate::bytes_per_second(connection_.max_mbps * 1e6))).finish;
+  const FifoServers::Slot unit = units_.reserve(ready, unit_time(r));
+  engine_.schedule_at(unit.finish + pipeline_time(op), *this, kDone, slot);
 }
 
 void StorageDevice::on_event(Engine&, EventTag, std::uint64_t slot) {

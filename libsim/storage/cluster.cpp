@@ -126,6 +126,7 @@ void Cluster::reset_stats() {
   counters_ = IoCounters{};
   network_->reset_stats();
   for (auto& c : cpus_) c->reset_stats();
+  for (auto& d : devices_) d.device->reset_stats();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -226,7 +227,7 @@ void Cluster::to_owner(std::uint32_t req) {
   }
   const bool esa = spec_.architecture == Architecture::esa;
   const std::int64_t bytes = r.op == IoOp::write ? (esa ? scaled(r.size, reduction_.compression) : r.size) : 0;
-  charge_tx(r.client, bytes);
+  charge_stack(r.client, bytes);
   send(token(kToOwner, req), r.client, owner, bytes, false, r.object);
 }
 
@@ -351,7 +352,7 @@ void Cluster::request_done(std::uint32_t req) {
   }
   const bool esa = spec_.architecture == Architecture::esa;
   const std::int64_t bytes = r.op == IoOp::read ? (esa ? scaled(r.size, reduction_.compression) : r.size) : 0;
-  charge_tx(owner, bytes);
+  charge_stack(owner, bytes);
   send(token(kToClient, req), owner, r.client, bytes, false, r.object);
 }
 
@@ -383,7 +384,7 @@ void Cluster::start_subop(std::uint32_t sub) {
     cpu.run(token(kSubCpu, sub), cpu.charge(CpuStage::component, Bytes{s.device_bytes}));
     return;
   }
-  charge_tx(s.from, s.out_bytes);
+  charge_stack(s.from, s.out_bytes);
   send(token(kSubOut, sub), s.from, s.host, s.out_bytes, s.kind != SubKind::foreground, sub);
 }
 
@@ -456,10 +457,11 @@ void Cluster::send(std::uint64_t tok, int from, int to, std::int64_t bytes, bool
   network_->send(tok, from, to, Bytes{bytes}, flow);
 }
 
-// The sender's network-stack CPU: it occupies a core but the send does not wait for it.
-void Cluster::charge_tx(int host, std::int64_t bytes) {
+// Network-stack CPU nobody waits for (a send, or a reply's receive at the owner): it
+// occupies a core as part of the host's next CPU visit (HostCpu::defer).
+void Cluster::charge_stack(int host, std::int64_t bytes) {
   HostCpu& cpu = *cpus_[static_cast<std::size_t>(host)];
-  cpu.run(token(kIgnore, 0), cpu.charge(CpuStage::network, Bytes{bytes}, spec_.network.framing.transport));
+  cpu.defer(cpu.charge(CpuStage::network, Bytes{bytes}, spec_.network.framing.transport));
 }
 
 std::uint32_t Cluster::pool_device(int host, int object, std::uint64_t offset) const {
@@ -602,7 +604,7 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
     }
     case kSubBack: {
       // Owner: the reply's receive cost occupies a core; the operation is done.
-      charge_tx(subops_[index].from, subops_[index].back_bytes);
+      charge_stack(subops_[index].from, subops_[index].back_bytes);
       subop_done(index);
       break;
     }

@@ -46,7 +46,13 @@ class HostCpu final : public StationClient {
   void execute_for(std::uint64_t token, CpuStage stage, Time work);
   /// One visit doing several stages: charge() each (accounted per stage), then run() the sum.
   Time charge(CpuStage stage, Bytes bytes, Transport transport = Transport::tcp);
-  void run(std::uint64_t token, Time work) { cores_.arrive(token, work); }
+  void run(std::uint64_t token, Time work) {
+    cores_.arrive(token, work + deferred_);
+    deferred_ = Time::zero();
+  }
+  /// Work nobody waits for (e.g. a network stack send): it joins the next run() on this
+  /// host, so it occupies a core without an event of its own.
+  void defer(Time work) { deferred_ += work; }
 
   const CpuSpec& spec() const { return spec_; }
   const Station& cores() const { return cores_; }
@@ -65,6 +71,7 @@ class HostCpu final : public StationClient {
   CpuClient& client_;
   Station cores_;
   std::array<std::int64_t, kCpuStages> stage_ns_{};
+  Time deferred_;
 };
 
 }  // namespace hcisim

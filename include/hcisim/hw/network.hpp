@@ -150,8 +150,8 @@ class Network final : public EventHandler {
 
   std::size_t host_index(int host) const;
   std::uint32_t pick_port(NodeId at, std::uint32_t dst_host, std::uint64_t flow) const;
-  void inject(std::uint32_t message);
-  void transmit(std::uint32_t segment);
+  void inject(std::uint32_t message, Time at);
+  void transmit(std::uint32_t segment, Time at);
   void landed(std::uint32_t segment);
   Time frame_time(const Port& p, std::int64_t wire) const;
 

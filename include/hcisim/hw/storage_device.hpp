@@ -25,7 +25,7 @@
 
 #include "hcisim/core/distribution.hpp"
 #include "hcisim/core/engine.hpp"
-#include "hcisim/core/station.hpp"
+#include "hcisim/core/fifo_servers.hpp"
 #include "hcisim/hw/device_spec.hpp"
 
 namespace hcisim {
@@ -57,7 +57,7 @@ class DeviceClient {
   ~DeviceClient() = default;
 };
 
-class StorageDevice final : public EventHandler, public StationClient {
+class StorageDevice final : public EventHandler {
  public:
   /// `pipeline_cv`: coefficient of variation of the pipeline latency d (lognormal), a
   /// calibrated constant; 0 makes it deterministic.
@@ -69,11 +69,12 @@ class StorageDevice final : public EventHandler, public StationClient {
 
   const DeviceSpec& spec() const { return spec_; }
   const DeviceModel& model() const { return model_; }
-  const Station& units() const { return units_; }
+  /// Mean fraction of the device's internal units busy since the last reset.
+  double utilisation() const { return units_.utilisation(engine_.now()); }
+  void reset_stats() { units_.reset_stats(engine_.now()); }
   std::size_t in_flight() const { return requests_.size() - free_.size(); }
   std::uint64_t completed() const { return completed_; }
 
-  void on_departure(Station& station, std::uint64_t slot, Time arrived, Time started) override;
   void on_event(Engine& engine, EventTag tag, std::uint64_t slot) override;
 
  private:
@@ -93,8 +94,8 @@ class StorageDevice final : public EventHandler, public StationClient {
   DeviceClient& client_;
   RngStream rng_;
   Distribution pipeline_[2] = {Distribution::deterministic(0.0), Distribution::deterministic(0.0)};
-  std::unique_ptr<Station> link_;   // only when the connection caps bandwidth
-  Station units_;
+  std::unique_ptr<FifoServers> link_;   // only when the connection caps bandwidth
+  FifoServers units_;
   std::vector<Request> requests_;   // pool indexed by slot
   std::vector<std::uint32_t> free_;
   std::uint64_t completed_ = 0;

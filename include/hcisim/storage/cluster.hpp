@@ -133,7 +133,7 @@ class Cluster final : public EventHandler, public CpuClient, public NetworkClien
 
  private:
   enum Kind : std::uint64_t {
-    kClientCpu = 1, kOwnerCpu, kToOwner, kToClient, kSubOut, kSubBack, kSubCpu, kSubDevice, kIgnore,
+    kClientCpu = 1, kOwnerCpu, kToOwner, kToClient, kSubOut, kSubBack, kSubCpu, kSubDevice,
   };
   enum class SubKind : std::uint8_t { foreground, destage_read, destage_cpu, destage_write, stripe, fill };
   enum EventTagKind : EventTag { kAfterDelay = 1 };
@@ -205,7 +205,7 @@ class Cluster final : public EventHandler, public CpuClient, public NetworkClien
   void request_done(std::uint32_t req);
   void complete(std::uint32_t req);
   void send(std::uint64_t tok, int from, int to, std::int64_t bytes, bool background, std::uint64_t flow);
-  void charge_tx(int host, std::int64_t bytes);
+  void charge_stack(int host, std::int64_t bytes);
   std::uint32_t pool_device(int host, int object, std::uint64_t offset) const;
   // OSA write buffers
   std::vector<std::uint32_t> write_targets(const Request& r) const;

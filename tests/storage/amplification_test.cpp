@@ -134,3 +134,71 @@ TEST_CASE("amplification: background writes per host byte after destage or full 
       CHECK(k.bg_device_read_bytes == k.bg_device_write_bytes);   // destage reads the cache device
   }
 }
+
+TEST_CASE("amplification: an OSA full-stripe write needs no reads; k+m unit writes per row") {
+  for (RaidLevel raid : {RaidLevel::raid5, RaidLevel::raid6}) {
+    Engine engine;
+    Recorder rec;
+    ClusterSpec spec = test::osa_cluster(6);
+    spec.policy = {raid, raid == RaidLevel::raid5 ? 1 : 2};
+    spec.osa.stripe_unit = 64_KiB;
+    Cluster cluster(engine, spec, {}, 1, rec);
+    const int obj = cluster.add_object(0, 1_GiB, 1_GiB);
+    const Layout& l = cluster.layout();
+    const std::int64_t row = 64 * 1024 * l.data;
+    cluster.submit(1, obj, 0, IoOp::write, static_cast<std::uint64_t>(row) * 3, Bytes{row});
+    engine.run();
+    const IoCounters& k = cluster.counters();
+    INFO(l.describe());
+    CHECK(rec.done[1] == 1);
+    CHECK(k.fg_device_reads == 0);
+    CHECK(k.fg_device_writes == static_cast<std::uint64_t>(l.data + l.parity));
+    CHECK(k.fg_device_write_bytes == (l.data + l.parity) * 64 * 1024);
+  }
+}
+
+TEST_CASE("2-node: RAID-1 with a witness host; reads are served by the local replica") {
+  Engine engine;
+  Recorder rec;
+  ClusterSpec spec = test::osa_cluster(2);
+  spec.witness_host = true;
+  spec.fabric.kind = FabricKind::direct;   // back-to-back cables, as in seed 003
+  Cluster cluster(engine, spec, {}, 1, rec);
+  for (int h = 0; h < 2; ++h) {
+    const int obj = cluster.add_object(h, 1_GiB, 1_GiB);
+    const ObjectPlacement& p = cluster.placement(obj);
+    REQUIRE(p.data.size() == 2);
+    CHECK(p.witnesses == std::vector<int>{-1});   // the witness component is on the witness host
+    cluster.reset_stats();
+    for (std::uint64_t i = 0; i < 64; ++i) cluster.submit(i, obj, h, IoOp::read, i << 20, 4_KiB);
+    engine.run();
+    CHECK(cluster.counters().fg_device_reads == 64);
+    CHECK(cluster.counters().fg_network_bytes == 0);   // every read local
+    cluster.reset_stats();
+    cluster.submit(100, obj, h, IoOp::write, 0, 4_KiB);
+    engine.run();
+    CHECK(cluster.counters().fg_device_writes == 2);
+    CHECK(cluster.counters().fg_network_bytes == 4096);   // the copy on the other host
+  }
+}
+
+TEST_CASE("RAID-1 reads of a 1 MiB range always use the same replica; about 1/H are local") {
+  Engine engine;
+  Recorder rec;
+  ClusterSpec spec = test::osa_cluster(4);
+  Cluster cluster(engine, spec, {}, 1, rec);
+  int local = 0, total = 0;
+  for (int o = 0; o < 64; ++o) {
+    const int obj = cluster.add_object(o % 4, 64_GiB, 64_GiB);
+    const ObjectPlacement& p = cluster.placement(obj);
+    for (std::uint64_t range = 0; range < 256; ++range) {
+      const int r = read_replica(p, obj, range << 20, p.owner, false);
+      CHECK(read_replica(p, obj, (range << 20) + 123 * 4096, p.owner, false) == r);
+      local += p.data[static_cast<std::size_t>(r)].host == p.owner;
+      ++total;
+    }
+  }
+  // A replica is on the owner's host for about half the objects (2 of 4 hosts), and then it
+  // serves half of the ranges: 1/4 local overall.
+  CHECK(static_cast<double>(local) / total == Approx(0.25).margin(0.05));
+}

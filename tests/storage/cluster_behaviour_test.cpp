@@ -212,3 +212,34 @@ TEST_CASE("closed loops obey Little's law and keep their state flat in simulated
     CHECK(loop.completed() > 100000);
   }
 }
+
+TEST_CASE("hybrid OSA: reads hit the 70 % read cache in proportion to cache size over working set") {
+  // Intel S3700 400 GB cache (280 GB read cache) over 10K SAS disks.
+  auto run = [](Bytes disk, double* cache_share) {
+    // One host, FTT 0 and one VMDK: the disk group's working set is exactly the VMDK's.
+    ClusterSpec spec = test::osa_cluster(1, 1, 1, "seagate-10k-v7-1.2tb", "sas-hba");
+    spec.policy = {RaidLevel::raid1, 0};
+    spec.hosts[0].disk_groups[0].cache = test::drive("intel-s3700-400gb", "sata-hba");
+    ClosedLoopSpec w;
+    w.read_fraction = 1.0;
+    w.disk_size = disk;
+    w.outstanding = 4;
+    Engine engine;
+    ClosedLoop loop(engine, w, 2);
+    Cluster cluster(engine, spec, {}, 2, loop);
+    loop.start(cluster);
+    engine.run_for(10000_ms);   // ~5000 disk reads: the hit share's standard error is ~0.6 %
+    std::uint64_t cache = 0, disks = 0;
+    for (const auto& d : cluster.devices()) (d.role == "cache" ? cache : disks) += d.device->completed();
+    // Every disk read also fills the cache (a background write), so count cache reads only.
+    const std::uint64_t fills = disks;
+    *cache_share = static_cast<double>(cache - fills) / static_cast<double>(cache - fills + disks);
+    return loop.result();
+  };
+  double small_share = 0, large_share = 0;
+  run(100_GiB, &small_share);    // 100 GiB < 280 GB of read cache: every read hits
+  run(1000_GiB, &large_share);   // 280 GB over 1000 GiB: 26 % hits
+  INFO("hit shares " << small_share << " and " << large_share);
+  CHECK(small_share == Approx(1.0));
+  CHECK(large_share == Approx(280e9 / (1000.0 * (1 << 30))).margin(0.025));
+}

@@ -11,29 +11,36 @@ HostCpu::HostCpu(Engine& engine, const std::string& host, const CpuSpec& spec, c
       costs_(costs),
       clock_scale_((spec.validate(), costs.validate(), costs.reference_ghz / spec.ghz)),
       client_(client),
-      cores_(engine, host + "/cpu", spec.cores(), this) {}
+      cores_(engine, host + "/cpu", spec.cores(), this) {
+  build_cost_table();
+}
+
+// Per-stage cost table in ns at this host's clock: a fixed part and a part per KiB. The
+// network stage has one row per transport (index kCpuStages for RDMA).
+void HostCpu::build_cost_table() {
+  auto set = [&](int row, double fixed_us, double per_kib_us) {
+    fixed_ns_[static_cast<std::size_t>(row)] = fixed_us * 1e3 * clock_scale_;
+    per_kib_ns_[static_cast<std::size_t>(row)] = per_kib_us * 1e3 * clock_scale_;
+  };
+  set(static_cast<int>(CpuStage::guest), costs_.guest_us, 0);
+  set(static_cast<int>(CpuStage::vscsi), costs_.vscsi_us, 0);
+  set(static_cast<int>(CpuStage::dom_client), costs_.dom_client_us, 0);
+  set(static_cast<int>(CpuStage::dom_owner), costs_.dom_owner_us, 0);
+  set(static_cast<int>(CpuStage::component), costs_.component_us, 0);
+  set(static_cast<int>(CpuStage::destage), costs_.destage_us, 0);
+  set(static_cast<int>(CpuStage::checksum), 0, costs_.checksum_us_per_kib);
+  set(static_cast<int>(CpuStage::compression), 0, costs_.compression_us_per_kib);
+  set(static_cast<int>(CpuStage::decompression), 0, costs_.decompression_us_per_kib);
+  set(static_cast<int>(CpuStage::encryption), 0, costs_.encryption_us_per_kib);
+  set(static_cast<int>(CpuStage::dedupe), 0, costs_.dedupe_us_per_kib);
+  set(static_cast<int>(CpuStage::network), costs_.net_message_us, costs_.net_us_per_kib);
+  set(kCpuStages, costs_.rdma_message_us, costs_.rdma_us_per_kib);
+}
 
 Time HostCpu::cost(CpuStage stage, Bytes bytes, Transport transport) const {
-  const double kib = bytes.kib();
-  double us = 0;
-  switch (stage) {
-    case CpuStage::guest: us = costs_.guest_us; break;
-    case CpuStage::vscsi: us = costs_.vscsi_us; break;
-    case CpuStage::dom_client: us = costs_.dom_client_us; break;
-    case CpuStage::dom_owner: us = costs_.dom_owner_us; break;
-    case CpuStage::component: us = costs_.component_us; break;
-    case CpuStage::destage: us = costs_.destage_us; break;
-    case CpuStage::checksum: us = costs_.checksum_us_per_kib * kib; break;
-    case CpuStage::compression: us = costs_.compression_us_per_kib * kib; break;
-    case CpuStage::decompression: us = costs_.decompression_us_per_kib * kib; break;
-    case CpuStage::encryption: us = costs_.encryption_us_per_kib * kib; break;
-    case CpuStage::dedupe: us = costs_.dedupe_us_per_kib * kib; break;
-    case CpuStage::network:
-      us = transport == Transport::tcp ? costs_.net_message_us + costs_.net_us_per_kib * kib
-                                       : costs_.rdma_message_us + costs_.rdma_us_per_kib * kib;
-      break;
-  }
-  return Time::round_ns(us * 1e3 * clock_scale_);
+  const auto row = stage == CpuStage::network && transport == Transport::rdma ? static_cast<std::size_t>(kCpuStages)
+                                                                               : static_cast<std::size_t>(stage);
+  return Time::round_ns(fixed_ns_[row] + per_kib_ns_[row] * bytes.kib());
 }
 
 void HostCpu::execute(std::uint64_t token, CpuStage stage, Bytes bytes, Transport transport) {

@@ -65,6 +65,8 @@ class HostCpu final : public StationClient {
   void on_departure(Station& station, std::uint64_t job, Time arrived, Time started) override;
 
  private:
+  void build_cost_table();
+
   CpuSpec spec_;
   CpuCosts costs_;
   double clock_scale_;               // reference_ghz / ghz
@@ -72,6 +74,8 @@ class HostCpu final : public StationClient {
   Station cores_;
   std::array<std::int64_t, kCpuStages> stage_ns_{};
   Time deferred_;
+  std::array<double, kCpuStages + 1> fixed_ns_{};     // per visit, at this clock
+  std::array<double, kCpuStages + 1> per_kib_ns_{};   // per KiB, at this clock
 };
 
 }  // namespace hcisim

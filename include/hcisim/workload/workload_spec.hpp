@@ -1,0 +1,43 @@
+// What the VMs do, in the terms of the tools people run (HCIBench with fio or vdbench,
+// DiskSpd): VMs x VMDKs per VM x outstanding I/Os per VMDK in a closed loop, block size,
+// read %, random %, working set, data reducibility, duration and warm-up; optionally an IOPS
+// cap per VM (open loop) or HCIBench's latency-target mode.
+//
+// Parsers for what users actually ran (workload_parsers.hpp) produce this struct.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "hcisim/core/units.hpp"
+
+namespace hcisim {
+
+enum class WorkloadTool : std::uint8_t { fio, vdbench, diskspd, custom };
+const char* tool_name(WorkloadTool tool);
+
+struct WorkloadSpec {
+  std::string name = "custom";      // job name as the tool shows it
+  WorkloadTool tool = WorkloadTool::custom;
+  int vms = 0;                      // total VMs; 0 = one per host (spread evenly over hosts)
+  int vmdks_per_vm = 1;
+  int outstanding_per_vmdk = 4;     // fio iodepth x numjobs, vdbench threads, DiskSpd -t x -o
+  Bytes block = Bytes{4096};
+  double read_pct = 70;
+  double random_pct = 100;
+  double working_set_pct = 100;     // share of each VMDK addressed
+  Bytes vmdk_size = Bytes{std::int64_t{10} << 30};
+  double compress_pct = 0;          // fio buffer_compress_percentage
+  double dedupe_pct = 0;            // fio dedupe_percentage
+  double duration_s = 30;
+  double warmup_s = 5;
+  double iops_limit_per_vm = 0;     // > 0: open loop, I/Os issued at this rate per VM
+  double latency_target_ms = 0;     // > 0: raise outstanding I/O until p95 reaches it (HCIBench)
+
+  /// Throws InvalidArgument naming the field and the allowed range.
+  void validate() const;
+  /// e.g. "4k 70% read 100% random, 8 VMs x 8 VMDKs x 4 outstanding".
+  std::string describe() const;
+};
+
+}  // namespace hcisim

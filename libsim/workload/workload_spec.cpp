@@ -1,0 +1,56 @@
+// Validation and description of workload specs.
+#include "hcisim/workload/workload_spec.hpp"
+
+#include <cstdio>
+
+#include "hcisim/core/check.hpp"
+
+namespace hcisim {
+
+const char* tool_name(WorkloadTool tool) {
+  switch (tool) {
+    case WorkloadTool::fio: return "fio";
+    case WorkloadTool::vdbench: return "vdbench";
+    case WorkloadTool::diskspd: return "diskspd";
+    case WorkloadTool::custom: return "custom";
+  }
+  return "?";
+}
+
+namespace {
+void percent(double v, const char* field) {
+  if (!(v >= 0 && v <= 100)) check::fail(std::string("workload ") + field, v, "a percentage 0..100");
+}
+}  // namespace
+
+void WorkloadSpec::validate() const {
+  check::in_range(vms, 0, 10000, "workload vms");
+  check::in_range(vmdks_per_vm, 1, 64, "workload vmdks_per_vm");
+  check::in_range(outstanding_per_vmdk, 1, 1024, "workload outstanding_per_vmdk");
+  check::in_range(block.count(), 512, 16 << 20, "workload block_size bytes");
+  if (block.count() % 512 != 0) check::fail("workload block_size bytes", block.count(), "a multiple of 512");
+  percent(read_pct, "read_pct");
+  percent(random_pct, "random_pct");
+  if (!(working_set_pct > 0 && working_set_pct <= 100))
+    check::fail("workload working_set_pct", working_set_pct, "a percentage in (0, 100]");
+  if (vmdk_size.count() < block.count()) check::fail("workload vmdk_size bytes", vmdk_size.count(), "at least one block");
+  percent(compress_pct, "compress_pct");
+  if (!(dedupe_pct >= 0 && dedupe_pct <= 99)) check::fail("workload dedupe_pct", dedupe_pct, "0..99");
+  if (!(duration_s > 0 && duration_s <= 86400)) check::fail("workload duration_s", duration_s, "(0, 86400] seconds");
+  if (!(warmup_s >= 0 && warmup_s <= 86400)) check::fail("workload warmup_s", warmup_s, "0..86400 seconds");
+  check::non_negative(iops_limit_per_vm, "workload iops_limit_per_vm");
+  check::non_negative(latency_target_ms, "workload latency_target_ms");
+  if (iops_limit_per_vm > 0 && latency_target_ms > 0)
+    throw InvalidArgument("workload: iops_limit_per_vm and latency_target_ms cannot both be set");
+}
+
+std::string WorkloadSpec::describe() const {
+  char buf[256];
+  const double kib = block.kib();
+  std::snprintf(buf, sizeof buf, "%gk %g%% read %g%% random, %s%d VMDKs x %d outstanding per VM", kib, read_pct,
+                random_pct, vms > 0 ? (std::to_string(vms) + " VMs x ").c_str() : "", vmdks_per_vm,
+                outstanding_per_vmdk);
+  return buf;
+}
+
+}  // namespace hcisim

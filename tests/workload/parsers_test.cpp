@@ -1,0 +1,94 @@
+// Parsers for what users ran: HCIBench job names, DiskSpd command lines, fio options, the
+// oltp32k preset and HCIBench Easy Run's derivation from the cluster.
+#include <catch2/catch.hpp>
+
+#include "../storage/cluster_fixtures.hpp"
+#include "hcisim/core/check.hpp"
+#include "hcisim/workload/workload_parsers.hpp"
+
+using namespace hcisim;
+
+TEST_CASE("HCIBench fio and vdbench job names") {
+  const WorkloadSpec f = parse_hcibench_name("fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-50compress-50dedupe");
+  CHECK(f.tool == WorkloadTool::fio);
+  CHECK(f.vmdks_per_vm == 8);
+  CHECK(f.working_set_pct == 100);
+  CHECK(f.block.count() == 4096);
+  CHECK(f.read_pct == 70);
+  CHECK(f.random_pct == 100);
+  CHECK(f.outstanding_per_vmdk == 4);
+  CHECK(f.compress_pct == 50);
+  CHECK(f.dedupe_pct == 50);
+  const WorkloadSpec v = parse_hcibench_name("vdb-8vmdk-100ws-4k-100rdpct-100randompct-8threads");
+  CHECK(v.tool == WorkloadTool::vdbench);
+  CHECK(v.outstanding_per_vmdk == 8);
+  CHECK(v.compress_pct == 0);
+  const WorkloadSpec s = parse_hcibench_name("fio-8vmdk-100ws-256k-0rdpct-0randompct-1threads-50compress-50dedupe");
+  CHECK(s.block.count() == 256 * 1024);
+  CHECK(s.read_pct == 0);
+  CHECK(s.random_pct == 0);
+  CHECK_THROWS_WITH(parse_hcibench_name("fio-8vmdk-100ws-4k-70rdpct"), Catch::Contains("fio|vdb-<N>vmdk"));
+  CHECK_THROWS_WITH(parse_hcibench_name("iozone-8vmdk-100ws-4k-70rdpct-100randompct-4threads"),
+                    Catch::Contains("'iozone'") && Catch::Contains("fio or vdb"));
+  CHECK_THROWS_WITH(parse_hcibench_name("fio-8vmdk-100ws-4k-70rdpct-100randompct-4thread"),
+                    Catch::Contains("'4thread'") && Catch::Contains("threads"));
+  CHECK_THROWS_WITH(parse_hcibench_name("fio-8vmdk-100ws-4k-170rdpct-100randompct-4threads"),
+                    Catch::Contains("read_pct"));
+}
+
+TEST_CASE("DiskSpd command lines (seed 002's run)") {
+  const WorkloadSpec d = parse_diskspd("-d60 -W15 -C15 -c128M -t4 -o4 -b8k -L -r -Sh -w50 E:\\io.dat F:\\io.dat");
+  CHECK(d.tool == WorkloadTool::diskspd);
+  CHECK(d.duration_s == 60);
+  CHECK(d.warmup_s == 15);
+  CHECK(d.vmdk_size.count() == 128 << 20);
+  CHECK(d.outstanding_per_vmdk == 16);   // 4 threads x 4 outstanding per target
+  CHECK(d.vmdks_per_vm == 2);
+  CHECK(d.block.count() == 8192);
+  CHECK(d.random_pct == 100);
+  CHECK(d.read_pct == 50);
+  CHECK(parse_diskspd("-b64k -t1 -o1").random_pct == 0);   // sequential unless -r
+  CHECK_THROWS_WITH(parse_diskspd("-d60 -x3"), Catch::Contains("'-x3'") && Catch::Contains("-b<size>"));
+  CHECK_THROWS_WITH(parse_diskspd("-bfour"), Catch::Contains("DiskSpd -b"));
+}
+
+TEST_CASE("fio job options and the oltp32k preset") {
+  const WorkloadSpec f = parse_fio_options("bs=4k rw=randrw rwmixread=70 iodepth=4 numjobs=2 size=10g");
+  CHECK(f.block.count() == 4096);
+  CHECK(f.read_pct == 70);
+  CHECK(f.random_pct == 100);
+  CHECK(f.outstanding_per_vmdk == 8);
+  CHECK(f.vmdk_size.count() == std::int64_t{10} << 30);
+  CHECK(parse_fio_options("--bs=256k --rw=write --iodepth=1").read_pct == 0);
+  CHECK_THROWS_WITH(parse_fio_options("bs=4k rw=randomrw"), Catch::Contains("'randomrw'") && Catch::Contains("randrw"));
+  CHECK_THROWS_WITH(parse_fio_options("blocksizes=4k"), Catch::Contains("'blocksizes'") && Catch::Contains("bs, rw"));
+  const WorkloadSpec o = preset("oltp32k");
+  CHECK(o.block.count() == 32 * 1024);
+  CHECK(o.read_pct == 70);
+  CHECK(o.random_pct == 100);
+  CHECK_THROWS_WITH(preset("oltp8k"), Catch::Contains("oltp32k"));
+}
+
+TEST_CASE("HCIBench Easy Run derives VMs, VMDKs, outstanding I/O and working set from the cluster") {
+  // OSA: 4 hosts x 1 disk group, P4800X 375 GB caches, RAID-1 (HCIBench factor 2).
+  const WorkloadSpec osa = easy_run(test::osa_cluster(4), EasyRunProfile::mixed_4k_70r);
+  CHECK(osa.vms == 8);                  // 2 x disk groups
+  CHECK(osa.vmdks_per_vm == 4);
+  CHECK(osa.outstanding_per_vmdk == 8);   // 32 per VM / 4 disks
+  // min(4 x 600 GB, 4 x 375 GB) x 0.75 / 2 over 32 VMDKs
+  CHECK(static_cast<double>(osa.vmdk_size.count()) == Approx(4 * 375e9 * 0.75 / 2 / 32).epsilon(1e-4));
+  CHECK(osa.name == "fio-4vmdk-100ws-4k-70rdpct-100randompct-8threads");
+  const WorkloadSpec seq = easy_run(test::osa_cluster(4), EasyRunProfile::seq_write);
+  CHECK(seq.block.count() == 256 * 1024);
+  CHECK(seq.outstanding_per_vmdk == 2);   // 8 / 4 with checksum on
+  // ESA: 6 hosts, 2 VMs per host, 128 outstanding per VM, 512k sequential, RANDOM prep.
+  ClusterSpec e = test::esa_cluster(6);
+  e.policy = {RaidLevel::raid6, 2};
+  const WorkloadSpec esa = easy_run(e, EasyRunProfile::seq_read);
+  CHECK(esa.vms == 12);
+  CHECK(esa.outstanding_per_vmdk == 4);   // 128 / 4 / 8
+  CHECK(esa.block.count() == 512 * 1024);
+  CHECK(esa.compress_pct == 50);
+  CHECK(esa.vmdk_size.count() <= std::int64_t{64} << 30);
+  CHECK_THROWS_WITH(parse_easy_run_profile("4k-50read"), Catch::Contains("4k-70read"));
+}

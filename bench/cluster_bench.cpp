@@ -9,7 +9,7 @@
 
 #include "hcisim/hcisim.hpp"
 #include "hcisim/storage/cluster.hpp"
-#include "hcisim/workload/closed_loop.hpp"
+#include "hcisim/workload/vm_workload.hpp"
 
 using namespace hcisim;
 using namespace hcisim::literals;
@@ -44,11 +44,11 @@ ClusterSpec cluster(const HardwareCatalog& cat, bool esa) {
 void BM_Cluster(benchmark::State& state, bool esa) {
   const HardwareCatalog cat = HardwareCatalog::load();
   Engine engine;
-  ClosedLoopSpec w;
-  w.vms_per_host = 2;
-  w.disks_per_vm = 4;
-  w.outstanding = 4;
-  ClosedLoop loop(engine, w, 1);
+  WorkloadSpec w;
+  w.vms = 2 * (esa ? 6 : 4);
+  w.vmdks_per_vm = 4;
+  w.outstanding_per_vmdk = 4;
+  VmWorkload loop(engine, w, 1);
   Cluster c(engine, cluster(cat, esa), {}, 1, loop);
   loop.start(c);
   engine.run_for(10_ms);

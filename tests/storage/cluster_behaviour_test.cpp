@@ -9,7 +9,8 @@
 
 #include "cluster_fixtures.hpp"
 #include "hcisim/storage/cluster.hpp"
-#include "hcisim/workload/closed_loop.hpp"
+#include "hcisim/workload/vm_workload.hpp"
+#include "hcisim/workload/workload_result.hpp"
 
 using namespace hcisim;
 using namespace hcisim::literals;
@@ -21,10 +22,10 @@ struct Recorder final : IoClient {
   void on_io_done(Cluster&, std::uint64_t token) override { ++done[token]; }
 };
 
-LoopResult run_loop(const ClusterSpec& spec, const ClosedLoopSpec& w, Time warm, Time measure,
+WorkloadResult run_loop(const ClusterSpec& spec, const WorkloadSpec& w, Time warm, Time measure,
                     const DataProfile& data = {}, IoCounters* counters = nullptr) {
   Engine engine;
-  ClosedLoop loop(engine, w, 11);
+  VmWorkload loop(engine, w, 11);
   Cluster cluster(engine, spec, data, 11, loop);
   loop.start(cluster);
   engine.run_for(warm);
@@ -32,7 +33,7 @@ LoopResult run_loop(const ClusterSpec& spec, const ClosedLoopSpec& w, Time warm,
   cluster.reset_stats();
   engine.run_for(measure);
   if (counters) *counters = cluster.counters();
-  return loop.result();
+  return summarize(loop, engine.now());
 }
 
 }  // namespace
@@ -64,11 +65,10 @@ TEST_CASE("conservation: every issued I/O completes exactly once") {
 }
 
 TEST_CASE("conservation: device bytes written = host bytes x amplification / reduction") {
-  ClosedLoopSpec w;
-  w.read_fraction = 0;
-  w.vms_per_host = 1;
-  w.disks_per_vm = 2;
-  w.disk_size = Bytes{std::int64_t{1} << 40};   // coalescing in the write buffer stays ~1e-4
+  WorkloadSpec w;
+  w.read_pct = 0;
+  w.vmdks_per_vm = 2;
+  w.vmdk_size = Bytes{std::int64_t{1} << 40};   // coalescing in the write buffer stays ~1e-4
   {
     ClusterSpec osa = test::osa_cluster(4);
     osa.services = {true, true};
@@ -113,12 +113,12 @@ TEST_CASE("a full write buffer makes writers wait and never drops an I/O") {
   osa.osa.destage_depth = 1;            // slow elevator
   osa.osa.destage_batch_blocks = 4;
   osa.osa.congestion_delay_a_us = 0.01; // weak congestion: let the buffer fill up
-  ClosedLoopSpec w;
-  w.read_fraction = 0;
-  w.disks_per_vm = 4;
-  w.outstanding = 16;
+  WorkloadSpec w;
+  w.read_pct = 0;
+  w.vmdks_per_vm = 4;
+  w.outstanding_per_vmdk = 16;
   Engine engine;
-  ClosedLoop loop(engine, w, 3);
+  VmWorkload loop(engine, w, 3);
   Cluster cluster(engine, osa, {}, 3, loop);
   loop.start(cluster);
   double max_fill = 0;
@@ -139,22 +139,22 @@ TEST_CASE("OSA: with a working set larger than the write buffer, writes fall to 
   // SATA capacity SSDs (Intel S4500) destage far slower than the Optane cache absorbs writes.
   ClusterSpec osa = test::osa_cluster(4, 1, 1, "intel-s4500-1.92tb", "sata-hba");
   osa.osa.write_buffer = 256_MiB;   // small, so it fills within a short simulated time
-  ClosedLoopSpec w;
-  w.read_fraction = 0;
-  w.disks_per_vm = 4;
-  w.outstanding = 4;
-  w.disk_size = 64_GiB;             // working set 4 x 64 GiB per host, far beyond the buffer
+  WorkloadSpec w;
+  w.read_pct = 0;
+  w.vmdks_per_vm = 4;
+  w.outstanding_per_vmdk = 4;
+  w.vmdk_size = 64_GiB;             // working set 4 x 64 GiB per host, far beyond the buffer
   Engine engine;
-  ClosedLoop loop(engine, w, 9);
+  VmWorkload loop(engine, w, 9);
   Cluster cluster(engine, osa, {}, 9, loop);
   loop.start(cluster);
   engine.run_for(10_ms);
-  const double filling_iops = loop.result().iops;
+  const double filling_iops = summarize(loop, engine.now()).iops;
   engine.run_for(800_ms);           // the buffers fill and congestion sets in
   loop.reset_stats();
   cluster.reset_stats();
   engine.run_for(400_ms);
-  const LoopResult steady = loop.result();
+  const WorkloadResult steady = summarize(loop, engine.now());
   const IoCounters& k = cluster.counters();
   const double fill = cluster.write_buffer(0, 0).fill();
   INFO("filling " << filling_iops << " IOPS, steady " << steady.iops << " IOPS, fill " << fill);
@@ -171,10 +171,10 @@ TEST_CASE("OSA: with a working set larger than the write buffer, writes fall to 
 TEST_CASE("small random writes: ESA RAID-6 close to RAID-1 FTT 2, OSA RAID-6 far below") {
   // HCIBench-like queue depth (2 VMDKs x 2 outstanding per host): latency-bound, so the
   // extra round trip and capacity-tier reads of OSA's read-modify-write show directly.
-  ClosedLoopSpec w;
-  w.read_fraction = 0;
-  w.disks_per_vm = 2;
-  w.outstanding = 2;
+  WorkloadSpec w;
+  w.read_pct = 0;
+  w.vmdks_per_vm = 2;
+  w.outstanding_per_vmdk = 2;
   auto iops = [&](Architecture arch, RaidLevel raid, int ftt) {
     ClusterSpec c = arch == Architecture::esa ? test::esa_cluster(6) : test::osa_cluster(6);
     c.policy = {raid, ftt};
@@ -193,21 +193,21 @@ TEST_CASE("closed loops obey Little's law and keep their state flat in simulated
   for (bool esa : {false, true}) {
     ClusterSpec c = esa ? test::esa_cluster(6) : test::osa_cluster(4);
     if (esa) c.policy = {RaidLevel::raid6, 2};
-    ClosedLoopSpec w;
-    w.vms_per_host = 2;
-    w.disks_per_vm = 2;
+    WorkloadSpec w;
+    w.vms = 2 * static_cast<int>(c.hosts.size());
+    w.vmdks_per_vm = 2;
     Engine engine;
-    ClosedLoop loop(engine, w, 4);
+    VmWorkload loop(engine, w, 4);
     Cluster cluster(engine, c, {}, 4, loop);
     loop.start(cluster);
     engine.run_for(20_ms);
     loop.reset_stats();
     const std::size_t slots = cluster.state_slots();
     engine.run_for(200_ms);
-    const LoopResult r = loop.result();
+    const WorkloadResult r = summarize(loop, engine.now());
     // L = X W: the time-average number in flight equals throughput x mean latency.
-    CHECK(r.mean_in_flight == Approx(r.iops * r.mean_latency_us * 1e-6).epsilon(0.01));
-    CHECK(r.mean_in_flight == Approx(static_cast<double>(c.hosts.size() * 2 * 2 * 4)).epsilon(0.001));
+    CHECK(r.outstanding_io == Approx(r.iops * r.pooled_latency_ms * 1e-3).epsilon(0.01));
+    CHECK(r.outstanding_io == Approx(static_cast<double>(c.hosts.size() * 2 * 2 * 4)).epsilon(0.001));
     CHECK(cluster.state_slots() <= slots + slots / 10);   // no growth with completed I/Os
     CHECK(loop.completed() > 100000);
   }
@@ -220,12 +220,12 @@ TEST_CASE("hybrid OSA: reads hit the 70 % read cache in proportion to cache size
     ClusterSpec spec = test::osa_cluster(1, 1, 1, "seagate-10k-v7-1.2tb", "sas-hba");
     spec.policy = {RaidLevel::raid1, 0};
     spec.hosts[0].disk_groups[0].cache = test::drive("intel-s3700-400gb", "sata-hba");
-    ClosedLoopSpec w;
-    w.read_fraction = 1.0;
-    w.disk_size = disk;
-    w.outstanding = 4;
+    WorkloadSpec w;
+    w.read_pct = 100;
+    w.vmdk_size = disk;
+    w.outstanding_per_vmdk = 4;
     Engine engine;
-    ClosedLoop loop(engine, w, 2);
+    VmWorkload loop(engine, w, 2);
     Cluster cluster(engine, spec, {}, 2, loop);
     loop.start(cluster);
     engine.run_for(10000_ms);   // ~5000 disk reads: the hit share's standard error is ~0.6 %
@@ -234,7 +234,7 @@ TEST_CASE("hybrid OSA: reads hit the 70 % read cache in proportion to cache size
     // Every disk read also fills the cache (a background write), so count cache reads only.
     const std::uint64_t fills = disks;
     *cache_share = static_cast<double>(cache - fills) / static_cast<double>(cache - fills + disks);
-    return loop.result();
+    return summarize(loop, engine.now());
   };
   double small_share = 0, large_share = 0;
   run(100_GiB, &small_share);    // 100 GiB < 280 GB of read cache: every read hits

@@ -1,0 +1,114 @@
+// The benchmark VMs: WorkloadSpec.vms VMs spread round-robin over the hosts (as HCIBench
+// deploys them), each with vmdks_per_vm VMDK objects owned by its host.
+//   closed loop (default): every VMDK keeps outstanding_per_vmdk I/Os in flight (fio iodepth,
+//     vdbench threads); a completion immediately issues the next.
+//   IOPS limit per VM (open loop, fio rate_iops): I/Os are released evenly at the rate and
+//     issued when a slot of the VM is free (at most outstanding_per_vmdk per VMDK).
+//   latency target (HCIBench/fio latency_target, percentile 95): every window the pooled
+//     p95 of that window is compared with the target; the depth per VMDK grows by one while
+//     it is met and shrinks by one when it is not (between 1 and outstanding_per_vmdk).
+// Offsets are uniform over the working set, block-aligned (random), or run block by block
+// per VMDK (sequential); the random % decides per I/O. Statistics are kept per VM and per
+// op for I/Os issued after the warm-up cut, so HCIBench's per-VM averaging is exact.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "hcisim/core/engine.hpp"
+#include "hcisim/core/latency_histogram.hpp"
+#include "hcisim/core/rng.hpp"
+#include "hcisim/core/time_weighted.hpp"
+#include "hcisim/core/units.hpp"
+#include "hcisim/storage/cluster.hpp"
+#include "hcisim/workload/workload_spec.hpp"
+
+namespace hcisim {
+
+/// One VM's measurements since the warm-up cut.
+struct VmStats {
+  int host = 0;
+  std::array<LatencyHistogram, 2> latency;      // by IoOp
+  std::array<double, 2> sum_ns{0, 0};
+  std::array<double, 2> sum_sq_ns{0, 0};
+  std::array<std::uint64_t, 2> ios{0, 0};
+  std::array<std::int64_t, 2> bytes{0, 0};
+};
+
+/// Per DiskSpd-style thread (VMDK x thread) counts since the warm-up cut.
+struct ThreadStats {
+  int vm = 0;
+  int vmdk = 0;
+  int thread = 0;
+  std::uint64_t ios[2] = {0, 0};
+  std::int64_t bytes[2] = {0, 0};
+};
+
+class VmWorkload final : public IoClient, public EventHandler {
+ public:
+  /// `threads_per_vmdk` groups each VMDK's slots into that many threads (DiskSpd -t).
+  VmWorkload(Engine& engine, const WorkloadSpec& spec, std::uint64_t seed, int threads_per_vmdk = 1);
+
+  /// Creates the VMDK objects on `cluster` and starts the I/O.
+  void start(Cluster& cluster);
+  /// Warm-up cut: statistics restart now (I/Os already in flight are not counted).
+  void reset_stats();
+
+  const WorkloadSpec& spec() const { return spec_; }
+  int vms() const { return static_cast<int>(vms_.size()); }
+  const std::vector<VmStats>& vm_stats() const { return vms_; }
+  const std::vector<ThreadStats>& thread_stats() const { return threads_; }
+  Time measured_since() const { return since_; }
+  /// Time-average number of I/Os in flight since the warm-up cut (Little's law: L).
+  double mean_in_flight() const { return in_flight_.mean(engine_.now()); }
+  /// I/Os in flight allowed per VMDK now (the latency-target controller moves it).
+  int depth() const { return depth_; }
+  std::uint64_t completed() const { return completed_; }
+  /// Completions since the warm-up cut.
+  std::uint64_t measured() const;
+
+  void on_io_done(Cluster& cluster, std::uint64_t token) override;
+  void on_event(Engine& engine, EventTag tag, std::uint64_t arg) override;
+
+ private:
+  struct Vmdk {
+    int object = 0;
+    int vm = 0;
+    int host = 0;
+    int active = 0;                 // slots in flight
+    std::uint64_t next_block = 0;
+    std::uint64_t span_blocks = 1;
+  };
+  struct Slot {
+    Time issued;
+    std::uint32_t vmdk = 0;
+    std::uint32_t thread = 0;       // index into threads_
+    IoOp op = IoOp::read;
+    bool busy = false;
+  };
+  enum Tag : EventTag { kRelease = 1, kWindow = 2 };
+  void issue(std::uint32_t slot);
+  std::uint32_t free_slot_of_vm(int vm);
+  void window();
+
+  Engine& engine_;
+  WorkloadSpec spec_;
+  int threads_per_vmdk_;
+  RngStream rng_;
+  Cluster* cluster_ = nullptr;
+  std::vector<Vmdk> vmdks_;
+  std::vector<Slot> slots_;
+  std::vector<VmStats> vms_;
+  std::vector<ThreadStats> threads_;
+  std::vector<std::uint32_t> backlog_;   // open loop: I/Os released but not yet issued, per VM
+  int depth_ = 0;
+  bool open_loop_ = false;
+  bool latency_target_ = false;
+  LatencyHistogram window_hist_;
+  std::uint64_t completed_ = 0;
+  Time since_;
+  TimeWeighted in_flight_;
+};
+
+}  // namespace hcisim

@@ -1,0 +1,36 @@
+// What a run measured at the VMs, computed with HCIBench's own rules (vsan-model-facts.md
+// section 6): IOPS = sum over VMs; THROUGHPUT = sum of bandwidth in MiB/s (HCIBench labels it
+// MB/s); R_LATENCY / W_LATENCY = unweighted mean over VMs of each VM's mean latency;
+// 95%tile_R/W_LAT = mean over VMs of each VM's p95 (for vdbench: mean + 1.645 stddev per
+// VM, vdbench's normal approximation). Pooled percentiles over all I/Os are reported too.
+#pragma once
+
+#include <cstdint>
+
+#include "hcisim/core/units.hpp"
+#include "hcisim/workload/vm_workload.hpp"
+
+namespace hcisim {
+
+struct WorkloadResult {
+  double seconds = 0;               // measured window
+  double iops = 0;
+  double read_iops = 0;
+  double write_iops = 0;
+  double throughput_mbps = 0;       // MiB/s, HCIBench's "MB/s"
+  double read_latency_ms = 0;       // HCIBench: mean over VMs of VM means
+  double write_latency_ms = 0;
+  double read_p95_ms = 0;           // HCIBench: mean over VMs of VM p95
+  double write_p95_ms = 0;
+  double pooled_latency_ms = 0;     // mean over all I/Os
+  double pooled_read_p95_ms = 0;
+  double pooled_write_p95_ms = 0;
+  double read_p99_ms = 0;           // pooled
+  double write_p99_ms = 0;
+  double outstanding_io = 0;        // time-average I/Os in flight (Little's law: = iops x latency)
+  std::uint64_t simulated_ios = 0;  // completions in the window
+};
+
+WorkloadResult summarize(const VmWorkload& workload, Time now);
+
+}  // namespace hcisim

@@ -1,0 +1,186 @@
+// Benchmark VMs driving a Cluster (vm_workload.hpp).
+#include "hcisim/workload/vm_workload.hpp"
+
+#include <algorithm>
+
+#include "hcisim/core/check.hpp"
+
+namespace hcisim {
+
+namespace {
+constexpr Time kLatencyWindow = Time::ns(100'000'000);   // 100 ms (fio's default window is 1 s)
+}
+
+VmWorkload::VmWorkload(Engine& engine, const WorkloadSpec& spec, std::uint64_t seed, int threads_per_vmdk)
+    : engine_(engine),
+      spec_((spec.validate(), spec)),
+      threads_per_vmdk_(static_cast<int>(check::in_range(threads_per_vmdk, 1, spec.outstanding_per_vmdk,
+                                                         "workload threads per VMDK"))),
+      rng_(seed, 0, "workload") {}
+
+void VmWorkload::start(Cluster& cluster) {
+  if (cluster_) throw InvalidArgument("VmWorkload::start called twice");
+  cluster_ = &cluster;
+  const int hosts = cluster.hosts();
+  const int vms = spec_.vms > 0 ? spec_.vms : hosts;
+  const auto ws = static_cast<std::int64_t>(static_cast<double>(spec_.vmdk_size.count()) * spec_.working_set_pct / 100.0);
+  const std::int64_t blocks = std::max<std::int64_t>(1, ws / spec_.block.count());
+  const int per_thread = spec_.outstanding_per_vmdk / threads_per_vmdk_;
+  vms_.resize(static_cast<std::size_t>(vms));
+  backlog_.assign(static_cast<std::size_t>(vms), 0);
+  for (int v = 0; v < vms; ++v) {
+    const int host = v % hosts;
+    vms_[static_cast<std::size_t>(v)].host = host;
+    for (int d = 0; d < spec_.vmdks_per_vm; ++d) {
+      Vmdk k;
+      k.vm = v;
+      k.host = host;
+      k.object = cluster.add_object(host, spec_.vmdk_size, Bytes{blocks * spec_.block.count()});
+      k.span_blocks = static_cast<std::uint64_t>(blocks);
+      k.next_block = rng_.below(k.span_blocks);
+      const auto vmdk = static_cast<std::uint32_t>(vmdks_.size());
+      vmdks_.push_back(k);
+      for (int t = 0; t < threads_per_vmdk_; ++t) {
+        threads_.push_back(ThreadStats{v, d, t, {0, 0}, {0, 0}});
+        // DiskSpd threads own -o slots each; the remainder of an uneven split goes to the last.
+        const int n = t + 1 < threads_per_vmdk_ ? per_thread : spec_.outstanding_per_vmdk - per_thread * t;
+        for (int s = 0; s < n; ++s)
+          slots_.push_back(Slot{Time::zero(), vmdk, static_cast<std::uint32_t>(threads_.size() - 1), IoOp::read, false});
+      }
+    }
+  }
+  open_loop_ = spec_.iops_limit_per_vm > 0;
+  latency_target_ = spec_.latency_target_ms > 0;
+  depth_ = latency_target_ ? 1 : spec_.outstanding_per_vmdk;
+  if (open_loop_) {
+    for (int v = 0; v < vms; ++v) {
+      // Stagger the VMs' release clocks evenly over one interval.
+      const double gap_ns = 1e9 / spec_.iops_limit_per_vm;
+      engine_.schedule_after(Time::round_ns(gap_ns * v / vms), *this, kRelease, static_cast<std::uint64_t>(v));
+    }
+  } else {
+    const std::size_t per_vmdk = static_cast<std::size_t>(spec_.outstanding_per_vmdk);
+    for (std::uint32_t s = 0; s < slots_.size(); ++s)
+      if (s % per_vmdk < static_cast<std::size_t>(depth_)) issue(s);
+  }
+  if (latency_target_) engine_.schedule_after(kLatencyWindow, *this, kWindow, 0);
+  reset_stats();
+}
+
+void VmWorkload::issue(std::uint32_t slot) {
+  Slot& s = slots_[slot];
+  Vmdk& k = vmdks_[s.vmdk];
+  std::uint64_t block;
+  if (spec_.random_pct >= 100 || (spec_.random_pct > 0 && rng_.uniform01() * 100 < spec_.random_pct)) {
+    block = rng_.below(k.span_blocks);
+  } else {
+    block = k.next_block;
+    k.next_block = (k.next_block + 1) % k.span_blocks;
+  }
+  s.op = rng_.uniform01() * 100 < spec_.read_pct ? IoOp::read : IoOp::write;
+  s.issued = engine_.now();
+  s.busy = true;
+  ++k.active;
+  in_flight_.add(engine_.now(), 1.0);
+  cluster_->submit(slot, k.object, k.host, s.op, block * static_cast<std::uint64_t>(spec_.block.count()), spec_.block);
+}
+
+void VmWorkload::on_io_done(Cluster&, std::uint64_t token) {
+  const auto slot = static_cast<std::uint32_t>(token);
+  Slot& s = slots_[slot];
+  Vmdk& k = vmdks_[s.vmdk];
+  const Time latency = engine_.now() - s.issued;
+  s.busy = false;
+  --k.active;
+  in_flight_.add(engine_.now(), -1.0);
+  ++completed_;
+  if (s.issued >= since_) {
+    const auto op = static_cast<std::size_t>(s.op);
+    VmStats& vm = vms_[static_cast<std::size_t>(k.vm)];
+    const auto ns = static_cast<double>(latency.count_ns());
+    vm.latency[op].record(latency);
+    vm.sum_ns[op] += ns;
+    vm.sum_sq_ns[op] += ns * ns;
+    ++vm.ios[op];
+    vm.bytes[op] += spec_.block.count();
+    ThreadStats& t = threads_[s.thread];
+    ++t.ios[op];
+    t.bytes[op] += spec_.block.count();
+    if (latency_target_) window_hist_.record(latency);
+  }
+  if (open_loop_) {
+    std::uint32_t& backlog = backlog_[static_cast<std::size_t>(k.vm)];
+    if (backlog > 0) {
+      --backlog;
+      issue(free_slot_of_vm(k.vm));
+    }
+    return;
+  }
+  if (k.active < depth_) issue(slot);
+}
+
+// Any idle slot of the VM, preferring the VMDK with the fewest I/Os in flight.
+std::uint32_t VmWorkload::free_slot_of_vm(int vm) {
+  std::uint32_t best = 0xffffffffu;
+  int best_active = 1 << 30;
+  for (std::uint32_t s = 0; s < slots_.size(); ++s) {
+    const Slot& slot = slots_[s];
+    if (slot.busy || vmdks_[slot.vmdk].vm != vm) continue;
+    if (vmdks_[slot.vmdk].active < best_active) {
+      best = s;
+      best_active = vmdks_[slot.vmdk].active;
+    }
+  }
+  return best;
+}
+
+void VmWorkload::on_event(Engine&, EventTag tag, std::uint64_t arg) {
+  if (tag == kWindow) {
+    window();
+    return;
+  }
+  // kRelease: one I/O of VM `arg` is due.
+  const int vm = static_cast<int>(arg);
+  const std::uint32_t slot = free_slot_of_vm(vm);
+  if (slot == 0xffffffffu) ++backlog_[static_cast<std::size_t>(vm)];
+  else issue(slot);
+  engine_.schedule_after(Time::round_ns(1e9 / spec_.iops_limit_per_vm), *this, kRelease, arg);
+}
+
+void VmWorkload::window() {
+  if (window_hist_.count() > 0) {
+    const double p95_ms = window_hist_.percentile(0.95).ms();
+    const int before = depth_;
+    if (p95_ms <= spec_.latency_target_ms) depth_ = std::min(depth_ + 1, spec_.outstanding_per_vmdk);
+    else depth_ = std::max(depth_ - 1, 1);
+    if (depth_ > before) {
+      // Each VMDK's slots are contiguous: fill idle ones up to the new depth.
+      for (std::uint32_t s = 0; s < slots_.size(); ++s)
+        if (!slots_[s].busy && vmdks_[slots_[s].vmdk].active < depth_) issue(s);
+    }
+  }
+  window_hist_.reset();
+  engine_.schedule_after(kLatencyWindow, *this, kWindow, 0);
+}
+
+void VmWorkload::reset_stats() {
+  for (VmStats& vm : vms_) {
+    const int host = vm.host;
+    vm = VmStats{};
+    vm.host = host;
+  }
+  for (ThreadStats& t : threads_) {
+    t.ios[0] = t.ios[1] = 0;
+    t.bytes[0] = t.bytes[1] = 0;
+  }
+  since_ = engine_.now();
+  in_flight_ = TimeWeighted(engine_.now(), in_flight_.value());
+}
+
+std::uint64_t VmWorkload::measured() const {
+  std::uint64_t n = 0;
+  for (const VmStats& vm : vms_) n += vm.ios[0] + vm.ios[1];
+  return n;
+}
+
+}  // namespace hcisim

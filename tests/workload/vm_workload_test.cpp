@@ -1,0 +1,113 @@
+// Benchmark VMs: VMs spread over hosts, closed loops obey Little's law, an IOPS cap per VM
+// holds exactly (open loop), the latency-target controller settles where p95 meets the
+// target, HCIBench's per-VM averaging differs from pooling when VMs differ, DiskSpd threads
+// are counted separately.
+#include <catch2/catch.hpp>
+
+#include "../storage/cluster_fixtures.hpp"
+#include "hcisim/workload/vm_workload.hpp"
+#include "hcisim/workload/workload_result.hpp"
+
+using namespace hcisim;
+using namespace hcisim::literals;
+
+namespace {
+
+struct Run {
+  Engine engine;
+  VmWorkload load;
+  Cluster cluster;
+  Run(const ClusterSpec& spec, const WorkloadSpec& w, int threads = 1)
+      : load(engine, w, 7, threads), cluster(engine, spec, {w.compress_pct, w.dedupe_pct}, 7, load) {
+    load.start(cluster);
+  }
+  WorkloadResult measure(Time warm, Time window) {
+    engine.run_for(warm);
+    load.reset_stats();
+    cluster.reset_stats();
+    engine.run_for(window);
+    return summarize(load, engine.now());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("VMs are spread round-robin over hosts and the closed loop obeys Little's law") {
+  WorkloadSpec w;
+  w.vms = 8;
+  w.vmdks_per_vm = 2;
+  w.outstanding_per_vmdk = 4;
+  Run run(test::osa_cluster(4), w);
+  const WorkloadResult r = run.measure(10_ms, 100_ms);
+  REQUIRE(run.load.vms() == 8);
+  for (int v = 0; v < 8; ++v) CHECK(run.load.vm_stats()[static_cast<std::size_t>(v)].host == v % 4);
+  CHECK(r.outstanding_io == Approx(8 * 2 * 4).epsilon(0.001));
+  CHECK(r.outstanding_io == Approx(r.iops * r.pooled_latency_ms * 1e-3).epsilon(0.01));
+  CHECK(r.read_iops / r.iops == Approx(0.7).margin(0.01));
+  CHECK(r.throughput_mbps == Approx(r.iops * 4096 / (1024.0 * 1024.0)).epsilon(1e-9));
+}
+
+TEST_CASE("an IOPS limit per VM is met exactly when the cluster has headroom") {
+  WorkloadSpec w;
+  w.vms = 4;
+  w.iops_limit_per_vm = 5000;   // the 5,000 IOPS per VMDK cap of a 6-node ESA run (facts section 5)
+  Run run(test::esa_cluster(3), w);
+  const WorkloadResult r = run.measure(20_ms, 500_ms);
+  CHECK(r.iops == Approx(4 * 5000).epsilon(0.01));
+  CHECK(r.outstanding_io < 4 * 4);   // the cap, not the queue depth, sets the rate
+}
+
+TEST_CASE("latency-target mode raises outstanding I/O until p95 reaches the target") {
+  WorkloadSpec w;
+  w.vms = 4;
+  w.vmdks_per_vm = 4;
+  w.outstanding_per_vmdk = 64;
+  w.read_pct = 0;
+  w.latency_target_ms = 0.5;
+  ClusterSpec spec = test::osa_cluster(4);
+  Run run(spec, w);
+  run.engine.run_for(2500_ms);   // one step of depth per 100 ms window
+  const int depth = run.load.depth();
+  run.load.reset_stats();
+  run.engine.run_for(300_ms);
+  const WorkloadResult r = summarize(run.load, run.engine.now());
+  INFO("depth " << depth << ", p95 " << r.pooled_write_p95_ms << " ms");
+  CHECK(depth > 1);
+  CHECK(depth < 64);
+  CHECK(r.pooled_write_p95_ms == Approx(0.5).epsilon(0.35));
+}
+
+TEST_CASE("HCIBench averages per VM; pooled statistics weight by I/O count") {
+  // Two hosts with different capacity devices make the VMs' latencies differ.
+  ClusterSpec spec = test::osa_cluster(3);
+  spec.policy = {RaidLevel::raid1, 0};
+  spec.hosts[1].disk_groups[0].capacity[0] = test::drive("intel-s4500-1.92tb", "sata-hba");
+  WorkloadSpec w;
+  w.vms = 3;
+  w.read_pct = 100;
+  Run run(spec, w);
+  const WorkloadResult r = run.measure(10_ms, 200_ms);
+  double mean_of_means = 0;
+  for (const VmStats& vm : run.load.vm_stats()) mean_of_means += vm.sum_ns[0] / static_cast<double>(vm.ios[0]) / 3;
+  CHECK(r.read_latency_ms == Approx(mean_of_means * 1e-6).epsilon(1e-9));
+  CHECK(r.read_latency_ms > r.pooled_latency_ms * 1.02);   // slow VMs do fewer I/Os but count equally
+  double p95 = 0;
+  for (const VmStats& vm : run.load.vm_stats()) p95 += vm.latency[0].percentile(0.95).ms() / 3;
+  CHECK(r.read_p95_ms == Approx(p95).epsilon(1e-9));
+}
+
+TEST_CASE("DiskSpd threads own their outstanding I/Os and are counted separately") {
+  WorkloadSpec w;
+  w.vms = 1;
+  w.vmdks_per_vm = 2;
+  w.outstanding_per_vmdk = 16;   // -t4 -o4
+  Run run(test::osa_cluster(3), w, 4);
+  run.measure(10_ms, 50_ms);
+  REQUIRE(run.load.thread_stats().size() == 8);
+  std::uint64_t total = 0;
+  for (const ThreadStats& t : run.load.thread_stats()) {
+    CHECK(t.ios[0] + t.ios[1] > 0);
+    total += t.ios[0] + t.ios[1];
+  }
+  CHECK(total == run.load.measured());
+}

@@ -1,54 +1,246 @@
-// hcisim command line. For now it runs the engine demo: one device queue (4 parallel
-// channels, 10 us exponential service: an NVMe-like device) under Poisson load rising
-// from 10% to 95%, printing simulated IOPS and latency next to M/M/c theory.
+// The hcisim command line: run, sweep, compare and validate scenario files.
+// Exit codes: 0 ok, 2 bad input (file, key, argument), 1 internal error.
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <fstream>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "hcisim/hcisim.hpp"
+#include "hcisim/report/run_report.hpp"
+#include "hcisim/report/svg_chart.hpp"
+#include "hcisim/scenario/scenario.hpp"
+#include "hcisim/scenario/simulation.hpp"
 
 namespace {
 
-int usage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: hcisim [demo] [--seed N] [--ios N]\n"
-               "  demo        device queue at rising load vs M/M/c theory (default)\n"
-               "  --seed N    random seed (default 1)\n"
-               "  --ios N     measured I/Os per load point (default 200000)\n"
-               "  --help      this text\n");
-  return out == stdout ? 0 : 2;
-}
+using namespace hcisim;
 
-std::uint64_t parse_count(const char* flag, const char* text) {
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(text, &end, 10);
-  if (end == text || *end != '\0' || text[0] == '-' || v == 0)
-    throw hcisim::InvalidArgument(std::string(flag) + " = '" + text + "' is not allowed; expected a positive integer");
-  return v;
-}
+constexpr const char* kHelp = R"(hcisim - predict the IOPS and latency of a vSAN cluster
 
-int demo(std::uint64_t seed, std::uint64_t ios) {
-  constexpr int kChannels = 4;
-  constexpr double kServiceUs = 10.0;
-  const double mu = 1e6 / kServiceUs;   // per channel, I/Os per second
-  std::printf("hcisim %s engine demo: device queue, %d channels, %.0f us exponential service, seed %llu\n",
-              hcisim::kVersion, kChannels, kServiceUs, static_cast<unsigned long long>(seed));
-  std::printf("%6s %12s %14s %14s %12s %12s\n", "load", "IOPS", "mean_lat_us", "theory_us", "p99_us", "events");
-  for (double load : {0.10, 0.30, 0.50, 0.70, 0.80, 0.90, 0.95}) {
-    const double lambda = load * kChannels * mu;
-    hcisim::OpenQueueSpec spec;
-    spec.servers = kChannels;
-    spec.interarrival_ns = hcisim::Distribution::exponential(1e9 / lambda);
-    spec.service_ns = hcisim::Distribution::exponential(kServiceUs * 1e3);
-    spec.warmup_customers = ios / 10;
-    spec.customers = ios;
-    spec.seed = seed;
-    const auto r = hcisim::run_open_queue(spec);
-    const double theory_us = (hcisim::theory::mmc_wait(lambda, mu, kChannels) + 1.0 / mu) * 1e6;
-    std::printf("%5.0f%% %12.0f %14.2f %14.2f %12.2f %12llu\n", load * 100, r.throughput_per_s,
-                r.mean_sojourn_s * 1e6, theory_us, r.p99_sojourn.us(), static_cast<unsigned long long>(r.events));
+usage:
+  hcisim [run] [FILE] [--json | --csv] [--set KEY=VALUE]...
+      run a scenario (the built-in default, seed 000's cluster, when FILE is omitted)
+      and print HCIBench's result block (DiskSpd's tables for DiskSpd workloads)
+  hcisim sweep FILE --vary KEY=V1,V2,... [--out PREFIX] [--jobs N] [--set KEY=VALUE]...
+      run one point per value, in parallel; write PREFIX.csv and PREFIX.svg (IOPS vs
+      latency, default PREFIX "sweep") and print the CSV
+  hcisim compare A B [--set KEY=VALUE]...
+      run two scenarios and print their results side by side with deltas
+  hcisim validate FILE [--set KEY=VALUE]...
+      check a scenario file without running it
+  hcisim --help
+
+options:
+  --set KEY=VALUE   override a scenario key, e.g. --set workload.vms=16
+                    or --set cluster.host.network.speed_gbe=25 (repeatable)
+  --json, --csv     machine-readable output (stable keys, see the README)
+  --quiet           no progress bar (it is shown only when stderr is a terminal)
+
+examples:
+  hcisim
+  hcisim run examples/scenarios/seed001-vxrail-esa-raid6-25gbe-oltp32k.yaml --json
+  hcisim sweep examples/scenarios/seed001-vxrail-esa-raid6-25gbe-oltp32k.yaml \
+      --vary workload.outstanding_per_vmdk=1,2,4,8,16,32 --out curve25
+  hcisim compare a.yaml b.yaml --set workload.duration_s=5
+)";
+
+struct Args {
+  std::string command = "run";
+  std::vector<std::string> files;
+  std::vector<std::string> sets;
+  std::string vary;
+  std::string out = "sweep";
+  int jobs = 0;
+  bool json = false, csv = false, quiet = false;
+};
+
+[[noreturn]] void usage_error(const std::string& msg) { throw InvalidArgument(msg + " (see hcisim --help)"); }
+
+Args parse_args(int argc, char** argv) {
+  Args a;
+  int i = 1;
+  if (i < argc && (std::strcmp(argv[i], "run") == 0 || std::strcmp(argv[i], "sweep") == 0 ||
+                   std::strcmp(argv[i], "compare") == 0 || std::strcmp(argv[i], "validate") == 0 ||
+                   std::strcmp(argv[i], "help") == 0))
+    a.command = argv[i++];
+  for (; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&](const char* flag) -> std::string {
+      if (i + 1 >= argc) usage_error(std::string(flag) + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--help" || arg == "-h") a.command = "help";
+    else if (arg == "--json") a.json = true;
+    else if (arg == "--csv") a.csv = true;
+    else if (arg == "--quiet") a.quiet = true;
+    else if (arg == "--set") a.sets.push_back(value("--set"));
+    else if (arg == "--vary") a.vary = value("--vary");
+    else if (arg == "--out") a.out = value("--out");
+    else if (arg == "--jobs") {
+      const std::string v = value("--jobs");
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (end == v.c_str() || *end || n < 1 || n > 256) usage_error("--jobs = '" + v + "' is not allowed; expected 1..256");
+      a.jobs = static_cast<int>(n);
+    } else if (!arg.empty() && arg[0] == '-') {
+      usage_error("unknown option '" + arg + "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --help");
+    } else {
+      a.files.push_back(arg);
+    }
   }
+  if (a.json && a.csv) usage_error("--json and --csv cannot both be given");
+  return a;
+}
+
+Scenario load(const std::string& file, const std::vector<std::string>& sets, const HardwareCatalog& cat) {
+  if (file.empty()) return parse_scenario(default_scenario_yaml(), "<built-in default>", sets, cat);
+  return load_scenario(file, sets, cat);
+}
+
+// A progress bar on stderr, only when it is a terminal.
+class Progress {
+ public:
+  explicit Progress(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO)) {}
+  ProgressFn fn() {
+    if (!enabled_) return {};
+    return [this](double f) { draw(f); };
+  }
+  void draw(double f) {
+    std::lock_guard<std::mutex> lock(mu_);
+    const int n = static_cast<int>(f * 40);
+    std::fprintf(stderr, "\r[%-40.*s] %3d%%", n, "########################################", static_cast<int>(f * 100));
+    std::fflush(stderr);
+  }
+  void done() {
+    if (enabled_) std::fprintf(stderr, "\r%60s\r", "");
+  }
+
+ private:
+  bool enabled_;
+  std::mutex mu_;
+};
+
+void print_run(const Args& a, const RunResult& r) {
+  if (a.json) std::fputs(to_json(r).c_str(), stdout);
+  else if (a.csv) std::printf("%s\n%s\n", csv_header().c_str(), csv_row(r).c_str());
+  else if (r.workload.tool == WorkloadTool::diskspd) std::fputs(format_diskspd(r).c_str(), stdout);
+  else std::fputs(format_hcibench(r).c_str(), stdout);
+}
+
+int cmd_run(const Args& a, const HardwareCatalog& cat) {
+  if (a.files.size() > 1) usage_error("run takes one scenario file");
+  const Scenario s = load(a.files.empty() ? "" : a.files[0], a.sets, cat);
+  if (!a.json && !a.csv) std::printf("Scenario: %s\nWorkload: %s\n\n", s.name.c_str(), s.workload.describe().c_str());
+  Progress p(!a.quiet);
+  const RunResult r = simulate(s, p.fn());
+  p.done();
+  print_run(a, r);
+  return 0;
+}
+
+int cmd_validate(const Args& a, const HardwareCatalog& cat) {
+  if (a.files.size() != 1) usage_error("validate takes one scenario file");
+  const Scenario s = load(a.files[0], a.sets, cat);
+  std::printf("%s: ok (%zu hosts, %s, %s; %s)\n", a.files[0].c_str(), s.cluster.hosts.size(),
+              architecture_name(s.cluster.architecture), s.cluster.layout().describe().c_str(),
+              s.workload.describe().c_str());
+  return 0;
+}
+
+int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
+  if (a.files.size() != 1) usage_error("sweep takes one scenario file");
+  const auto eq = a.vary.find('=');
+  if (a.vary.empty() || eq == std::string::npos || eq + 1 >= a.vary.size())
+    usage_error("sweep needs --vary KEY=V1,V2,...");
+  const std::string key = a.vary.substr(0, eq);
+  std::vector<std::string> values;
+  for (std::size_t i = eq + 1; i <= a.vary.size();) {
+    const std::size_t j = std::min(a.vary.find(',', i), a.vary.size());
+    if (j > i) values.push_back(a.vary.substr(i, j - i));
+    i = j + 1;
+  }
+  // Load every point first so bad input fails before any run.
+  std::vector<Scenario> points;
+  for (const auto& v : values) {
+    auto sets = a.sets;
+    sets.push_back(key + "=" + v);
+    points.push_back(load(a.files[0], sets, cat));
+  }
+  std::vector<RunResult> results(points.size());
+  std::vector<std::string> errors(points.size());
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const int jobs = a.jobs > 0 ? a.jobs : static_cast<int>(hw);
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> finished{0};
+  Progress p(!a.quiet);
+  auto worker = [&]() {
+    for (std::size_t i = next++; i < points.size(); i = next++) {
+      try {
+        results[i] = simulate(points[i]);
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+      }
+      p.draw(static_cast<double>(++finished) / static_cast<double>(points.size()));
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 0; t < std::min<int>(jobs, static_cast<int>(points.size())); ++t) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  p.done();
+  for (std::size_t i = 0; i < errors.size(); ++i)
+    if (!errors[i].empty()) throw InvalidArgument(key + "=" + values[i] + ": " + errors[i]);
+  std::string csv = key + "," + csv_header() + "\n";
+  ChartSeries series{points[0].name, {}, {}};
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    csv += "\"" + values[i] + "\"," + csv_row(results[i]) + "\n";
+    series.x.push_back(results[i].result.iops);
+    series.y.push_back(results[i].result.pooled_latency_ms);
+  }
+  std::ofstream(a.out + ".csv") << csv;
+  std::ofstream(a.out + ".svg") << svg_line_chart(points[0].name + " - sweep of " + key, "IOPS",
+                                                  "mean latency (ms)", {series});
+  std::fputs(csv.c_str(), stdout);
+  std::fprintf(stderr, "wrote %s.csv and %s.svg\n", a.out.c_str(), a.out.c_str());
+  return 0;
+}
+
+int cmd_compare(const Args& a, const HardwareCatalog& cat) {
+  if (a.files.size() != 2) usage_error("compare takes two scenario files");
+  const Scenario sa = load(a.files[0], a.sets, cat), sb = load(a.files[1], a.sets, cat);
+  RunResult ra, rb;
+  std::thread ta([&] { ra = simulate(sa); });
+  rb = simulate(sb);
+  ta.join();
+  if (a.json) {
+    std::printf("{\"a\": %s, \"b\": %s}\n", to_json(ra).c_str(), to_json(rb).c_str());
+    return 0;
+  }
+  if (a.csv) {
+    std::printf("side,%s\na,%s\nb,%s\n", csv_header().c_str(), csv_row(ra).c_str(), csv_row(rb).c_str());
+    return 0;
+  }
+  std::printf("A: %s\nB: %s\n\n%-26s %14s %14s %14s %9s\n", sa.name.c_str(), sb.name.c_str(), "metric", "A", "B", "B - A",
+              "change");
+  auto row = [](const char* name, double x, double y) {
+    const double pct = x != 0 ? 100.0 * (y - x) / std::fabs(x) : 0.0;
+    std::printf("%-26s %14.2f %14.2f %+14.2f %+8.1f%%\n", name, x, y, y - x, pct);
+  };
+  row("IOPS", ra.result.iops, rb.result.iops);
+  row("throughput (MB/s)", ra.result.throughput_mbps, rb.result.throughput_mbps);
+  row("read latency (ms)", ra.result.read_latency_ms, rb.result.read_latency_ms);
+  row("write latency (ms)", ra.result.write_latency_ms, rb.result.write_latency_ms);
+  row("read p95 (ms)", ra.result.read_p95_ms, rb.result.read_p95_ms);
+  row("write p95 (ms)", ra.result.write_p95_ms, rb.result.write_p95_ms);
+  row("usable capacity (GB)", ra.capacity.usable_gb, rb.capacity.usable_gb);
+  std::printf("\nbottleneck A: %s\nbottleneck B: %s\n", ra.bottleneck.c_str(), rb.bottleneck.c_str());
   return 0;
 }
 
@@ -56,21 +248,17 @@ int demo(std::uint64_t seed, std::uint64_t ios) {
 
 int main(int argc, char** argv) {
   try {
-    std::uint64_t seed = 1;
-    std::uint64_t ios = 200'000;
-    for (int i = 1; i < argc; ++i) {
-      const std::string arg = argv[i];
-      if (arg == "--help" || arg == "-h") return usage(stdout);
-      if (arg == "demo") continue;
-      if ((arg == "--seed" || arg == "--ios") && i + 1 < argc) {
-        (arg == "--seed" ? seed : ios) = parse_count(arg.c_str(), argv[++i]);
-        continue;
-      }
-      std::fprintf(stderr, "hcisim: unknown argument '%s'\n", arg.c_str());
-      return usage(stderr);
+    const Args a = parse_args(argc, argv);
+    if (a.command == "help") {
+      std::fputs(kHelp, stdout);
+      return 0;
     }
-    return demo(seed, ios);
-  } catch (const hcisim::InvalidArgument& e) {
+    const HardwareCatalog cat = HardwareCatalog::load();
+    if (a.command == "validate") return cmd_validate(a, cat);
+    if (a.command == "sweep") return cmd_sweep(a, cat);
+    if (a.command == "compare") return cmd_compare(a, cat);
+    return cmd_run(a, cat);
+  } catch (const InvalidArgument& e) {
     std::fprintf(stderr, "hcisim: %s\n", e.what());
     return 2;
   } catch (const std::exception& e) {

@@ -41,7 +41,7 @@ void VmWorkload::start(Cluster& cluster) {
       const auto vmdk = static_cast<std::uint32_t>(vmdks_.size());
       vmdks_.push_back(k);
       for (int t = 0; t < threads_per_vmdk_; ++t) {
-        threads_.push_back(ThreadStats{v, d, t, {0, 0}, {0, 0}});
+        threads_.push_back(ThreadStats{v, d, t, {0, 0}, {0, 0}, {0, 0}, {0, 0}});
         // DiskSpd threads own -o slots each; the remainder of an uneven split goes to the last.
         const int n = t + 1 < threads_per_vmdk_ ? per_thread : spec_.outstanding_per_vmdk - per_thread * t;
         for (int s = 0; s < n; ++s)
@@ -106,6 +106,8 @@ void VmWorkload::on_io_done(Cluster&, std::uint64_t token) {
     ThreadStats& t = threads_[s.thread];
     ++t.ios[op];
     t.bytes[op] += spec_.block.count();
+    t.sum_ns[op] += ns;
+    t.sum_sq_ns[op] += ns * ns;
     if (latency_target_) window_hist_.record(latency);
   }
   if (open_loop_) {
@@ -172,6 +174,8 @@ void VmWorkload::reset_stats() {
   for (ThreadStats& t : threads_) {
     t.ios[0] = t.ios[1] = 0;
     t.bytes[0] = t.bytes[1] = 0;
+    t.sum_ns[0] = t.sum_ns[1] = 0;
+    t.sum_sq_ns[0] = t.sum_sq_ns[1] = 0;
   }
   since_ = engine_.now();
   in_flight_ = TimeWeighted(engine_.now(), in_flight_.value());

@@ -43,6 +43,8 @@ struct ThreadStats {
   int thread = 0;
   std::uint64_t ios[2] = {0, 0};
   std::int64_t bytes[2] = {0, 0};
+  double sum_ns[2] = {0, 0};
+  double sum_sq_ns[2] = {0, 0};
 };
 
 class VmWorkload final : public IoClient, public EventHandler {

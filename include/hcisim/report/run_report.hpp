@@ -1,0 +1,22 @@
+// Reports of one run: HCIBench's text block, DiskSpd-style tables, JSON and CSV with stable
+// keys (the README lists them) for notebooks.
+#pragma once
+
+#include <string>
+
+#include "hcisim/report/run_result.hpp"
+
+namespace hcisim {
+
+/// HCIBench's result block (JOB_NAME, VMs, IOPS, THROUGHPUT, R/W_LATENCY, 95%tile_R/W_LAT)
+/// followed by pooled percentiles, the bottleneck and the per-host resource table.
+std::string format_hcibench(const RunResult& r);
+/// DiskSpd's "Total IO / Read IO / Write IO" per-thread tables and its percentile table.
+std::string format_diskspd(const RunResult& r);
+/// One JSON object; keys are stable across versions (new keys may be added).
+std::string to_json(const RunResult& r);
+/// CSV: header line and one row per run, same keys as JSON (per-host values flattened).
+std::string csv_header();
+std::string csv_row(const RunResult& r);
+
+}  // namespace hcisim

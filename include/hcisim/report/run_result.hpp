@@ -1,0 +1,45 @@
+// Everything a report needs from one run: HCIBench-rule results, per-host CPU, utilisation
+// per resource class and the bottleneck, capacity, exact operation counts, pooled latency
+// histograms and DiskSpd per-thread counts. Filled by scenario/simulation.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hcisim/core/latency_histogram.hpp"
+#include "hcisim/report/resource_table.hpp"
+#include "hcisim/storage/capacity.hpp"
+#include "hcisim/storage/cluster.hpp"
+#include "hcisim/workload/workload_result.hpp"
+
+namespace hcisim {
+
+/// Utilisation of one class of resources: the mean and the busiest member.
+struct ResourceClassUse {
+  std::string name;        // "cpu", "cache_device", "capacity_device", "pool_device", "network_port"
+  double mean = 0;         // 0..1
+  double max = 0;
+  std::string busiest;     // which member
+};
+
+struct RunResult {
+  std::string scenario;
+  std::string job_name;
+  std::string version;
+  std::uint64_t seed = 0;
+  WorkloadSpec workload;
+  int vms = 0;
+  int configured_outstanding = 0;   // VMs x VMDKs x outstanding per VMDK
+  WorkloadResult result;
+  std::vector<HostResourceRow> hosts;
+  std::vector<ResourceClassUse> resources;
+  std::string bottleneck;           // the class whose busiest member is busiest
+  CapacityReport capacity;
+  IoCounters counters;
+  LatencyHistogram pooled[2];       // by IoOp, over the measured window
+  std::vector<ThreadStats> threads;
+  double simulated_seconds = 0;     // warm-up + measured
+  double wall_seconds = 0;
+};
+
+}  // namespace hcisim

@@ -1,0 +1,38 @@
+// A scenario: one cluster, one workload, one seed, read from YAML (scenario_yaml.cpp for the
+// schema; README "Scenario files" for the user's view). Catalog names resolve through the
+// HardwareCatalog; devices, CPUs and NICs can also be written inline. Errors name the file,
+// line, key path and what is allowed; unknown keys are errors.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hcisim/scenario/hardware_catalog.hpp"
+#include "hcisim/storage/cluster_spec.hpp"
+#include "hcisim/workload/workload_spec.hpp"
+
+namespace hcisim {
+
+struct Scenario {
+  std::string name;
+  std::string source;                 // file path, or "<built-in default>"
+  std::uint64_t seed = 1;
+  ClusterSpec cluster;
+  WorkloadSpec workload;
+  int threads_per_vmdk = 1;           // DiskSpd -t: per-thread report rows
+};
+
+/// Parses YAML `text` (named `source` in errors). `overrides` are "key.path=value" strings
+/// (the CLI's --set), applied to the document before it is read.
+Scenario parse_scenario(const std::string& text, const std::string& source, const std::vector<std::string>& overrides,
+                        const HardwareCatalog& catalog);
+/// Reads and parses a scenario file.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides,
+                       const HardwareCatalog& catalog);
+
+/// The built-in default: seed 000's cluster (4 x NUC 11 Extreme, OSA, Optane P4800X 750 GB
+/// cache, Lexar NM620 2 TB capacity, 10 GbE) and its first HCIBench workload.
+const std::string& default_scenario_yaml();
+
+}  // namespace hcisim

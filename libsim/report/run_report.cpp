@@ -1,0 +1,230 @@
+// Text, JSON and CSV renderings of a run (run_report.hpp).
+#include "hcisim/report/run_report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace hcisim {
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) out += fmt("\\u%04x", static_cast<double>(static_cast<unsigned char>(c)));
+        else out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// Shortest round-trip-safe rendering of a double for JSON/CSV.
+std::string num(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+const ResourceClassUse* find_class(const RunResult& r, const char* name) {
+  for (const auto& c : r.resources)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+constexpr const char* kClasses[] = {"cpu", "cache_device", "capacity_device", "pool_device", "network_port"};
+
+}  // namespace
+
+std::string format_hcibench(const RunResult& r) {
+  const WorkloadResult& w = r.result;
+  std::ostringstream os;
+  os << "Datastore     = vsanDatastore\n"
+     << "=============================\n"
+     << "JOB_NAME\t= " << r.job_name << "\n"
+     << "VMs\t\t= " << r.vms << "\n"
+     << "IOPS\t\t= " << fmt("%.2f", w.iops) << " IO/S\n"
+     << "THROUGHPUT\t= " << fmt("%.2f", w.throughput_mbps) << " MB/s\n"
+     << "R_LATENCY\t= " << fmt("%.2f", w.read_latency_ms) << " ms\n"
+     << "W_LATENCY\t= " << fmt("%.2f", w.write_latency_ms) << " ms\n"
+     << "95%tile_R_LAT\t= " << fmt("%.2f", w.read_p95_ms) << " ms\n"
+     << "95%tile_W_LAT\t= " << fmt("%.2f", w.write_p95_ms) << " ms\n"
+     << "=============================\n"
+     << "Pooled over all I/Os: p95 read " << fmt("%.3f", w.pooled_read_p95_ms) << " ms, write "
+     << fmt("%.3f", w.pooled_write_p95_ms) << " ms; p99 read " << fmt("%.3f", w.read_p99_ms) << " ms, write "
+     << fmt("%.3f", w.write_p99_ms) << " ms\n"
+     << "Outstanding I/O " << fmt("%.1f", w.outstanding_io) << " (configured " << r.configured_outstanding
+     << "), simulated I/Os " << w.simulated_ios << " in " << fmt("%.2f", w.seconds) << " s\n"
+     << "Bottleneck: " << r.bottleneck << "\n"
+     << "Capacity: raw " << fmt("%.0f", r.capacity.raw_gb) << " GB, slack " << fmt("%.0f", r.capacity.slack_gb)
+     << " GB (" << r.capacity.slack_rule << "), usable for VM data " << fmt("%.0f", r.capacity.usable_gb) << " GB\n"
+     << "Resource Usage:\n"
+     << format_resource_table(r.hosts);
+  return os.str();
+}
+
+std::string format_diskspd(const RunResult& r) {
+  std::ostringstream os;
+  const double secs = r.result.seconds;
+  const std::string file = "target (" + fmt("%.0f", static_cast<double>(r.workload.vmdk_size.count()) / (1 << 20)) + "MiB)";
+  os << "Results for timespan 1:\n"
+     << "*******************************************************************************\n"
+     << "actual test time: " << fmt("%.2f", secs) << "s\n"
+     << "thread count: " << r.threads.size() << "\n";
+  const char* titles[3] = {"Total IO", "Read IO", "Write IO"};
+  for (int kind = 0; kind < 3; ++kind) {
+    os << titles[kind] << "\n"
+       << "thread | bytes | I/Os | MiB/s | I/O per s | AvgLat | LatStdDev | file\n"
+       << std::string(101, '-') << "\n";
+    double tb = 0, tn = 0, ts = 0, tss = 0;
+    for (std::size_t i = 0; i < r.threads.size(); ++i) {
+      const ThreadStats& t = r.threads[i];
+      double b = 0, n = 0, s = 0, ss = 0;
+      for (int op = 0; op < 2; ++op) {
+        if (kind == 1 && op == 1) continue;
+        if (kind == 2 && op == 0) continue;
+        b += static_cast<double>(t.bytes[op]);
+        n += static_cast<double>(t.ios[op]);
+        s += t.sum_ns[op];
+        ss += t.sum_sq_ns[op];
+      }
+      tb += b, tn += n, ts += s, tss += ss;
+      const double mean = n > 0 ? s / n : 0, sd = n > 0 ? std::sqrt(std::max(0.0, ss / n - mean * mean)) : 0;
+      os << i << " | " << fmt("%.0f", b) << " | " << fmt("%.0f", n) << " | " << fmt("%.2f", b / secs / (1 << 20))
+         << " | " << fmt("%.2f", n / secs) << " | " << fmt("%.3f", mean * 1e-6) << " | " << fmt("%.3f", sd * 1e-6)
+         << " | " << file << "\n";
+    }
+    const double mean = tn > 0 ? ts / tn : 0, sd = tn > 0 ? std::sqrt(std::max(0.0, tss / tn - mean * mean)) : 0;
+    os << std::string(101, '-') << "\n"
+       << "total: " << fmt("%.0f", tb) << " | " << fmt("%.0f", tn) << " | " << fmt("%.2f", tb / secs / (1 << 20)) << " | "
+       << fmt("%.2f", tn / secs) << " | " << fmt("%.3f", mean * 1e-6) << " | " << fmt("%.3f", sd * 1e-6) << "\n";
+  }
+  LatencyHistogram total = r.pooled[0];
+  total.merge(r.pooled[1]);
+  os << "total:\n"
+     << "%-ile | Read (ms) | Write (ms) | Total (ms)\n"
+     << "----------------------------------------------\n";
+  auto cell = [](const LatencyHistogram& h, double q) {
+    if (h.count() == 0) return std::string("N/A");
+    if (q <= 0) return fmt("%.3f", h.min().ms());
+    if (q >= 1) return fmt("%.3f", h.max().ms());
+    return fmt("%.3f", h.percentile(q).ms());
+  };
+  const std::pair<const char*, double> rows[] = {
+      {"min", 0},           {"25th", 0.25},         {"50th", 0.5},          {"75th", 0.75},
+      {"90th", 0.9},        {"95th", 0.95},         {"99th", 0.99},         {"3-nines", 0.999},
+      {"4-nines", 0.9999},  {"5-nines", 0.99999},   {"6-nines", 0.999999},  {"7-nines", 0.9999999},
+      {"8-nines", 0.99999999}, {"9-nines", 0.999999999}, {"max", 1}};
+  for (const auto& [label, q] : rows)
+    os << label << " | " << cell(r.pooled[0], q) << " | " << cell(r.pooled[1], q) << " | " << cell(total, q) << "\n";
+  return os.str();
+}
+
+std::string to_json(const RunResult& r) {
+  const WorkloadResult& w = r.result;
+  std::ostringstream os;
+  os << "{\n"
+     << "  \"scenario\": " << json_string(r.scenario) << ",\n"
+     << "  \"job_name\": " << json_string(r.job_name) << ",\n"
+     << "  \"version\": " << json_string(r.version) << ",\n"
+     << "  \"seed\": " << r.seed << ",\n"
+     << "  \"vms\": " << r.vms << ",\n"
+     << "  \"iops\": " << num(w.iops) << ",\n"
+     << "  \"read_iops\": " << num(w.read_iops) << ",\n"
+     << "  \"write_iops\": " << num(w.write_iops) << ",\n"
+     << "  \"throughput_mbps\": " << num(w.throughput_mbps) << ",\n"
+     << "  \"read_latency_ms\": " << num(w.read_latency_ms) << ",\n"
+     << "  \"write_latency_ms\": " << num(w.write_latency_ms) << ",\n"
+     << "  \"read_p95_ms\": " << num(w.read_p95_ms) << ",\n"
+     << "  \"write_p95_ms\": " << num(w.write_p95_ms) << ",\n"
+     << "  \"pooled_latency_ms\": " << num(w.pooled_latency_ms) << ",\n"
+     << "  \"pooled_read_p95_ms\": " << num(w.pooled_read_p95_ms) << ",\n"
+     << "  \"pooled_write_p95_ms\": " << num(w.pooled_write_p95_ms) << ",\n"
+     << "  \"read_p99_ms\": " << num(w.read_p99_ms) << ",\n"
+     << "  \"write_p99_ms\": " << num(w.write_p99_ms) << ",\n"
+     << "  \"outstanding_io\": " << num(w.outstanding_io) << ",\n"
+     << "  \"configured_outstanding_io\": " << r.configured_outstanding << ",\n"
+     << "  \"simulated_ios\": " << w.simulated_ios << ",\n"
+     << "  \"measured_seconds\": " << num(w.seconds) << ",\n"
+     << "  \"hosts\": [";
+  for (std::size_t i = 0; i < r.hosts.size(); ++i)
+    os << (i ? ", " : "") << "{\"host\": " << json_string(r.hosts[i].host)
+       << ", \"cpu_usage_pct\": " << num(r.hosts[i].cpu_usage_pct)
+       << ", \"cpu_utilization_pct\": " << num(r.hosts[i].cpu_utilization_pct) << "}";
+  os << "],\n  \"utilisation\": {";
+  bool first = true;
+  for (const char* c : kClasses) {
+    const ResourceClassUse* u = find_class(r, c);
+    if (!u) continue;
+    os << (first ? "" : ", ") << json_string(c) << ": {\"mean\": " << num(u->mean) << ", \"max\": " << num(u->max)
+       << ", \"busiest\": " << json_string(u->busiest) << "}";
+    first = false;
+  }
+  os << "},\n"
+     << "  \"bottleneck\": " << json_string(r.bottleneck) << ",\n"
+     << "  \"capacity\": {\"raw_gb\": " << num(r.capacity.raw_gb) << ", \"metadata_gb\": " << num(r.capacity.metadata_gb)
+     << ", \"slack_gb\": " << num(r.capacity.slack_gb) << ", \"slack_rule\": " << json_string(r.capacity.slack_rule)
+     << ", \"policy_factor\": " << num(r.capacity.policy_factor) << ", \"reduction_ratio\": "
+     << num(r.capacity.reduction_ratio) << ", \"usable_gb\": " << num(r.capacity.usable_gb) << "},\n"
+     << "  \"device_ops\": {\"fg_reads\": " << r.counters.fg_device_reads << ", \"fg_writes\": " << r.counters.fg_device_writes
+     << ", \"bg_reads\": " << r.counters.bg_device_reads << ", \"bg_writes\": " << r.counters.bg_device_writes << "},\n"
+     << "  \"network_bytes\": " << r.counters.fg_network_bytes + r.counters.bg_network_bytes << ",\n"
+     << "  \"simulated_seconds\": " << num(r.simulated_seconds) << ",\n"
+     << "  \"wall_seconds\": " << num(r.wall_seconds) << "\n"
+     << "}\n";
+  return os.str();
+}
+
+std::string csv_header() {
+  std::string h = "scenario,job_name,version,seed,vms,iops,read_iops,write_iops,throughput_mbps,read_latency_ms,"
+                  "write_latency_ms,read_p95_ms,write_p95_ms,pooled_latency_ms,pooled_read_p95_ms,pooled_write_p95_ms,"
+                  "read_p99_ms,write_p99_ms,outstanding_io,configured_outstanding_io,simulated_ios,cpu_usage_pct_mean,"
+                  "cpu_usage_pct_max";
+  for (const char* c : kClasses) h += std::string(",") + c + "_util_max";
+  h += ",bottleneck,raw_gb,usable_gb,slack_gb";
+  return h;
+}
+
+std::string csv_row(const RunResult& r) {
+  auto q = [](const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+  };
+  const WorkloadResult& w = r.result;
+  double cpu_sum = 0, cpu_max = 0;
+  for (const auto& h : r.hosts) {
+    cpu_sum += h.cpu_usage_pct;
+    cpu_max = std::max(cpu_max, h.cpu_usage_pct);
+  }
+  std::ostringstream os;
+  os << q(r.scenario) << "," << q(r.job_name) << "," << r.version << "," << r.seed << "," << r.vms << "," << num(w.iops)
+     << "," << num(w.read_iops) << "," << num(w.write_iops) << "," << num(w.throughput_mbps) << ","
+     << num(w.read_latency_ms) << "," << num(w.write_latency_ms) << "," << num(w.read_p95_ms) << ","
+     << num(w.write_p95_ms) << "," << num(w.pooled_latency_ms) << "," << num(w.pooled_read_p95_ms) << ","
+     << num(w.pooled_write_p95_ms) << "," << num(w.read_p99_ms) << "," << num(w.write_p99_ms) << ","
+     << num(w.outstanding_io) << "," << r.configured_outstanding << "," << w.simulated_ios << ","
+     << num(r.hosts.empty() ? 0 : cpu_sum / static_cast<double>(r.hosts.size())) << "," << num(cpu_max);
+  for (const char* c : kClasses) {
+    const ResourceClassUse* u = find_class(r, c);
+    os << "," << (u ? num(u->max) : "");
+  }
+  os << "," << q(r.bottleneck) << "," << num(r.capacity.raw_gb) << "," << num(r.capacity.usable_gb) << ","
+     << num(r.capacity.slack_gb);
+  return os.str();
+}
+
+}  // namespace hcisim

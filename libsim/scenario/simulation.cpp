@@ -1,0 +1,96 @@
+// One scenario run (simulation.hpp).
+#include "hcisim/scenario/simulation.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "hcisim/version.hpp"
+#include "hcisim/workload/vm_workload.hpp"
+
+namespace hcisim {
+
+namespace {
+
+void add_use(std::vector<ResourceClassUse>& classes, const std::string& cls, const std::string& member, double u,
+             std::vector<int>& counts) {
+  auto it = std::find_if(classes.begin(), classes.end(), [&](const ResourceClassUse& c) { return c.name == cls; });
+  if (it == classes.end()) {
+    classes.push_back({cls, 0, -1, ""});
+    counts.push_back(0);
+    it = classes.end() - 1;
+  }
+  const auto i = static_cast<std::size_t>(it - classes.begin());
+  it->mean += u;
+  ++counts[i];
+  if (u > it->max) {
+    it->max = u;
+    it->busiest = member;
+  }
+}
+
+}  // namespace
+
+RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  const WorkloadSpec& w = scenario.workload;
+  Engine engine;
+  VmWorkload load(engine, w, scenario.seed, scenario.threads_per_vmdk);
+  Cluster cluster(engine, scenario.cluster, DataProfile{w.compress_pct, w.dedupe_pct}, scenario.seed, load);
+  load.start(cluster);
+
+  const Time warmup = Time::from_seconds(w.warmup_s);
+  const Time duration = Time::from_seconds(w.duration_s);
+  const Time total = warmup + duration;
+  const int steps = progress ? 100 : 1;
+  auto advance_to = [&](Time until) {
+    for (int i = 1; i <= steps; ++i) {
+      const Time t = engine.now() + (until - engine.now()) / (steps - i + 1);
+      engine.run_until(t);
+      if (progress) progress(static_cast<double>(engine.now().count_ns()) / static_cast<double>(total.count_ns()));
+    }
+  };
+  if (warmup > Time::zero()) advance_to(warmup);
+  load.reset_stats();
+  cluster.reset_stats();
+  advance_to(total);
+
+  RunResult r;
+  r.scenario = scenario.name;
+  r.job_name = w.name;
+  r.version = kVersion;
+  r.seed = scenario.seed;
+  r.workload = w;
+  r.vms = load.vms();
+  r.configured_outstanding = r.vms * w.vmdks_per_vm * w.outstanding_per_vmdk;
+  r.result = summarize(load, engine.now());
+  r.counters = cluster.counters();
+  for (const VmStats& vm : load.vm_stats())
+    for (std::size_t op = 0; op < 2; ++op) r.pooled[op].merge(vm.latency[op]);
+  r.threads = load.thread_stats();
+  r.capacity = capacity(scenario.cluster, DataProfile{w.compress_pct, w.dedupe_pct});
+
+  std::vector<int> counts;
+  for (int h = 0; h < cluster.hosts(); ++h) {
+    const HostCpu& cpu = cluster.cpu(h);
+    r.hosts.push_back({scenario.cluster.hosts[static_cast<std::size_t>(h)].name, cpu.usage_pct(), cpu.utilization_pct(), -1});
+    add_use(r.resources, "cpu", scenario.cluster.hosts[static_cast<std::size_t>(h)].name, cpu.usage_pct() / 100.0, counts);
+  }
+  for (const auto& d : cluster.devices())
+    add_use(r.resources, d.role + "_device", scenario.cluster.hosts[static_cast<std::size_t>(d.host)].name + "/" +
+                                                 d.device->spec().name,
+            d.device->utilisation(), counts);
+  for (const PortReport& p : cluster.network().ports())
+    add_use(r.resources, "network_port", p.from + "->" + p.to, p.utilisation, counts);
+  for (std::size_t i = 0; i < r.resources.size(); ++i) r.resources[i].mean /= std::max(1, counts[i]);
+  double worst = -1;
+  for (const auto& c : r.resources)
+    if (c.max > worst) {
+      worst = c.max;
+      r.bottleneck = c.name + " (" + c.busiest + ")";
+    }
+  r.simulated_seconds = total.seconds();
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return r;
+}
+
+}  // namespace hcisim

@@ -1,0 +1,113 @@
+// Position-aware YAML access with key checking (yaml_reader.hpp).
+#include "yaml_reader.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include "hcisim/core/check.hpp"
+
+namespace hcisim::detail {
+
+std::string YamlReader::where(const YAML::Node& at) const {
+  const YAML::Mark m = at.Mark();
+  if (m.line < 0) return file_ + " (--set)";
+  return file_ + ":" + std::to_string(m.line + 1);
+}
+
+void YamlReader::fail(const std::string& message) const {
+  throw InvalidArgument(where(node_) + ": " + (path_.empty() ? std::string("document") : path_) + ": " + message);
+}
+
+void YamlReader::fail_value(const std::string& key_path, const std::string& value, const std::string& allowed,
+                            const YAML::Node& at) const {
+  throw InvalidArgument(where(at) + ": " + key_path + " = '" + value + "' is not allowed; expected " + allowed);
+}
+
+void YamlReader::expect_map(std::initializer_list<const char*> keys) const {
+  if (!node_.IsMap()) {
+    std::string list;
+    for (const char* k : keys) list += (list.empty() ? "" : ", ") + std::string(k);
+    fail("expected a map with keys " + list);
+  }
+  for (const auto& kv : node_) {
+    const std::string k = kv.first.as<std::string>();
+    bool known = false;
+    for (const char* allowed : keys) known = known || k == allowed;
+    if (!known) {
+      std::string list;
+      for (const char* a : keys) list += (list.empty() ? "" : ", ") + std::string(a);
+      throw InvalidArgument(where(kv.first) + ": unknown key '" + key_path(k.c_str()) + "'; allowed here: " + list);
+    }
+  }
+}
+
+YamlReader YamlReader::child(const char* key) const {
+  if (!has(key)) fail("missing key '" + key_path(key) + "'");
+  return YamlReader(node_[key], file_, key_path(key));
+}
+
+YamlReader YamlReader::item(std::size_t index) const {
+  return YamlReader(node_[index], file_, path_ + "[" + std::to_string(index) + "]");
+}
+
+std::string YamlReader::scalar() const {
+  if (!node_.IsScalar()) fail("expected a single value");
+  return node_.Scalar();
+}
+
+std::string YamlReader::text(const char* key, const std::string& fallback) const {
+  if (!has(key)) return fallback;
+  const YAML::Node n = node_[key];
+  if (!n.IsScalar()) fail_value(key_path(key), "(a list or map)", "a single value", n);
+  return n.Scalar();
+}
+
+std::string YamlReader::required_text(const char* key) const {
+  if (!has(key)) fail("missing key '" + key_path(key) + "'");
+  return text(key, "");
+}
+
+double YamlReader::number(const char* key, double fallback) const {
+  if (!has(key)) return fallback;
+  const YAML::Node n = node_[key];
+  const std::string s = n.IsScalar() ? n.Scalar() : std::string("(a list or map)");
+  double v = 0;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || p != s.data() + s.size() || !std::isfinite(v)) fail_value(key_path(key), s, "a number", n);
+  return v;
+}
+
+double YamlReader::required_number(const char* key) const {
+  if (!has(key)) fail("missing key '" + key_path(key) + "'");
+  return number(key, 0);
+}
+
+long YamlReader::integer(const char* key, long fallback, long lo, long hi) const {
+  if (!has(key)) return fallback;
+  const double v = number(key, 0);
+  if (v != std::floor(v) || v < static_cast<double>(lo) || v > static_cast<double>(hi))
+    fail_value(key_path(key), node_[key].Scalar(), "a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]",
+               node_[key]);
+  return static_cast<long>(v);
+}
+
+bool YamlReader::flag(const char* key, bool fallback) const {
+  if (!has(key)) return fallback;
+  const std::string s = text(key, "");
+  if (s == "true" || s == "yes" || s == "on") return true;
+  if (s == "false" || s == "no" || s == "off") return false;
+  fail_value(key_path(key), s, "true or false", node_[key]);
+}
+
+std::string YamlReader::choice(const char* key, const std::string& fallback,
+                               std::initializer_list<const char*> allowed) const {
+  const std::string s = text(key, fallback);
+  std::string list;
+  for (const char* a : allowed) {
+    if (s == a) return s;
+    list += (list.empty() ? "" : " | ") + std::string(a);
+  }
+  fail_value(key_path(key), s, list, node_[key]);
+}
+
+}  // namespace hcisim::detail

@@ -47,7 +47,7 @@ void WorkloadSpec::validate() const {
 std::string WorkloadSpec::describe() const {
   char buf[256];
   const double kib = block.kib();
-  std::snprintf(buf, sizeof buf, "%gk %g%% read %g%% random, %s%d VMDKs x %d outstanding per VM", kib, read_pct,
+  std::snprintf(buf, sizeof buf, "%gk %g%% read %g%% random, %s%d VMDKs per VM x %d outstanding per VMDK", kib, read_pct,
                 random_pct, vms > 0 ? (std::to_string(vms) + " VMs x ").c_str() : "", vmdks_per_vm,
                 outstanding_per_vmdk);
   return buf;

@@ -2,7 +2,8 @@
 //
 // How an I/O moves (vsan-model-facts.md sections 1-3, design.md):
 //   1. client host CPU: guest, vSCSI, DOM client (+ checksum; ESA also compression and
-//      encryption of writes at the source, decompression of reads);
+//      encryption of writes at the source; ESA reads are decompressed on the component host
+//      and cross the network uncompressed);
 //   2. OSA writes: the congestion delay of the target disk groups is injected here, and a
 //      write waits while a target write buffer has no room;
 //   3. to the object's DOM owner (network if the owner is another host), DOM owner CPU;
@@ -195,6 +196,7 @@ class Cluster final : public EventHandler, public CpuClient, public NetworkClien
   std::uint32_t new_subop(const SubOp& s);
   void start_subop(std::uint32_t sub);
   void subop_device(std::uint32_t sub);
+  Time component_work(HostCpu& cpu, const SubOp& s);
   void subop_done(std::uint32_t sub);
   void after_client_cpu(std::uint32_t req);
   void after_delay(std::uint32_t req);

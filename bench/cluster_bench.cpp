@@ -1,4 +1,6 @@
 // Whole-cluster throughput. items_per_second = simulated I/O completions per wall second.
+//  BM_Scenario/seed000: the built-in default scenario (seed 000's 4 NUCs, fio 4k 70/30,
+//    8 VMs x 8 VMDKs x 4 outstanding, dedupe and compression) as `hcisim` runs it.
 // 4K random 70 % read / 30 % write, closed loop, 2 VMs x 4 VMDKs x 4 outstanding per host:
 //  BM_Cluster/osa4_raid1: 4 OSA hosts, one disk group each (Optane P4800X 375 GB cache,
 //    Intel P4500 2 TB capacity), RAID-1 FTT 1, 25 GbE.
@@ -9,6 +11,7 @@
 
 #include "hcisim/hcisim.hpp"
 #include "hcisim/storage/cluster.hpp"
+#include "hcisim/scenario/scenario.hpp"
 #include "hcisim/workload/vm_workload.hpp"
 
 using namespace hcisim;
@@ -61,5 +64,19 @@ void BM_Cluster(benchmark::State& state, bool esa) {
 }
 BENCHMARK_CAPTURE(BM_Cluster, osa4_raid1, false)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Cluster, esa6_raid6, true)->Unit(benchmark::kMillisecond);
+
+void BM_Scenario_seed000(benchmark::State& state) {
+  const HardwareCatalog cat = HardwareCatalog::load();
+  const Scenario s = parse_scenario(default_scenario_yaml(), "default", {}, cat);
+  Engine engine;
+  VmWorkload load(engine, s.workload, s.seed, s.threads_per_vmdk);
+  Cluster c(engine, s.cluster, DataProfile{s.workload.compress_pct, s.workload.dedupe_pct}, s.seed, load);
+  load.start(c);
+  engine.run_for(10_ms);
+  const std::uint64_t start = load.completed();
+  for (auto _ : state) engine.run_for(5_ms);
+  state.SetItemsProcessed(static_cast<std::int64_t>(load.completed() - start));
+}
+BENCHMARK(BM_Scenario_seed000)->Name("BM_Scenario/seed000")->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -202,3 +202,26 @@ TEST_CASE("RAID-1 reads of a 1 MiB range always use the same replica; about 1/H 
   // serves half of the ranges: 1/4 local overall.
   CHECK(static_cast<double>(local) / total == Approx(0.25).margin(0.05));
 }
+
+TEST_CASE("amplification: ESA with compression writes and stores b/c, reads return b") {
+  Engine engine;
+  Recorder rec;
+  ClusterSpec spec = test::esa_cluster(6);
+  spec.policy = {RaidLevel::raid6, 2};
+  spec.services.compression = true;
+  Cluster cluster(engine, spec, {50, 0}, 2, rec);   // 50 % compressible: c = 2
+  const int obj = cluster.add_object(0, 1_GiB, 1_GiB);
+  const ObjectPlacement& p = cluster.placement(obj);
+  cluster.submit(1, obj, 0, IoOp::write, 0, 4_KiB);
+  engine.run();
+  int remote_perf = 0;
+  for (const ComponentPlace& c : p.perf) remote_perf += c.host != p.owner;
+  CHECK(cluster.counters().fg_device_write_bytes == 3 * 2048);
+  CHECK(cluster.counters().fg_network_bytes == remote_perf * 2048);
+  cluster.reset_stats();
+  cluster.submit(2, obj, 0, IoOp::read, 0, 4_KiB);
+  engine.run();
+  const int col = stripe_columns(cluster.layout(), spec.esa.stripe_unit, 0).data_column;
+  CHECK(cluster.counters().fg_device_read_bytes == 2048);
+  CHECK(cluster.counters().fg_network_bytes == (p.data[static_cast<std::size_t>(col)].host != p.owner ? 4096 : 0));
+}

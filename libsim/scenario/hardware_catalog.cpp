@@ -151,6 +151,7 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     validate_at(cpu, r, c);
     cat.cpus_.push_back(std::move(c));
   }
+  cat.calibration_ = Calibration::load_dir(dir);
   return cat;
 }
 

@@ -361,6 +361,7 @@ Scenario parse_scenario(const std::string& text, const std::string& source, cons
     s.cluster.services.dedupe = d.flag("dedupe", false);
     s.cluster.services.compression = d.flag("compression", s.cluster.services.dedupe);
   }
+  catalog.calibration().apply(s.cluster);
   try {
     s.cluster.validate();
   } catch (const InvalidArgument& e) {

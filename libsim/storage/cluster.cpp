@@ -28,7 +28,8 @@ Cluster::Cluster(Engine& engine, const ClusterSpec& spec, const DataProfile& dat
       client_(client),
       seed_(seed),
       two_node_(spec.witness_host),
-      rng_(seed, 0, "cluster/io") {
+      rng_(seed, 0, "cluster/io"),
+      stack_latency_(Time::round_ns(spec.stack_latency_us * 1e3)) {
   network_ = std::make_unique<Network>(engine_, spec_.network, *this);
   std::vector<std::string> names;
   for (const HostSpec& h : spec_.hosts) names.push_back(h.name);
@@ -176,17 +177,20 @@ void Cluster::submit(std::uint64_t tok, int object, int client_host, IoOp op, st
   cpu.run(token(kClientCpu, idx), work);
 }
 
-// Congestion: the delay of the most congested target disk group is injected at the client.
+// The stack's fixed software latency, and for OSA writes the congestion delay of the most
+// congested target disk group, are injected at the client (one event for both).
 void Cluster::after_client_cpu(std::uint32_t req) {
   const Request& r = requests_[req];
+  Time delay = stack_latency_;
   if (r.op == IoOp::write && spec_.architecture == Architecture::osa) {
-    Time delay = Time::zero();
-    for (std::uint32_t g : write_targets(r)) delay = std::max(delay, groups_[g].buffer.congestion_delay());
-    if (delay > Time::zero()) {
-      ++counters_.congestion_delays;
-      engine_.schedule_after(delay, *this, kAfterDelay, req);
-      return;
-    }
+    Time congestion = Time::zero();
+    for (std::uint32_t g : write_targets(r)) congestion = std::max(congestion, groups_[g].buffer.congestion_delay());
+    if (congestion > Time::zero()) ++counters_.congestion_delays;
+    delay += congestion;
+  }
+  if (delay > Time::zero()) {
+    engine_.schedule_after(delay, *this, kAfterDelay, req);
+    return;
   }
   after_delay(req);
 }
@@ -483,15 +487,19 @@ std::uint32_t Cluster::pool_device(int host, int object, std::uint64_t offset) c
 // ---------------------------------------------------------------------------------------
 // OSA write buffers: targets, destage elevator, waiting writers
 
-std::vector<std::uint32_t> Cluster::write_targets(const Request& r) const {
+Cluster::Targets Cluster::write_targets(const Request& r) const {
   const Object& o = objects_[r.object];
-  if (!layout_.erasure_coded()) return o.groups;
+  Targets t;
+  auto add = [&t](std::uint32_t g) { t.group[static_cast<std::size_t>(t.count++)] = g; };
   const std::int64_t row = spec_.osa.stripe_unit.count() * layout_.data;
-  if (r.size % row == 0 && r.offset % static_cast<std::uint64_t>(row) == 0) return o.groups;
+  if (!layout_.erasure_coded() || (r.size % row == 0 && r.offset % static_cast<std::uint64_t>(row) == 0)) {
+    for (std::uint32_t g : o.groups) add(g);
+    return t;
+  }
   const StripeColumns cols = stripe_columns(layout_, spec_.osa.stripe_unit, r.offset);
-  std::vector<std::uint32_t> out{o.groups[static_cast<std::size_t>(cols.data_column)]};
-  for (int i = 0; i < cols.parity_count; ++i) out.push_back(o.groups[static_cast<std::size_t>(cols.parity_columns[i])]);
-  return out;
+  add(o.groups[static_cast<std::size_t>(cols.data_column)]);
+  for (int i = 0; i < cols.parity_count; ++i) add(o.groups[static_cast<std::size_t>(cols.parity_columns[i])]);
+  return t;
 }
 
 void Cluster::pump_destage(std::uint32_t g) {

@@ -91,6 +91,7 @@ void ClusterSpec::validate() const {
     check::non_negative(esa.lfs_overhead, "esa.lfs_overhead");
     check::positive(esa.gc_factor, "esa.gc_factor");
     cpu_costs.validate();
+    check::non_negative(stack_latency_us, "stack_latency_us");
   } catch (const InvalidArgument& e) {
     throw InvalidArgument(std::string("cluster ") + e.what());
   }

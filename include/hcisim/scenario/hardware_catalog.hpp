@@ -10,6 +10,7 @@
 #include "hcisim/hw/cpu_spec.hpp"
 #include "hcisim/hw/device_spec.hpp"
 #include "hcisim/hw/network_spec.hpp"
+#include "hcisim/scenario/calibration.hpp"
 
 namespace hcisim {
 
@@ -18,7 +19,7 @@ std::string default_data_dir();
 
 class HardwareCatalog {
  public:
-  /// Loads every catalog file of `dir`. Errors name file, line and column.
+  /// Loads every catalog file of `dir` and its calibration.yaml. Errors name file, line, column.
   static HardwareCatalog load(const std::string& dir = default_data_dir());
 
   const DeviceSpec& device(std::string_view name) const;
@@ -32,6 +33,9 @@ class HardwareCatalog {
   const std::vector<NicSpec>& nics() const { return nics_; }
   const std::vector<SwitchSpec>& switches() const { return switches_; }
   const std::vector<CpuSpec>& cpus() const { return cpus_; }
+  /// The calibrated software constants of `<dir>/calibration.yaml` (defaults if absent).
+  const Calibration& calibration() const { return calibration_; }
+  void set_calibration(const Calibration& c) { calibration_ = c; }
 
  private:
   std::vector<DeviceSpec> devices_;
@@ -39,6 +43,7 @@ class HardwareCatalog {
   std::vector<NicSpec> nics_;
   std::vector<SwitchSpec> switches_;
   std::vector<CpuSpec> cpus_;
+  Calibration calibration_ = Calibration::defaults();
 };
 
 /// Up to `n` of `candidates` closest to `name` by edit distance, closest first.

@@ -210,7 +210,13 @@ class Cluster final : public EventHandler, public CpuClient, public NetworkClien
   void charge_stack(int host, std::int64_t bytes);
   std::uint32_t pool_device(int host, int object, std::uint64_t offset) const;
   // OSA write buffers
-  std::vector<std::uint32_t> write_targets(const Request& r) const;
+  struct Targets {
+    std::array<std::uint32_t, 8> group{};   // at most k+m = 6 or FTT+1 = 4 disk groups
+    int count = 0;
+    const std::uint32_t* begin() const { return group.data(); }
+    const std::uint32_t* end() const { return group.data() + count; }
+  };
+  Targets write_targets(const Request& r) const;
   void pump_destage(std::uint32_t group);
   void wake_waiters(std::uint32_t group);
   // ESA capacity leg
@@ -225,6 +231,7 @@ class Cluster final : public EventHandler, public CpuClient, public NetworkClien
   bool two_node_ = false;
   bool draining_ = false;
   RngStream rng_;
+  Time stack_latency_;
   std::unique_ptr<Network> network_;
   std::vector<std::unique_ptr<HostCpu>> cpus_;
   std::vector<DeviceSlot> devices_;

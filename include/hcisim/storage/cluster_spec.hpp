@@ -82,6 +82,10 @@ struct ClusterSpec {
   DataServices services;
   OsaSettings osa;
   EsaSettings esa;
+  /// Software latency of the vSAN stack per I/O that is neither CPU, device nor wire time
+  /// (thread hand-offs, polling, completion paths), added once per I/O at the DOM client.
+  /// A calibration parameter (data/calibration.yaml); 0 when uncalibrated.
+  double stack_latency_us = 0;
 
   /// Throws InvalidArgument naming the field (e.g. "hosts[2].disk_groups[0].capacity") and
   /// the rule, for any layout vSAN would not allow.

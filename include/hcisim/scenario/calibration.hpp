@@ -1,0 +1,48 @@
+// The calibrated software constants: the few model parameters that are not datasheet facts
+// (per-stage CPU cost, the stack's fixed software latency, the USB bridge overhead, ...),
+// each with its default, fitted value, standard error and provenance, kept in
+// data/calibration.yaml. Every scenario gets the fitted values (apply()).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hcisim/storage/cluster_spec.hpp"
+
+namespace hcisim {
+
+struct CalibrationParameter {
+  std::string name;
+  double default_value = 0;
+  double fitted = 0;        // the value in use
+  double stderr_value = 0;  // from the fit's Jacobian; 0 = not fitted yet
+  double min = 0;           // search bounds for the fit
+  double max = 0;
+  std::string provenance;   // what it was fitted on, when, how well
+};
+
+class Calibration {
+ public:
+  /// The parameters the model exposes, at their defaults (an uncalibrated model).
+  static Calibration defaults();
+  /// Reads `path` (YAML: parameters: {name: {default, fitted, stderr, min, max, provenance}}).
+  /// Unknown parameter names and values outside [min, max] are errors naming file and line.
+  static Calibration load(const std::string& path);
+  /// `<dir>/calibration.yaml` if it exists, else defaults().
+  static Calibration load_dir(const std::string& dir);
+
+  std::vector<CalibrationParameter>& parameters() { return params_; }
+  const std::vector<CalibrationParameter>& parameters() const { return params_; }
+  double value(const std::string& name) const;
+  void set(const std::string& name, double value);
+
+  /// Sets the cluster's software constants from the fitted values.
+  void apply(ClusterSpec& cluster) const;
+  /// YAML text of the whole file.
+  std::string to_yaml() const;
+
+ private:
+  std::vector<CalibrationParameter> params_;
+};
+
+}  // namespace hcisim

@@ -1,0 +1,133 @@
+// Calibration parameters: defaults, YAML file, application to a cluster (calibration.hpp).
+#include "hcisim/scenario/calibration.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include "hcisim/core/check.hpp"
+
+namespace hcisim {
+
+Calibration Calibration::defaults() {
+  Calibration c;
+  // name, default, fitted, stderr, min, max, provenance
+  c.params_ = {
+      {"cpu_cost_scale", 1.0, 1.0, 0, 0.1, 20,
+       "multiplies every per-stage CPU cost of CpuCosts (cpu_spec.hpp); default: uncalibrated"},
+      {"stack_latency_us", 0.0, 0.0, 0, 0, 5000,
+       "fixed software latency per I/O in the vSAN stack (ClusterSpec::stack_latency_us); default: none"},
+      {"usb_bridge_latency_us", 54.0, 54.0, 0, 0, 2000,
+       "added latency of a USB NVMe bridge (connections.csv usb-nvme); default: measured on another bridge"},
+      {"congestion_delay_a_us", 1.0, 1.0, 0, 0.01, 1000, "OSA congestion delay a in a*exp(b*congestion)"},
+      {"esa_gc_factor", 1.0, 1.0, 0, 1.0, 4.0, "ESA segment-cleaning write amplification on the capacity leg"},
+  };
+  return c;
+}
+
+double Calibration::value(const std::string& name) const {
+  for (const auto& p : params_)
+    if (p.name == name) return p.fitted;
+  throw InvalidArgument("calibration parameter '" + name + "' does not exist");
+}
+
+void Calibration::set(const std::string& name, double v) {
+  for (auto& p : params_)
+    if (p.name == name) {
+      if (!(v >= p.min && v <= p.max))
+        check::fail("calibration " + name, v, "a value in [" + std::to_string(p.min) + ", " + std::to_string(p.max) + "]");
+      p.fitted = v;
+      return;
+    }
+  throw InvalidArgument("calibration parameter '" + name + "' does not exist");
+}
+
+Calibration Calibration::load(const std::string& path) {
+  Calibration c = defaults();
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw InvalidArgument("calibration file '" + path + "' cannot be read");
+  } catch (const YAML::ParserException& e) {
+    throw InvalidArgument(path + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
+  }
+  const YAML::Node params = root["parameters"];
+  if (!params || !params.IsMap()) throw InvalidArgument(path + ": expected a map 'parameters'");
+  for (const auto& kv : params) {
+    const std::string name = kv.first.as<std::string>();
+    const std::string at = path + ":" + std::to_string(kv.first.Mark().line + 1) + ": ";
+    CalibrationParameter* p = nullptr;
+    for (auto& q : c.params_)
+      if (q.name == name) p = &q;
+    if (!p) {
+      std::string known;
+      for (const auto& q : c.params_) known += (known.empty() ? "" : ", ") + q.name;
+      throw InvalidArgument(at + "unknown calibration parameter '" + name + "'; known: " + known);
+    }
+    try {
+      if (kv.second["fitted"]) p->fitted = kv.second["fitted"].as<double>();
+      if (kv.second["stderr"]) p->stderr_value = kv.second["stderr"].as<double>();
+      if (kv.second["provenance"]) p->provenance = kv.second["provenance"].as<std::string>();
+    } catch (const YAML::Exception& e) {
+      throw InvalidArgument(at + "parameter '" + name + "': " + e.msg);
+    }
+    if (!(p->fitted >= p->min && p->fitted <= p->max))
+      throw InvalidArgument(at + "parameters." + name + ".fitted = " + std::to_string(p->fitted) +
+                            " is not allowed; expected a value in [" + std::to_string(p->min) + ", " +
+                            std::to_string(p->max) + "]");
+  }
+  return c;
+}
+
+Calibration Calibration::load_dir(const std::string& dir) {
+  const std::string path = dir + "/calibration.yaml";
+  if (!std::filesystem::exists(path)) return defaults();
+  return load(path);
+}
+
+void Calibration::apply(ClusterSpec& cluster) const {
+  const double k = value("cpu_cost_scale");
+  CpuCosts& c = cluster.cpu_costs;
+  for (double* f : {&c.guest_us, &c.vscsi_us, &c.dom_client_us, &c.dom_owner_us, &c.component_us, &c.destage_us,
+                    &c.net_message_us, &c.rdma_message_us, &c.checksum_us_per_kib, &c.compression_us_per_kib,
+                    &c.decompression_us_per_kib, &c.encryption_us_per_kib, &c.dedupe_us_per_kib, &c.net_us_per_kib,
+                    &c.rdma_us_per_kib})
+    *f *= k;
+  cluster.stack_latency_us = value("stack_latency_us");
+  cluster.osa.congestion_delay_a_us = value("congestion_delay_a_us");
+  cluster.esa.gc_factor = value("esa_gc_factor");
+  const double usb = value("usb_bridge_latency_us");
+  auto fix = [usb](DriveSpec& d) {
+    if (d.connection.name == "usb-nvme") d.connection.added_latency_us = usb;
+  };
+  for (HostSpec& h : cluster.hosts) {
+    for (DiskGroupSpec& g : h.disk_groups) {
+      fix(g.cache);
+      for (DriveSpec& d : g.capacity) fix(d);
+    }
+    for (DriveSpec& d : h.pool) fix(d);
+  }
+}
+
+std::string Calibration::to_yaml() const {
+  std::ostringstream os;
+  os << "# Calibrated software constants of hcisim: the model parameters that are not datasheet\n"
+        "# facts. `hcisim calibrate` fits them to data/measurements.csv and rewrites this file;\n"
+        "# `hcisim accuracy` shows how well they predict. default = the uncalibrated value,\n"
+        "# fitted = the value in use, stderr = standard error from the fit's Jacobian (0: not fitted).\n"
+        "parameters:\n";
+  for (const auto& p : params_) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "  %s:\n    default: %.6g\n    fitted: %.6g\n    stderr: %.6g\n    min: %.6g\n    max: %.6g\n",
+                  p.name.c_str(), p.default_value, p.fitted, p.stderr_value, p.min, p.max);
+    os << buf << "    provenance: \"";
+    for (char ch : p.provenance) os << (ch == '"' ? '\'' : ch);
+    os << "\"\n";
+  }
+  return os.str();
+}
+
+}  // namespace hcisim

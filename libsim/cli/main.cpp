@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "hcisim/calib/accuracy.hpp"
 #include "hcisim/hcisim.hpp"
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/report/svg_chart.hpp"
@@ -36,6 +37,9 @@ usage:
       run two scenarios and print their results side by side with deltas
   hcisim validate FILE [--set KEY=VALUE]...
       check a scenario file without running it
+  hcisim accuracy [--all] [--seeds 000,003] [--set KEY=VALUE]... [--jobs N]
+      run every scenario of data/measurements.csv with data/calibration.yaml and print
+      measured vs predicted with errors (--all also lists rows not predicted, and why)
   hcisim --help
 
 options:
@@ -59,7 +63,8 @@ struct Args {
   std::string vary;
   std::string out = "sweep";
   int jobs = 0;
-  bool json = false, csv = false, quiet = false;
+  bool json = false, csv = false, quiet = false, all = false;
+  std::vector<std::string> seeds;
 };
 
 [[noreturn]] void usage_error(const std::string& msg) { throw InvalidArgument(msg + " (see hcisim --help)"); }
@@ -69,6 +74,7 @@ Args parse_args(int argc, char** argv) {
   int i = 1;
   if (i < argc && (std::strcmp(argv[i], "run") == 0 || std::strcmp(argv[i], "sweep") == 0 ||
                    std::strcmp(argv[i], "compare") == 0 || std::strcmp(argv[i], "validate") == 0 ||
+                   std::strcmp(argv[i], "accuracy") == 0 ||
                    std::strcmp(argv[i], "help") == 0))
     a.command = argv[i++];
   for (; i < argc; ++i) {
@@ -81,6 +87,15 @@ Args parse_args(int argc, char** argv) {
     else if (arg == "--json") a.json = true;
     else if (arg == "--csv") a.csv = true;
     else if (arg == "--quiet") a.quiet = true;
+    else if (arg == "--all") a.all = true;
+    else if (arg == "--seeds") {
+      const std::string v = value("--seeds");
+      for (std::size_t i0 = 0; i0 <= v.size();) {
+        const std::size_t j = std::min(v.find(',', i0), v.size());
+        if (j > i0) a.seeds.push_back(v.substr(i0, j - i0));
+        i0 = j + 1;
+      }
+    }
     else if (arg == "--set") a.sets.push_back(value("--set"));
     else if (arg == "--vary") a.vary = value("--vary");
     else if (arg == "--out") a.out = value("--out");
@@ -91,7 +106,8 @@ Args parse_args(int argc, char** argv) {
       if (end == v.c_str() || *end || n < 1 || n > 256) usage_error("--jobs = '" + v + "' is not allowed; expected 1..256");
       a.jobs = static_cast<int>(n);
     } else if (!arg.empty() && arg[0] == '-') {
-      usage_error("unknown option '" + arg + "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --help");
+      usage_error("unknown option '" + arg +
+                  "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --seeds, --help");
     } else {
       a.files.push_back(arg);
     }
@@ -244,6 +260,22 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   return 0;
 }
 
+int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
+  if (!a.files.empty()) usage_error("accuracy takes no file (it reads data/measurements.csv)");
+  const std::string data = default_data_dir();
+  const auto measurements = load_measurements(data + "/measurements.csv");
+  AccuracyOptions o;
+  o.repo_dir = data + "/..";
+  o.overrides = a.sets;
+  o.jobs = a.jobs;
+  o.only_seeds = a.seeds;
+  Progress p(!a.quiet);
+  const AccuracyReport report = evaluate(measurements, cat, o, p.fn());
+  p.done();
+  std::fputs(format_accuracy(report, a.all).c_str(), stdout);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -257,6 +289,7 @@ int main(int argc, char** argv) {
     if (a.command == "validate") return cmd_validate(a, cat);
     if (a.command == "sweep") return cmd_sweep(a, cat);
     if (a.command == "compare") return cmd_compare(a, cat);
+    if (a.command == "accuracy") return cmd_accuracy(a, cat);
     return cmd_run(a, cat);
   } catch (const InvalidArgument& e) {
     std::fprintf(stderr, "hcisim: %s\n", e.what());

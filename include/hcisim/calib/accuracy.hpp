@@ -1,0 +1,76 @@
+// Accuracy against the seeds: data/measurements.csv holds every number the write-ups state;
+// evaluate() runs each scenario they reference once (in parallel), predicts each supported
+// measurement and reports the errors. Which rows count (rules in accuracy.cpp):
+//   IOPS/throughput  : iops, throughput_mbps / throughput_mibps of a whole run (HCIBench
+//                      block; DiskSpd 'total:' rows of the Total IO table);
+//   mean latency     : read/write latency of the HCIBench block, DiskSpd 'total:' rows;
+//   other            : p95/percentiles, host CPU (HCIBench Average row), stated ratios
+//                      computed from two runs (the baseline scenario is in notes).
+// Rows the model cannot predict yet (guest CPU, memory, per-thread rows, points read off a
+// curve, sweeps not in examples/) are listed with the reason.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "hcisim/scenario/hardware_catalog.hpp"
+
+namespace hcisim {
+
+struct Measurement {
+  std::string seed_file;
+  std::string scenario;
+  std::string workload;
+  std::string metric;
+  double value = 0;
+  std::string unit;
+  std::string kind;       // absolute | ratio
+  std::string notes;
+  std::size_t line = 0;   // in measurements.csv
+};
+
+std::vector<Measurement> load_measurements(const std::string& path);
+
+enum class AccuracyClass { throughput, mean_latency, other, ratio, unsupported };
+const char* accuracy_class_name(AccuracyClass c);
+
+struct Prediction {
+  Measurement m;
+  AccuracyClass cls = AccuracyClass::unsupported;
+  double predicted = 0;
+  double error_pct = 0;     // (predicted - measured) / |measured| x 100; ratios in points where % changes
+  std::string reason;       // why unsupported
+};
+
+struct AccuracySummary {
+  int throughput_rows = 0;
+  double throughput_median_abs_pct = 0;
+  double throughput_max_abs_pct = 0;
+  int latency_rows = 0;
+  double latency_median_abs_pct = 0;
+  double latency_max_abs_pct = 0;
+  int ratio_rows = 0;
+  double ratio_max_abs_points = 0;
+};
+
+struct AccuracyOptions {
+  std::string repo_dir = ".";          // scenario paths in the CSV are relative to it
+  std::vector<std::string> overrides;  // applied to every scenario (e.g. shorter durations)
+  int jobs = 0;                        // threads; 0 = all cores
+  std::vector<std::string> only_seeds; // seed_file prefixes to keep (empty: all)
+};
+
+struct AccuracyReport {
+  std::vector<Prediction> rows;
+  AccuracySummary summary;
+};
+
+/// Runs the scenarios with `catalog` (and its calibration) and predicts every measurement.
+AccuracyReport evaluate(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog,
+                        const AccuracyOptions& options, const std::function<void(double)>& progress = {});
+AccuracySummary summarize(const std::vector<Prediction>& rows);
+/// The table (seed, scenario, metric, measured, predicted, error %) and summary lines.
+std::string format_accuracy(const AccuracyReport& report, bool include_unsupported);
+
+}  // namespace hcisim

@@ -1,0 +1,274 @@
+// Predicting data/measurements.csv with the simulator (accuracy.hpp).
+#include "hcisim/calib/accuracy.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "hcisim/core/check.hpp"
+#include "hcisim/scenario/csv.hpp"
+#include "hcisim/scenario/scenario.hpp"
+#include "hcisim/scenario/simulation.hpp"
+
+namespace hcisim {
+
+namespace {
+
+bool contains(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
+
+// "baseline: examples/scenarios/x.yaml; ..." -> the path.
+std::string baseline_of(const Measurement& m) {
+  const auto pos = m.notes.find("baseline: ");
+  if (pos == std::string::npos) return "";
+  const auto start = pos + 10;
+  auto end = m.notes.find_first_of("; ,\"", start);
+  return m.notes.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// DiskSpd percentile metric names: read_p95_ms, total_p99.9_ms ...
+bool percentile_metric(const std::string& metric, int* op, double* q) {
+  const auto p = metric.find("_p");
+  if (p == std::string::npos || metric.size() < 4 || metric.substr(metric.size() - 3) != "_ms") return false;
+  const std::string who = metric.substr(0, p);
+  *op = who == "read" ? 0 : who == "write" ? 1 : who == "total" ? 2 : -1;
+  if (*op < 0) return false;
+  const std::string num = metric.substr(p + 2, metric.size() - 3 - (p + 2));
+  char* end = nullptr;
+  const double pct = std::strtod(num.c_str(), &end);
+  if (end == num.c_str() || *end) return false;
+  *q = pct / 100.0;
+  return true;
+}
+
+}  // namespace
+
+const char* accuracy_class_name(AccuracyClass c) {
+  switch (c) {
+    case AccuracyClass::throughput: return "iops/throughput";
+    case AccuracyClass::mean_latency: return "mean latency";
+    case AccuracyClass::other: return "other";
+    case AccuracyClass::ratio: return "ratio";
+    case AccuracyClass::unsupported: return "not predicted";
+  }
+  return "?";
+}
+
+std::vector<Measurement> load_measurements(const std::string& path) {
+  const CsvTable t = CsvTable::read(path);
+  std::vector<Measurement> out;
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    Measurement m;
+    m.seed_file = t.text(r, "seed_file");
+    m.scenario = t.text(r, "scenario");
+    m.workload = t.text(r, "workload");
+    m.metric = t.text(r, "metric");
+    m.value = t.number(r, "value");
+    m.unit = t.text(r, "unit");
+    m.kind = t.text(r, "kind");
+    m.notes = t.text(r, "notes");
+    m.line = t.line_of(r);
+    if (m.kind != "absolute" && m.kind != "ratio")
+      throw InvalidArgument(path + ":" + std::to_string(m.line) + ": column 'kind' = '" + m.kind +
+                            "' is not allowed; expected absolute or ratio");
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+AccuracySummary summarize(const std::vector<Prediction>& rows) {
+  AccuracySummary s;
+  std::vector<double> tp, lat;
+  for (const Prediction& p : rows) {
+    if (p.cls == AccuracyClass::throughput) tp.push_back(std::fabs(p.error_pct));
+    if (p.cls == AccuracyClass::mean_latency) lat.push_back(std::fabs(p.error_pct));
+    if (p.cls == AccuracyClass::ratio) {
+      ++s.ratio_rows;
+      s.ratio_max_abs_points = std::max(s.ratio_max_abs_points, std::fabs(p.error_pct));
+    }
+  }
+  s.throughput_rows = static_cast<int>(tp.size());
+  s.throughput_median_abs_pct = median(tp);
+  s.throughput_max_abs_pct = tp.empty() ? 0 : *std::max_element(tp.begin(), tp.end());
+  s.latency_rows = static_cast<int>(lat.size());
+  s.latency_median_abs_pct = median(lat);
+  s.latency_max_abs_pct = lat.empty() ? 0 : *std::max_element(lat.begin(), lat.end());
+  return s;
+}
+
+AccuracyReport evaluate(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog,
+                        const AccuracyOptions& options, const std::function<void(double)>& progress) {
+  std::vector<const Measurement*> rows;
+  for (const Measurement& m : measurements) {
+    bool keep = options.only_seeds.empty();
+    for (const auto& s : options.only_seeds) keep = keep || m.seed_file.rfind(s, 0) == 0;
+    if (keep) rows.push_back(&m);
+  }
+  // Every scenario referenced (and every ratio's baseline) runs once.
+  std::map<std::string, RunResult> runs;
+  std::map<std::string, std::string> load_errors;
+  std::vector<std::string> paths;
+  for (const Measurement* m : rows)
+    for (const std::string& p : {m->scenario, baseline_of(*m)})
+      if (!p.empty() && std::find(paths.begin(), paths.end(), p) == paths.end()) paths.push_back(p);
+  std::vector<RunResult> results(paths.size());
+  std::vector<std::string> errors(paths.size());
+  std::atomic<std::size_t> next{0}, done{0};
+  std::mutex mu;
+  auto worker = [&]() {
+    for (std::size_t i = next++; i < paths.size(); i = next++) {
+      try {
+        const Scenario s = load_scenario(options.repo_dir + "/" + paths[i], options.overrides, catalog);
+        results[i] = simulate(s);
+      } catch (const InvalidArgument& e) {
+        errors[i] = e.what();
+      }
+      const double f = static_cast<double>(++done) / static_cast<double>(paths.size());
+      if (progress) {
+        std::lock_guard<std::mutex> lock(mu);
+        progress(f);
+      }
+    }
+  };
+  const int jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (int t = 0; t < std::min<int>(jobs, static_cast<int>(paths.size())); ++t) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (errors[i].empty()) runs[paths[i]] = std::move(results[i]);
+    else load_errors[paths[i]] = errors[i];
+  }
+
+  AccuracyReport report;
+  for (const Measurement* mp : rows) {
+    const Measurement& m = *mp;
+    Prediction p;
+    p.m = m;
+    auto unsupported = [&](const std::string& why) {
+      p.cls = AccuracyClass::unsupported;
+      p.reason = why;
+      report.rows.push_back(p);
+    };
+    if (load_errors.count(m.scenario)) {
+      unsupported(contains(load_errors[m.scenario], "cannot be read") ? "scenario file not in examples/ yet"
+                                                                       : load_errors[m.scenario]);
+      continue;
+    }
+    const RunResult& r = runs.at(m.scenario);
+    const WorkloadResult& w = r.result;
+    const bool diskspd = contains(m.notes, "DiskSpd");
+    const bool total_row = contains(m.notes, "'total:' row");
+    if (m.kind == "ratio") {
+      const std::string base = baseline_of(m);
+      if (base.empty() || !runs.count(base)) {
+        unsupported(base.empty() ? "ratio without a baseline scenario" : "baseline scenario not in examples/ yet");
+        continue;
+      }
+      const RunResult& b = runs.at(base);
+      if (m.metric == "bandwidth_ratio" || m.metric == "throughput_ratio") {
+        p.predicted = w.throughput_mbps / b.result.throughput_mbps;
+        p.error_pct = 100.0 * (p.predicted - m.value) / std::fabs(m.value);
+      } else if (m.metric == "iops_gain" && m.unit == "IO/s") {
+        p.predicted = w.iops - b.result.iops;
+        p.error_pct = 100.0 * (p.predicted - m.value) / std::fabs(m.value);
+      } else {
+        unsupported("needs the peak of a curve (a sweep), not one run");
+        continue;
+      }
+      p.cls = AccuracyClass::ratio;
+      report.rows.push_back(p);
+      continue;
+    }
+    if (m.value == 0) {
+      unsupported("0 in the report (no such I/O in this workload)");
+      continue;
+    }
+    if (contains(m.notes, "a point on") || contains(m.notes, "point of the")) {
+      unsupported("a point read off a curve: needs a sweep");
+      continue;
+    }
+    double pred = 0;
+    AccuracyClass cls = AccuracyClass::other;
+    int op = 0;
+    double q = 0;
+    if (diskspd && !total_row && !contains(m.notes, "percentile")) {
+      unsupported(contains(m.notes, "thread") ? "per-thread row (the 'total:' row is compared)"
+                                              : "guest-side figure, not modelled");
+      continue;
+    }
+    if (m.metric == "iops") pred = w.iops, cls = AccuracyClass::throughput;
+    else if (m.metric == "throughput_mbps" || m.metric == "throughput_mibps") pred = w.throughput_mbps, cls = AccuracyClass::throughput;
+    else if (m.metric == "throughput_mbps_per_node") pred = w.throughput_mbps / static_cast<double>(std::max<std::size_t>(1, r.hosts.size()));
+    else if (m.metric == "read_iops") pred = w.read_iops;
+    else if (m.metric == "write_iops") pred = w.write_iops;
+    else if (m.metric == "read_latency_ms") pred = w.read_latency_ms, cls = AccuracyClass::mean_latency;
+    else if (m.metric == "write_latency_ms") pred = w.write_latency_ms, cls = AccuracyClass::mean_latency;
+    else if (m.metric == "total_latency_ms") pred = w.pooled_latency_ms, cls = AccuracyClass::mean_latency;
+    else if (m.metric == "read_p95_ms" && !diskspd) pred = w.read_p95_ms;
+    else if (m.metric == "write_p95_ms" && !diskspd) pred = w.write_p95_ms;
+    else if ((m.metric == "cpu_usage_pct" || m.metric == "cpu_utilization_pct") && contains(m.notes, "Average")) {
+      double sum = 0;
+      for (const auto& h : r.hosts) sum += m.metric == "cpu_usage_pct" ? h.cpu_usage_pct : h.cpu_utilization_pct;
+      pred = r.hosts.empty() ? 0 : sum / static_cast<double>(r.hosts.size());
+    } else if (diskspd && percentile_metric(m.metric, &op, &q) && q <= 0.9999) {
+      LatencyHistogram h = op == 2 ? r.pooled[0] : r.pooled[static_cast<std::size_t>(op)];
+      if (op == 2) h.merge(r.pooled[1]);
+      pred = h.percentile(q).ms();
+    } else {
+      unsupported(contains(m.metric, "mem") ? "memory is not modelled"
+                  : contains(m.metric, "cpu") ? "per-host row (the Average row is compared)"
+                                              : "metric not predicted");
+      continue;
+    }
+    p.cls = cls;
+    p.predicted = pred;
+    p.error_pct = 100.0 * (pred - m.value) / std::fabs(m.value);
+    report.rows.push_back(p);
+  }
+  report.summary = summarize(report.rows);
+  return report;
+}
+
+std::string format_accuracy(const AccuracyReport& report, bool include_unsupported) {
+  std::ostringstream os;
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%-5s %-58s %-20s %12s %12s %9s  %s\n", "seed", "scenario", "metric", "measured",
+                "predicted", "error %", "class");
+  os << buf;
+  for (const Prediction& p : report.rows) {
+    if (p.cls == AccuracyClass::unsupported && !include_unsupported) continue;
+    std::string scen = p.m.scenario;
+    const auto slash = scen.rfind('/');
+    if (slash != std::string::npos) scen = scen.substr(slash + 1);
+    if (scen.size() > 5 && scen.substr(scen.size() - 5) == ".yaml") scen.resize(scen.size() - 5);
+    if (p.cls == AccuracyClass::unsupported)
+      std::snprintf(buf, sizeof buf, "%-5.3s %-58.58s %-20.20s %12.6g %12s %9s  %s\n", p.m.seed_file.c_str(), scen.c_str(),
+                    p.m.metric.c_str(), p.m.value, "-", "-", p.reason.c_str());
+    else
+      std::snprintf(buf, sizeof buf, "%-5.3s %-58.58s %-20.20s %12.6g %12.6g %+9.1f  %s\n", p.m.seed_file.c_str(),
+                    scen.c_str(), p.m.metric.c_str(), p.m.value, p.predicted, p.error_pct, accuracy_class_name(p.cls));
+    os << buf;
+  }
+  const AccuracySummary& s = report.summary;
+  std::snprintf(buf, sizeof buf,
+                "\nIOPS/throughput: %d rows, median |error| %.1f %%, max %.1f %%\n"
+                "mean latency:    %d rows, median |error| %.1f %%, max %.1f %%\n"
+                "stated ratios:   %d rows, max |error| %.1f %%\n",
+                s.throughput_rows, s.throughput_median_abs_pct, s.throughput_max_abs_pct, s.latency_rows,
+                s.latency_median_abs_pct, s.latency_max_abs_pct, s.ratio_rows, s.ratio_max_abs_points);
+  os << buf;
+  return os.str();
+}
+
+}  // namespace hcisim

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "hcisim/calib/accuracy.hpp"
+#include "hcisim/calib/fit.hpp"
 #include "hcisim/hcisim.hpp"
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/report/svg_chart.hpp"
@@ -40,6 +41,9 @@ usage:
   hcisim accuracy [--all] [--seeds 000,003] [--set KEY=VALUE]... [--jobs N]
       run every scenario of data/measurements.csv with data/calibration.yaml and print
       measured vs predicted with errors (--all also lists rows not predicted, and why)
+  hcisim calibrate [--params P1,P2,...] [--iterations N] [--out FILE] [--seeds ...] [--set ...]
+      fit the calibration parameters to data/measurements.csv (Levenberg-Marquardt on log
+      errors), print before/after and write FILE (default data/calibration.yaml)
   hcisim --help
 
 options:
@@ -65,6 +69,9 @@ struct Args {
   int jobs = 0;
   bool json = false, csv = false, quiet = false, all = false;
   std::vector<std::string> seeds;
+  std::vector<std::string> params;
+  int iterations = 12;
+  bool out_given = false;
 };
 
 [[noreturn]] void usage_error(const std::string& msg) { throw InvalidArgument(msg + " (see hcisim --help)"); }
@@ -74,7 +81,7 @@ Args parse_args(int argc, char** argv) {
   int i = 1;
   if (i < argc && (std::strcmp(argv[i], "run") == 0 || std::strcmp(argv[i], "sweep") == 0 ||
                    std::strcmp(argv[i], "compare") == 0 || std::strcmp(argv[i], "validate") == 0 ||
-                   std::strcmp(argv[i], "accuracy") == 0 ||
+                   std::strcmp(argv[i], "accuracy") == 0 || std::strcmp(argv[i], "calibrate") == 0 ||
                    std::strcmp(argv[i], "help") == 0))
     a.command = argv[i++];
   for (; i < argc; ++i) {
@@ -98,7 +105,23 @@ Args parse_args(int argc, char** argv) {
     }
     else if (arg == "--set") a.sets.push_back(value("--set"));
     else if (arg == "--vary") a.vary = value("--vary");
-    else if (arg == "--out") a.out = value("--out");
+    else if (arg == "--out") {
+      a.out = value("--out");
+      a.out_given = true;
+    } else if (arg == "--params") {
+      const std::string v = value("--params");
+      for (std::size_t i0 = 0; i0 <= v.size();) {
+        const std::size_t j = std::min(v.find(',', i0), v.size());
+        if (j > i0) a.params.push_back(v.substr(i0, j - i0));
+        i0 = j + 1;
+      }
+    } else if (arg == "--iterations") {
+      const std::string v = value("--iterations");
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (end == v.c_str() || *end || n < 0 || n > 100) usage_error("--iterations = '" + v + "' is not allowed; expected 0..100");
+      a.iterations = static_cast<int>(n);
+    }
     else if (arg == "--jobs") {
       const std::string v = value("--jobs");
       char* end = nullptr;
@@ -107,7 +130,8 @@ Args parse_args(int argc, char** argv) {
       a.jobs = static_cast<int>(n);
     } else if (!arg.empty() && arg[0] == '-') {
       usage_error("unknown option '" + arg +
-                  "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --seeds, --help");
+                  "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --seeds, --params, "
+                  "--iterations, --help");
     } else {
       a.files.push_back(arg);
     }
@@ -276,6 +300,41 @@ int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
   return 0;
 }
 
+int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
+  if (!a.files.empty()) usage_error("calibrate takes no file (it reads data/measurements.csv)");
+  const std::string data = default_data_dir();
+  const auto measurements = load_measurements(data + "/measurements.csv");
+  FitOptions o;
+  if (!a.params.empty()) o.parameters = a.params;
+  o.max_iterations = a.iterations;
+  o.accuracy.repo_dir = data + "/..";
+  o.accuracy.overrides = a.sets;
+  o.accuracy.jobs = a.jobs;
+  o.accuracy.only_seeds = a.seeds;
+  const FitResult f = fit(measurements, cat, o, [&](const std::string& line) {
+    if (!a.quiet) std::fprintf(stderr, "%s\n", line.c_str());
+  });
+  std::printf("before:\n%s\nafter:\n%s\n", format_accuracy(f.before, false).c_str(), format_accuracy(f.after, false).c_str());
+  std::printf("fitted %d rows with %zu parameters: rms log error %.4f -> %.4f (%d iterations, %d runs of all scenarios)\n\n",
+              f.rows, o.parameters.size(), f.rms_before, f.rms_after, f.iterations, f.evaluations);
+  std::printf("%-24s %12s %12s %12s\n", "parameter", "default", "fitted", "stderr");
+  Calibration out = f.calibration;
+  for (auto& p : out.parameters()) {
+    std::printf("%-24s %12.5g %12.5g %12.5g\n", p.name.c_str(), p.default_value, p.fitted, p.stderr_value);
+    for (const auto& name : o.parameters)
+      if (name == p.name) {
+        char buf[256];
+        std::snprintf(buf, sizeof buf, "fitted by hcisim calibrate on %d rows of data/measurements.csv; rms log error %.3f -> %.3f",
+                      f.rows, f.rms_before, f.rms_after);
+        p.provenance = buf;
+      }
+  }
+  const std::string path = a.out_given ? a.out : data + "/calibration.yaml";
+  std::ofstream(path) << out.to_yaml();
+  std::printf("\nwrote %s\n", path.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -290,6 +349,7 @@ int main(int argc, char** argv) {
     if (a.command == "sweep") return cmd_sweep(a, cat);
     if (a.command == "compare") return cmd_compare(a, cat);
     if (a.command == "accuracy") return cmd_accuracy(a, cat);
+    if (a.command == "calibrate") return cmd_calibrate(a, cat);
     return cmd_run(a, cat);
   } catch (const InvalidArgument& e) {
     std::fprintf(stderr, "hcisim: %s\n", e.what());

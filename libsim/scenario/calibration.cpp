@@ -19,7 +19,7 @@ Calibration Calibration::defaults() {
        "multiplies every per-stage CPU cost of CpuCosts (cpu_spec.hpp); default: uncalibrated"},
       {"stack_latency_us", 0.0, 0.0, 0, 0, 5000,
        "fixed software latency per I/O in the vSAN stack (ClusterSpec::stack_latency_us); default: none"},
-      {"usb_bridge_latency_us", 54.0, 54.0, 0, 0, 2000,
+      {"usb_bridge_latency_us", 54.0, 54.0, 0, 0, 10000,
        "added latency of a USB NVMe bridge (connections.csv usb-nvme); default: measured on another bridge"},
       {"congestion_delay_a_us", 1.0, 1.0, 0, 0.01, 1000, "OSA congestion delay a in a*exp(b*congestion)"},
       {"esa_gc_factor", 1.0, 1.0, 0, 1.0, 4.0, "ESA segment-cleaning write amplification on the capacity leg"},

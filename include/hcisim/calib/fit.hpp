@@ -1,0 +1,44 @@
+// Fitting the calibration parameters to the measurements: Levenberg-Marquardt (Eigen) on
+// log errors, with a forward finite-difference Jacobian. Every evaluation runs the same
+// scenarios with the same seeds (common random numbers), so differences come from the
+// parameters, not from noise. Standard errors come from the Jacobian at the optimum:
+// cov = s^2 (J^T J)^-1 with s^2 = SSR / (n - p).
+// Rows fitted: IOPS/throughput, mean latency and stated ratios (accuracy.hpp), and the
+// host CPU usage of HCIBench's Average row. Residual = ln(predicted / measured) (relative
+// error where a value can be negative).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "hcisim/calib/accuracy.hpp"
+#include "hcisim/scenario/calibration.hpp"
+
+namespace hcisim {
+
+struct FitOptions {
+  std::vector<std::string> parameters = {"cpu_cost_scale", "stack_latency_us", "usb_bridge_latency_us"};
+  AccuracyOptions accuracy;          // which seeds, shorter durations, threads
+  int max_iterations = 12;
+};
+
+struct FitResult {
+  Calibration calibration;           // fitted values and standard errors
+  double rms_before = 0;             // root mean square of the residuals (log errors)
+  double rms_after = 0;
+  int iterations = 0;
+  int evaluations = 0;
+  int rows = 0;
+  AccuracyReport before;
+  AccuracyReport after;
+};
+
+/// Rows that enter the fit, and their residuals.
+bool fitted_row(const Prediction& p);
+double residual(const Prediction& p);
+
+FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog, const FitOptions& options,
+              const std::function<void(const std::string&)>& log = {});
+
+}  // namespace hcisim

@@ -1,0 +1,148 @@
+// Levenberg-Marquardt fit of calibration parameters (fit.hpp). Marquardt's damping on the
+// diagonal of J^T J, lambda divided by 3 on success and multiplied by 4 on failure; bounds
+// by clamping; parameters with a positive lower bound are fitted in log space.
+#include "hcisim/calib/fit.hpp"
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <cstdio>
+
+#include "hcisim/core/check.hpp"
+
+namespace hcisim {
+
+bool fitted_row(const Prediction& p) {
+  if (p.cls == AccuracyClass::throughput || p.cls == AccuracyClass::mean_latency || p.cls == AccuracyClass::ratio)
+    return true;
+  return p.cls == AccuracyClass::other && p.m.metric == "cpu_usage_pct";
+}
+
+double residual(const Prediction& p) {
+  if (p.m.value > 0 && p.predicted > 0) return std::log(p.predicted / p.m.value);
+  return (p.predicted - p.m.value) / std::max(1e-12, std::fabs(p.m.value));
+}
+
+namespace {
+
+struct Space {
+  std::vector<CalibrationParameter*> params;
+  std::vector<bool> log_scale;
+  // Internal coordinate <-> parameter value.
+  double to_value(std::size_t j, double x) const {
+    const CalibrationParameter& p = *params[j];
+    const double v = log_scale[j] ? std::exp(x) : x;
+    return std::min(p.max, std::max(p.min, v));
+  }
+  double to_x(std::size_t j, double v) const { return log_scale[j] ? std::log(v) : v; }
+  double step(std::size_t j, double x) const {
+    const CalibrationParameter& p = *params[j];
+    if (log_scale[j]) return 0.05;
+    return std::max(0.02 * std::fabs(x), 0.01 * (p.max - p.min));
+  }
+};
+
+}  // namespace
+
+FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog, const FitOptions& options,
+              const std::function<void(const std::string&)>& log) {
+  FitResult out;
+  Calibration cal = catalog.calibration();
+  Space space;
+  for (const auto& name : options.parameters) {
+    CalibrationParameter* found = nullptr;
+    for (auto& p : cal.parameters())
+      if (p.name == name) found = &p;
+    if (!found) throw InvalidArgument("calibrate: unknown parameter '" + name + "'");
+    space.params.push_back(found);
+    space.log_scale.push_back(found->min > 0);
+  }
+  const std::size_t np = space.params.size();
+  HardwareCatalog work = catalog;
+
+  auto evaluate_at = [&](const Eigen::VectorXd& x, AccuracyReport* report) {
+    for (std::size_t j = 0; j < np; ++j) space.params[j]->fitted = space.to_value(j, x[static_cast<Eigen::Index>(j)]);
+    work.set_calibration(cal);
+    AccuracyReport rep = evaluate(measurements, work, options.accuracy);
+    ++out.evaluations;
+    std::vector<double> r;
+    for (const Prediction& p : rep.rows)
+      if (fitted_row(p)) r.push_back(residual(p));
+    if (report) *report = std::move(rep);
+    Eigen::VectorXd v(static_cast<Eigen::Index>(r.size()));
+    for (std::size_t i = 0; i < r.size(); ++i) v[static_cast<Eigen::Index>(i)] = r[i];
+    return v;
+  };
+
+  Eigen::VectorXd x(static_cast<Eigen::Index>(np));
+  for (std::size_t j = 0; j < np; ++j) x[static_cast<Eigen::Index>(j)] = space.to_x(j, space.params[j]->fitted);
+  Eigen::VectorXd r = evaluate_at(x, &out.before);
+  out.rows = static_cast<int>(r.size());
+  if (out.rows <= static_cast<int>(np))
+    throw InvalidArgument("calibrate: " + std::to_string(out.rows) + " fitted rows for " + std::to_string(np) +
+                          " parameters; need more rows than parameters");
+  double cost = r.squaredNorm();
+  out.rms_before = std::sqrt(cost / static_cast<double>(r.size()));
+  double lambda = 1e-2;
+  Eigen::MatrixXd J(r.size(), static_cast<Eigen::Index>(np));
+  auto jacobian = [&]() {
+    for (std::size_t j = 0; j < np; ++j) {
+      Eigen::VectorXd xh = x;
+      const double h = space.step(j, x[static_cast<Eigen::Index>(j)]);
+      xh[static_cast<Eigen::Index>(j)] += h;
+      J.col(static_cast<Eigen::Index>(j)) = (evaluate_at(xh, nullptr) - r) / h;
+    }
+  };
+  for (int it = 0; it < options.max_iterations; ++it) {
+    jacobian();
+    const Eigen::MatrixXd A = J.transpose() * J;
+    const Eigen::VectorXd g = J.transpose() * r;
+    bool improved = false;
+    for (int tries = 0; tries < 6 && !improved; ++tries) {
+      Eigen::MatrixXd damped = A;
+      for (Eigen::Index j = 0; j < A.rows(); ++j) damped(j, j) += lambda * std::max(A(j, j), 1e-9);
+      const Eigen::VectorXd delta = damped.ldlt().solve(-g);
+      Eigen::VectorXd xn = x + delta;
+      for (std::size_t j = 0; j < np; ++j)
+        xn[static_cast<Eigen::Index>(j)] = space.to_x(j, space.to_value(j, xn[static_cast<Eigen::Index>(j)]));
+      const Eigen::VectorXd rn = evaluate_at(xn, nullptr);
+      const double cn = rn.squaredNorm();
+      if (cn < cost) {
+        x = xn;
+        r = rn;
+        lambda = std::max(lambda / 3, 1e-7);
+        const double gain = cost - cn;
+        cost = cn;
+        improved = true;
+        if (log) {
+          char buf[128];
+          std::snprintf(buf, sizeof buf, "iteration %d: rms log error %.4f (lambda %.2g)", it + 1,
+                        std::sqrt(cost / static_cast<double>(r.size())), lambda);
+          log(buf);
+        }
+        if (gain < 1e-6 * cost) it = options.max_iterations;   // converged
+      } else {
+        lambda *= 4;
+      }
+    }
+    ++out.iterations;
+    if (!improved) break;
+  }
+  // Final state, Jacobian at the optimum and standard errors.
+  r = evaluate_at(x, &out.after);
+  jacobian();
+  const double dof = std::max(1.0, static_cast<double>(r.size()) - static_cast<double>(np));
+  const double s2 = r.squaredNorm() / dof;
+  const Eigen::MatrixXd cov = s2 * (J.transpose() * J).completeOrthogonalDecomposition().pseudoInverse();
+  for (std::size_t j = 0; j < np; ++j) {
+    const auto jj = static_cast<Eigen::Index>(j);
+    const double value = space.to_value(j, x[jj]);
+    const double sd_x = std::sqrt(std::max(0.0, cov(jj, jj)));
+    space.params[j]->fitted = value;
+    space.params[j]->stderr_value = space.log_scale[j] ? value * sd_x : sd_x;   // delta method for log space
+  }
+  out.rms_after = std::sqrt(r.squaredNorm() / static_cast<double>(r.size()));
+  out.calibration = cal;
+  return out;
+}
+
+}  // namespace hcisim

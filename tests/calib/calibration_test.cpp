@@ -1,0 +1,99 @@
+// Calibration machinery: the measurements file loads and points at existing scenarios;
+// calibration files round-trip and reject unknown or out-of-range parameters; the fit
+// recovers parameters planted in synthetic measurements produced by the model itself.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "hcisim/calib/accuracy.hpp"
+#include "hcisim/calib/fit.hpp"
+#include "hcisim/core/check.hpp"
+#include "hcisim/scenario/scenario.hpp"
+#include "hcisim/scenario/simulation.hpp"
+
+using namespace hcisim;
+namespace fs = std::filesystem;
+
+TEST_CASE("data/measurements.csv loads and its scenarios exist") {
+  const auto rows = load_measurements(default_data_dir() + "/measurements.csv");
+  CHECK(rows.size() > 300);
+  for (const Measurement& m : rows) {
+    INFO(m.seed_file << " line " << m.line << " " << m.scenario);
+    if (m.notes.find("to be added") == std::string::npos)
+      CHECK(fs::exists(fs::path(default_data_dir()) / ".." / m.scenario));
+    CHECK(!m.metric.empty());
+  }
+}
+
+TEST_CASE("calibration files round-trip and reject unknown or out-of-range parameters") {
+  Calibration c = Calibration::defaults();
+  c.set("cpu_cost_scale", 2.5);
+  const fs::path dir = fs::temp_directory_path() / "hcisim_calibration_test";
+  fs::create_directories(dir);
+  std::ofstream(dir / "calibration.yaml") << c.to_yaml();
+  const Calibration back = Calibration::load_dir(dir.string());
+  CHECK(back.value("cpu_cost_scale") == 2.5);
+  CHECK(back.value("stack_latency_us") == 0);
+  std::ofstream(dir / "bad.yaml") << "parameters:\n  cpu_cost_scael: {fitted: 2}\n";
+  CHECK_THROWS_WITH(Calibration::load((dir / "bad.yaml").string()),
+                    Catch::Contains("bad.yaml:2") && Catch::Contains("unknown calibration parameter 'cpu_cost_scael'"));
+  std::ofstream(dir / "range.yaml") << "parameters:\n  cpu_cost_scale: {fitted: 500}\n";
+  CHECK_THROWS_WITH(Calibration::load((dir / "range.yaml").string()),
+                    Catch::Contains("range.yaml:2") && Catch::Contains("cpu_cost_scale.fitted"));
+  CHECK_THROWS_WITH(c.set("stack_latency_us", -1), Catch::Contains("calibration stack_latency_us"));
+}
+
+TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slow]") {
+  const fs::path dir = fs::temp_directory_path() / "hcisim_fit_test";
+  fs::create_directories(dir);
+  std::ofstream(dir / "small.yaml") << R"(name: small
+cluster:
+  hosts: 3
+  host:
+    cpu: {cores: 2, ghz: 2.5, threads_per_core: 1}
+    network: {speed_gbe: 25}
+    disk_groups: [{cache: optane-p4800x-375gb, capacity: [intel-p4500-2tb]}]
+workload: {vms: 3, vmdks_per_vm: 2, outstanding_per_vmdk: 4, duration_s: 0.1, warmup_s: 0.01}
+)";
+  HardwareCatalog cat = HardwareCatalog::load();
+  Calibration planted = Calibration::defaults();
+  planted.set("cpu_cost_scale", 4.0);
+  planted.set("stack_latency_us", 200.0);
+  HardwareCatalog truth = cat;
+  truth.set_calibration(planted);
+  // A second operating point at queue depth 1 separates fixed latency from CPU queueing.
+  std::ifstream in(dir / "small.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::ofstream(dir / "small-qd1.yaml") << text.replace(text.find("outstanding_per_vmdk: 4"), 23, "outstanding_per_vmdk: 1");
+  std::vector<Measurement> ms;
+  for (const char* file : {"small.yaml", "small-qd1.yaml"}) {
+    const RunResult r = simulate(load_scenario((dir / file).string(), {}, truth));
+    auto row = [&](const char* metric, double v, const char* notes) {
+      Measurement m;
+      m.seed_file = "999_synthetic.txt";
+      m.scenario = file;
+      m.metric = metric;
+      m.value = v;
+      m.kind = "absolute";
+      m.notes = notes;
+      return m;
+    };
+    double cpu = 0;
+    for (const auto& h : r.hosts) cpu += h.cpu_usage_pct / 3;
+    for (const Measurement& m : {row("iops", r.result.iops, ""), row("read_latency_ms", r.result.read_latency_ms, ""),
+                                 row("write_latency_ms", r.result.write_latency_ms, ""),
+                                 row("cpu_usage_pct", cpu, "Average row")})
+      ms.push_back(m);
+  }
+  FitOptions o;
+  o.parameters = {"cpu_cost_scale", "stack_latency_us"};
+  o.accuracy.repo_dir = dir.string();
+  o.accuracy.jobs = 1;
+  const FitResult f = fit(ms, cat, o);
+  INFO("rms " << f.rms_before << " -> " << f.rms_after << " in " << f.iterations << " iterations");
+  CHECK(f.calibration.value("cpu_cost_scale") == Approx(4.0).epsilon(0.05));
+  CHECK(f.calibration.value("stack_latency_us") == Approx(200.0).epsilon(0.10));
+  CHECK(f.rms_after < 0.02);
+  CHECK(f.rms_after < f.rms_before / 10);
+}

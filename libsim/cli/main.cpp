@@ -74,6 +74,17 @@ struct Args {
   bool out_given = false;
 };
 
+// "a,b,,c" -> {a, b, c}
+std::vector<std::string> split_list(const std::string& v) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i <= v.size();) {
+    const std::size_t j = std::min(v.find(',', i), v.size());
+    if (j > i) out.push_back(v.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
+
 [[noreturn]] void usage_error(const std::string& msg) { throw InvalidArgument(msg + " (see hcisim --help)"); }
 
 Args parse_args(int argc, char** argv) {
@@ -95,26 +106,14 @@ Args parse_args(int argc, char** argv) {
     else if (arg == "--csv") a.csv = true;
     else if (arg == "--quiet") a.quiet = true;
     else if (arg == "--all") a.all = true;
-    else if (arg == "--seeds") {
-      const std::string v = value("--seeds");
-      for (std::size_t i0 = 0; i0 <= v.size();) {
-        const std::size_t j = std::min(v.find(',', i0), v.size());
-        if (j > i0) a.seeds.push_back(v.substr(i0, j - i0));
-        i0 = j + 1;
-      }
-    }
+    else if (arg == "--seeds") a.seeds = split_list(value("--seeds"));
     else if (arg == "--set") a.sets.push_back(value("--set"));
     else if (arg == "--vary") a.vary = value("--vary");
     else if (arg == "--out") {
       a.out = value("--out");
       a.out_given = true;
     } else if (arg == "--params") {
-      const std::string v = value("--params");
-      for (std::size_t i0 = 0; i0 <= v.size();) {
-        const std::size_t j = std::min(v.find(',', i0), v.size());
-        if (j > i0) a.params.push_back(v.substr(i0, j - i0));
-        i0 = j + 1;
-      }
+      a.params = split_list(value("--params"));
     } else if (arg == "--iterations") {
       const std::string v = value("--iterations");
       char* end = nullptr;
@@ -201,12 +200,7 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   if (a.vary.empty() || eq == std::string::npos || eq + 1 >= a.vary.size())
     usage_error("sweep needs --vary KEY=V1,V2,...");
   const std::string key = a.vary.substr(0, eq);
-  std::vector<std::string> values;
-  for (std::size_t i = eq + 1; i <= a.vary.size();) {
-    const std::size_t j = std::min(a.vary.find(',', i), a.vary.size());
-    if (j > i) values.push_back(a.vary.substr(i, j - i));
-    i = j + 1;
-  }
+  const std::vector<std::string> values = split_list(a.vary.substr(eq + 1));
   // Load every point first so bad input fails before any run.
   std::vector<Scenario> points;
   for (const auto& v : values) {

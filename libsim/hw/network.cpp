@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "hcisim/core/check.hpp"
+#include "hcisim/core/slot_pool.hpp"
 #include "network_routes.hpp"
 
 namespace hcisim {
@@ -18,18 +19,6 @@ std::uint64_t mix(std::uint64_t x) {
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
   return x ^ (x >> 31);
-}
-
-template <class T>
-std::uint32_t take_slot(std::vector<T>& pool, std::vector<std::uint32_t>& free, const T& value) {
-  if (free.empty()) {
-    pool.push_back(value);
-    return static_cast<std::uint32_t>(pool.size() - 1);
-  }
-  const std::uint32_t i = free.back();
-  free.pop_back();
-  pool[i] = value;
-  return i;
 }
 
 }  // namespace

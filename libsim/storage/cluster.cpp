@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "hcisim/core/check.hpp"
+#include "hcisim/core/slot_pool.hpp"
 
 namespace hcisim {
 
@@ -147,15 +148,7 @@ void Cluster::submit(std::uint64_t tok, int object, int client_host, IoOp op, st
   r.object = static_cast<std::uint32_t>(object);
   r.client = static_cast<std::uint16_t>(client_host);
   r.op = op;
-  std::uint32_t idx;
-  if (free_requests_.empty()) {
-    idx = static_cast<std::uint32_t>(requests_.size());
-    requests_.push_back(r);
-  } else {
-    idx = free_requests_.back();
-    free_requests_.pop_back();
-    requests_[idx] = r;
-  }
+  const std::uint32_t idx = take_slot(requests_, free_requests_, r);
   ++counters_.submitted;
   (op == IoOp::read ? counters_.host_read_bytes : counters_.host_write_bytes) += size.count();
 
@@ -372,16 +365,7 @@ void Cluster::complete(std::uint32_t req) {
 // ---------------------------------------------------------------------------------------
 // Component operations: [network out] -> CPU at host -> device -> [network back]
 
-std::uint32_t Cluster::new_subop(const SubOp& s) {
-  if (free_subops_.empty()) {
-    subops_.push_back(s);
-    return static_cast<std::uint32_t>(subops_.size() - 1);
-  }
-  const std::uint32_t i = free_subops_.back();
-  free_subops_.pop_back();
-  subops_[i] = s;
-  return i;
-}
+std::uint32_t Cluster::new_subop(const SubOp& s) { return take_slot(subops_, free_subops_, s); }
 
 void Cluster::start_subop(std::uint32_t sub) {
   const SubOp& s = subops_[sub];

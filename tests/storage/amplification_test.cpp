@@ -14,10 +14,7 @@ using namespace hcisim::literals;
 
 namespace {
 
-struct Recorder final : IoClient {
-  std::map<std::uint64_t, int> done;
-  void on_io_done(Cluster&, std::uint64_t token) override { ++done[token]; }
-};
+using test::Recorder;
 
 struct Row {
   const char* name;

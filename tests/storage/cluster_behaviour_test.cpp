@@ -17,10 +17,7 @@ using namespace hcisim::literals;
 
 namespace {
 
-struct Recorder final : IoClient {
-  std::map<std::uint64_t, int> done;
-  void on_io_done(Cluster&, std::uint64_t token) override { ++done[token]; }
-};
+using test::Recorder;
 
 WorkloadResult run_loop(const ClusterSpec& spec, const WorkloadSpec& w, Time warm, Time measure,
                     const DataProfile& data = {}, IoCounters* counters = nullptr) {

@@ -1,12 +1,21 @@
 // Small cluster specs built from the shipped catalogs, shared by the storage tests.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 
 #include "hcisim/scenario/hardware_catalog.hpp"
+#include "hcisim/storage/cluster.hpp"
 #include "hcisim/storage/cluster_spec.hpp"
 
 namespace hcisim::test {
+
+/// Counts completions per token (each must be exactly one).
+struct Recorder final : IoClient {
+  std::map<std::uint64_t, int> done;
+  void on_io_done(Cluster&, std::uint64_t token) override { ++done[token]; }
+};
 
 inline const HardwareCatalog& catalog() {
   static const HardwareCatalog cat = HardwareCatalog::load();

@@ -151,11 +151,12 @@ SwitchSpec default_switch(double gbps, const HardwareCatalog& cat) {
 }
 
 void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& out) {
-  c.expect_map({"hosts", "architecture", "witness_host", "host", "osa", "esa"});
+  c.expect_map({"hosts", "architecture", "witness_host", "host", "osa", "esa", "client_cache_mb"});
   const long hosts = c.integer("hosts", 0, 1, 64);
   if (hosts == 0) c.fail("missing key 'cluster.hosts' (1 to 64)");
   out.architecture = c.choice("architecture", "osa", {"osa", "esa"}) == "osa" ? Architecture::osa : Architecture::esa;
   out.witness_host = c.flag("witness_host", false);
+  out.client_cache_mb = c.number("client_cache_mb", out.client_cache_mb);
 
   const YamlReader h = c.child("host");
   h.expect_map({"cpu", "network", "disk_groups", "pool"});

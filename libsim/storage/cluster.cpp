@@ -39,6 +39,7 @@ Cluster::Cluster(Engine& engine, const ClusterSpec& spec, const DataProfile& dat
     cpus_.push_back(std::make_unique<HostCpu>(engine_, h.name, h.cpu, spec_.cpu_costs, *this));
   if (spec_.architecture == Architecture::osa) build_osa();
   else build_esa();
+  client_working_set_.assign(spec_.hosts.size(), 0.0);
 }
 
 std::uint32_t Cluster::add_device(const DriveSpec& drive, int host, int group, const char* role) {
@@ -100,6 +101,7 @@ int Cluster::add_object(int owner_host, Bytes size, Bytes working_set) {
       o.groups.push_back(g);
     }
   }
+  client_working_set_[static_cast<std::size_t>(owner_host)] += static_cast<double>(working_set.count());
   objects_.push_back(std::move(o));
   return index;
 }
@@ -151,6 +153,11 @@ void Cluster::submit(std::uint64_t tok, int object, int client_host, IoOp op, st
   const std::uint32_t idx = take_slot(requests_, free_requests_, r);
   ++counters_.submitted;
   (op == IoOp::read ? counters_.host_read_bytes : counters_.host_write_bytes) += size.count();
+  if (op == IoOp::read && spec_.client_cache_mb > 0) {
+    const double ws = client_working_set_[static_cast<std::size_t>(client_host)];
+    const double hit = ws > 0 ? std::min(1.0, spec_.client_cache_mb * 1048576.0 / ws) : 0.0;
+    requests_[idx].cached = hit >= 1.0 || (hit > 0 && rng_.uniform01() < hit);
+  }
 
   // Client host: guest, vSCSI, DOM client; data services at the source.
   HostCpu& cpu = *cpus_[static_cast<std::size_t>(client_host)];
@@ -174,6 +181,11 @@ void Cluster::submit(std::uint64_t tok, int object, int client_host, IoOp op, st
 // congested target disk group, are injected at the client (one event for both).
 void Cluster::after_client_cpu(std::uint32_t req) {
   const Request& r = requests_[req];
+  if (r.cached) {
+    ++counters_.client_cache_hits;
+    complete(req);
+    return;
+  }
   Time delay = stack_latency_;
   if (r.op == IoOp::write && spec_.architecture == Architecture::osa) {
     Time congestion = Time::zero();

@@ -92,6 +92,7 @@ void ClusterSpec::validate() const {
     check::positive(esa.gc_factor, "esa.gc_factor");
     cpu_costs.validate();
     check::non_negative(stack_latency_us, "stack_latency_us");
+    check::non_negative(client_cache_mb, "client_cache_mb");
   } catch (const InvalidArgument& e) {
     throw InvalidArgument(std::string("cluster ") + e.what());
   }

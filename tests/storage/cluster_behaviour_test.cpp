@@ -240,3 +240,25 @@ TEST_CASE("hybrid OSA: reads hit the 70 % read cache in proportion to cache size
   CHECK(small_share == Approx(1.0));
   CHECK(large_share == Approx(280e9 / (1000.0 * (1 << 30))).margin(0.025));
 }
+
+TEST_CASE("the in-memory client cache serves reads in proportion to cache over working set") {
+  for (double ws_gib : {0.5, 8.0}) {
+    ClusterSpec spec = test::osa_cluster(3);
+    spec.client_cache_mb = 1024;
+    Engine engine;
+    Recorder rec;
+    Cluster cluster(engine, spec, {}, 4, rec);
+    const auto ws = static_cast<std::int64_t>(ws_gib * (1 << 30));
+    const int obj = cluster.add_object(0, Bytes{ws}, Bytes{ws});
+    RngStream rng(4, 0, "offsets");
+    for (std::uint64_t t = 0; t < 20000; ++t)
+      cluster.submit(t, obj, 0, IoOp::read, rng.below(static_cast<std::uint64_t>(ws / 4096)) * 4096, 4_KiB);
+    engine.run();
+    const IoCounters& k = cluster.counters();
+    const double expected = std::min(1.0, 1.0 / ws_gib);
+    INFO("working set " << ws_gib << " GiB");
+    CHECK(k.completed == 20000);
+    CHECK(static_cast<double>(k.client_cache_hits) / 20000 == Approx(expected).margin(0.01));
+    CHECK(k.client_cache_hits + k.fg_device_reads == 20000);   // a hit never reaches a device
+  }
+}

@@ -47,6 +47,7 @@ inline ClusterSpec osa_cluster(int hosts, int groups = 1, int capacity = 1,
     }
     c.hosts.push_back(host);
   }
+  c.client_cache_mb = 0;   // exact device and network counts: no in-memory read cache
   c.fabric.kind = FabricKind::single_switch;
   c.fabric.nic = catalog().nic("broadcom-57414-25g");
   c.fabric.leaf = catalog().network_switch("dell-s5248f-on");

@@ -1,6 +1,7 @@
 // A simulated vSAN cluster: hosts (CPU, devices), the network, objects and the I/O path.
 //
 // How an I/O moves (vsan-model-facts.md sections 1-3, design.md):
+//   0. a read may hit the client host's in-memory cache and complete after step 1;
 //   1. client host CPU: guest, vSCSI, DOM client (+ checksum; ESA also compression and
 //      encryption of writes at the source; ESA reads are decompressed on the component host
 //      and cross the network uncompressed);
@@ -81,6 +82,7 @@ struct IoCounters {
   std::uint64_t network_messages = 0;
   std::uint64_t waited_for_buffer = 0;   // writes that found a full write buffer
   std::uint64_t congestion_delays = 0;   // writes delayed by congestion
+  std::uint64_t client_cache_hits = 0;   // reads served by the host's in-memory cache
 };
 
 class Cluster final : public EventHandler, public CpuClient, public NetworkClient, public DeviceClient {
@@ -174,6 +176,7 @@ class Cluster final : public EventHandler, public CpuClient, public NetworkClien
     std::uint16_t pending = 0;
     IoOp op = IoOp::read;
     std::uint8_t phase = 0;                  // RMW: 0 = reads, 1 = writes
+    bool cached = false;                     // read served by the client cache
   };
   struct SubOp {
     std::uint32_t parent = kNone;            // request, or disk group for destage
@@ -239,6 +242,7 @@ class Cluster final : public EventHandler, public CpuClient, public NetworkClien
   std::vector<std::vector<std::uint32_t>> host_groups_;   // OSA: global group indices per host
   std::vector<std::vector<std::uint32_t>> pools_;         // ESA: device indices per host
   std::vector<Object> objects_;
+  std::vector<double> client_working_set_;   // bytes addressed by the VMDKs of each host
   std::vector<Request> requests_;
   std::vector<std::uint32_t> free_requests_;
   std::vector<SubOp> subops_;

@@ -86,6 +86,10 @@ struct ClusterSpec {
   /// (thread hand-offs, polling, completion paths), added once per I/O at the DOM client.
   /// A calibration parameter (data/calibration.yaml); 0 when uncalibrated.
   double stack_latency_us = 0;
+  /// The in-memory DOM client read cache of each host (vsan-model-facts.md sections 1-2: an
+  /// in-memory host cache, often quoted as 0.4 % of RAM up to 1 GB -- size UNCONFIRMED).
+  /// A read from a VM hits it with probability cache / (working set of that host's VMDKs).
+  double client_cache_mb = 1024;
 
   /// Throws InvalidArgument naming the field (e.g. "hosts[2].disk_groups[0].capacity") and
   /// the rule, for any layout vSAN would not allow.

@@ -153,6 +153,7 @@ class Progress {
     return [this](double f) { draw(f); };
   }
   void draw(double f) {
+    if (!enabled_) return;
     std::lock_guard<std::mutex> lock(mu_);
     const int n = static_cast<int>(f * 40);
     std::fprintf(stderr, "\r[%-40.*s] %3d%%", n, "########################################", static_cast<int>(f * 100));

@@ -169,6 +169,10 @@ AccuracyReport evaluate(const std::vector<Measurement>& measurements, const Hard
     const WorkloadResult& w = r.result;
     const bool diskspd = contains(m.notes, "DiskSpd");
     const bool total_row = contains(m.notes, "'total:' row");
+    if (contains(m.workload, "sweep")) {
+      unsupported("a best case over a sweep of workloads: needs the sweep");
+      continue;
+    }
     if (m.kind == "ratio") {
       const std::string base = baseline_of(m);
       if (base.empty() || !runs.count(base)) {

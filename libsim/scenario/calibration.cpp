@@ -15,8 +15,10 @@ Calibration Calibration::defaults() {
   Calibration c;
   // name, default, fitted, stderr, min, max, provenance
   c.params_ = {
-      {"cpu_cost_scale", 1.0, 1.0, 0, 0.1, 20,
-       "multiplies every per-stage CPU cost of CpuCosts (cpu_spec.hpp); default: uncalibrated"},
+      {"cpu_per_io_scale", 1.0, 1.0, 0, 0.1, 30,
+       "multiplies the per-I/O (per-message, per-batch) CPU costs of CpuCosts (cpu_spec.hpp)"},
+      {"cpu_per_kib_scale", 1.0, 1.0, 0, 0.1, 30,
+       "multiplies the per-KiB CPU costs of CpuCosts (checksum, compression, network copies, ...)"},
       {"stack_latency_us", 0.0, 0.0, 0, 0, 5000,
        "fixed software latency per I/O in the vSAN stack (ClusterSpec::stack_latency_us); default: none"},
       {"usb_bridge_latency_us", 54.0, 54.0, 0, 0, 10000,
@@ -89,13 +91,15 @@ Calibration Calibration::load_dir(const std::string& dir) {
 }
 
 void Calibration::apply(ClusterSpec& cluster) const {
-  const double k = value("cpu_cost_scale");
   CpuCosts& c = cluster.cpu_costs;
+  const double per_io = value("cpu_per_io_scale");
   for (double* f : {&c.guest_us, &c.vscsi_us, &c.dom_client_us, &c.dom_owner_us, &c.component_us, &c.destage_us,
-                    &c.net_message_us, &c.rdma_message_us, &c.checksum_us_per_kib, &c.compression_us_per_kib,
-                    &c.decompression_us_per_kib, &c.encryption_us_per_kib, &c.dedupe_us_per_kib, &c.net_us_per_kib,
-                    &c.rdma_us_per_kib})
-    *f *= k;
+                    &c.net_message_us, &c.rdma_message_us})
+    *f *= per_io;
+  const double per_kib = value("cpu_per_kib_scale");
+  for (double* f : {&c.checksum_us_per_kib, &c.compression_us_per_kib, &c.decompression_us_per_kib,
+                    &c.encryption_us_per_kib, &c.dedupe_us_per_kib, &c.net_us_per_kib, &c.rdma_us_per_kib})
+    *f *= per_kib;
   cluster.stack_latency_us = value("stack_latency_us");
   cluster.osa.congestion_delay_a_us = value("congestion_delay_a_us");
   cluster.esa.gc_factor = value("esa_gc_factor");

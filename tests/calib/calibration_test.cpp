@@ -28,19 +28,19 @@ TEST_CASE("data/measurements.csv loads and its scenarios exist") {
 
 TEST_CASE("calibration files round-trip and reject unknown or out-of-range parameters") {
   Calibration c = Calibration::defaults();
-  c.set("cpu_cost_scale", 2.5);
+  c.set("cpu_per_io_scale", 2.5);
   const fs::path dir = fs::temp_directory_path() / "hcisim_calibration_test";
   fs::create_directories(dir);
   std::ofstream(dir / "calibration.yaml") << c.to_yaml();
   const Calibration back = Calibration::load_dir(dir.string());
-  CHECK(back.value("cpu_cost_scale") == 2.5);
+  CHECK(back.value("cpu_per_io_scale") == 2.5);
   CHECK(back.value("stack_latency_us") == 0);
   std::ofstream(dir / "bad.yaml") << "parameters:\n  cpu_cost_scael: {fitted: 2}\n";
   CHECK_THROWS_WITH(Calibration::load((dir / "bad.yaml").string()),
                     Catch::Contains("bad.yaml:2") && Catch::Contains("unknown calibration parameter 'cpu_cost_scael'"));
-  std::ofstream(dir / "range.yaml") << "parameters:\n  cpu_cost_scale: {fitted: 500}\n";
+  std::ofstream(dir / "range.yaml") << "parameters:\n  cpu_per_io_scale: {fitted: 500}\n";
   CHECK_THROWS_WITH(Calibration::load((dir / "range.yaml").string()),
-                    Catch::Contains("range.yaml:2") && Catch::Contains("cpu_cost_scale.fitted"));
+                    Catch::Contains("range.yaml:2") && Catch::Contains("cpu_per_io_scale.fitted"));
   CHECK_THROWS_WITH(c.set("stack_latency_us", -1), Catch::Contains("calibration stack_latency_us"));
 }
 
@@ -58,7 +58,7 @@ workload: {vms: 3, vmdks_per_vm: 2, outstanding_per_vmdk: 4, duration_s: 0.1, wa
 )";
   HardwareCatalog cat = HardwareCatalog::load();
   Calibration planted = Calibration::defaults();
-  planted.set("cpu_cost_scale", 4.0);
+  planted.set("cpu_per_io_scale", 4.0);
   planted.set("stack_latency_us", 200.0);
   HardwareCatalog truth = cat;
   truth.set_calibration(planted);
@@ -87,12 +87,12 @@ workload: {vms: 3, vmdks_per_vm: 2, outstanding_per_vmdk: 4, duration_s: 0.1, wa
       ms.push_back(m);
   }
   FitOptions o;
-  o.parameters = {"cpu_cost_scale", "stack_latency_us"};
+  o.parameters = {"cpu_per_io_scale", "stack_latency_us"};
   o.accuracy.repo_dir = dir.string();
   o.accuracy.jobs = 1;
   const FitResult f = fit(ms, cat, o);
   INFO("rms " << f.rms_before << " -> " << f.rms_after << " in " << f.iterations << " iterations");
-  CHECK(f.calibration.value("cpu_cost_scale") == Approx(4.0).epsilon(0.05));
+  CHECK(f.calibration.value("cpu_per_io_scale") == Approx(4.0).epsilon(0.05));
   CHECK(f.calibration.value("stack_latency_us") == Approx(200.0).epsilon(0.10));
   CHECK(f.rms_after < 0.02);
   CHECK(f.rms_after < f.rms_before / 10);

@@ -18,7 +18,8 @@
 namespace hcisim {
 
 struct FitOptions {
-  std::vector<std::string> parameters = {"cpu_cost_scale", "stack_latency_us", "usb_bridge_latency_us"};
+  std::vector<std::string> parameters = {"cpu_per_io_scale", "cpu_per_kib_scale", "stack_latency_us",
+                                         "usb_bridge_latency_us"};
   AccuracyOptions accuracy;          // which seeds, shorter durations, threads
   int max_iterations = 12;
 };

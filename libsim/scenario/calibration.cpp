@@ -25,6 +25,8 @@ Calibration Calibration::defaults() {
        "added latency of a USB NVMe bridge (connections.csv usb-nvme); default: measured on another bridge"},
       {"congestion_delay_a_us", 1.0, 1.0, 0, 0.01, 1000, "OSA congestion delay a in a*exp(b*congestion)"},
       {"esa_gc_factor", 1.0, 1.0, 0, 1.0, 4.0, "ESA segment-cleaning write amplification on the capacity leg"},
+      {"dedupe_lookup_miss", 0.0, 0.0, 0, 0.0, 1.0,
+       "OSA dedupe: probability that a capacity read first reads its hash-map entry from the capacity device"},
   };
   return c;
 }
@@ -90,7 +92,7 @@ Calibration Calibration::load_dir(const std::string& dir) {
   return load(path);
 }
 
-void Calibration::apply(ClusterSpec& cluster) const {
+void Calibration::apply_settings(ClusterSpec& cluster) const {
   CpuCosts& c = cluster.cpu_costs;
   const double per_io = value("cpu_per_io_scale");
   for (double* f : {&c.guest_us, &c.vscsi_us, &c.dom_client_us, &c.dom_owner_us, &c.component_us, &c.destage_us,
@@ -103,6 +105,10 @@ void Calibration::apply(ClusterSpec& cluster) const {
   cluster.stack_latency_us = value("stack_latency_us");
   cluster.osa.congestion_delay_a_us = value("congestion_delay_a_us");
   cluster.esa.gc_factor = value("esa_gc_factor");
+  cluster.osa.dedupe_lookup_miss = value("dedupe_lookup_miss");
+}
+
+void Calibration::apply_drives(ClusterSpec& cluster) const {
   const double usb = value("usb_bridge_latency_us");
   auto fix = [usb](DriveSpec& d) {
     if (d.connection.name == "usb-nvme") d.connection.added_latency_us = usb;

@@ -256,7 +256,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     const YamlReader o = c.child("osa");
     o.expect_map({"write_buffer_gb", "hybrid_read_cache_share", "destage_start_fill", "destage_batch_blocks",
                   "destage_depth", "congestion_start_fill", "congestion_full_fill", "congestion_delay_a_us",
-                  "congestion_delay_b", "stripe_unit_kb"});
+                  "congestion_delay_b", "stripe_unit_kb", "dedupe_lookup_miss"});
     OsaSettings& s = out.osa;
     s.write_buffer = Bytes{static_cast<std::int64_t>(o.number("write_buffer_gb", static_cast<double>(s.write_buffer.count()) / 1e9) * 1e9)};
     s.hybrid_read_cache_share = o.number("hybrid_read_cache_share", s.hybrid_read_cache_share);
@@ -268,6 +268,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     s.congestion_delay_a_us = o.number("congestion_delay_a_us", s.congestion_delay_a_us);
     s.congestion_delay_b = o.number("congestion_delay_b", s.congestion_delay_b);
     s.stripe_unit = Bytes{o.integer("stripe_unit_kb", s.stripe_unit.count() / 1024, 4, 65536) * 1024};
+    s.dedupe_lookup_miss = o.number("dedupe_lookup_miss", s.dedupe_lookup_miss);
   }
   if (c.has("esa")) {
     const YamlReader e = c.child("esa");
@@ -345,6 +346,7 @@ Scenario parse_scenario(const std::string& text, const std::string& source, cons
   s.source = source;
   s.name = r.text("name", source);
   s.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, 2147483647L));
+  catalog.calibration().apply_settings(s.cluster);   // the scenario's own keys may override
   read_cluster(r.child("cluster"), catalog, s.cluster);
   if (r.has("policy")) {
     const YamlReader p = r.child("policy");
@@ -362,7 +364,7 @@ Scenario parse_scenario(const std::string& text, const std::string& source, cons
     s.cluster.services.dedupe = d.flag("dedupe", false);
     s.cluster.services.compression = d.flag("compression", s.cluster.services.dedupe);
   }
-  catalog.calibration().apply(s.cluster);
+  catalog.calibration().apply_drives(s.cluster);
   try {
     s.cluster.validate();
   } catch (const InvalidArgument& e) {

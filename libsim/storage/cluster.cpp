@@ -317,6 +317,8 @@ void Cluster::add_read(std::uint32_t req, const ComponentPlace& c, std::uint32_t
       s.device = dg.cache;
     } else {
       s.device = dg.capacity[c.device];
+      s.lookup_first = spec_.services.dedupe && spec_.osa.dedupe_lookup_miss > 0 &&
+                       rng_.uniform01() < spec_.osa.dedupe_lookup_miss;
       if (dg.hybrid) {
         // Read-cache fill: the block read from disk is written to the cache device.
         SubOp fill;
@@ -400,7 +402,14 @@ Time Cluster::component_work(HostCpu& cpu, const SubOp& s) {
 }
 
 void Cluster::subop_device(std::uint32_t sub) {
-  const SubOp& s = subops_[sub];
+  SubOp& s = subops_[sub];
+  if (s.lookup_first) {
+    // The dedupe map lookup: a 4 KiB read on the same capacity device, then the data read.
+    ++counters_.fg_device_reads;
+    counters_.fg_device_read_bytes += kBlock;
+    devices_[s.device].device->submit(token(kSubDevice, sub), IoOp::read, Bytes{kBlock}, false);
+    return;
+  }
   const bool fg = s.kind == SubKind::foreground;
   if (s.op == IoOp::read) {
     ++(fg ? counters_.fg_device_reads : counters_.bg_device_reads);
@@ -628,6 +637,11 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
 
 void Cluster::on_io_complete(StorageDevice&, std::uint64_t tok) {
   const auto sub = static_cast<std::uint32_t>(tok & kIndexMask);
+  if (subops_[sub].lookup_first) {
+    subops_[sub].lookup_first = false;
+    subop_device(sub);
+    return;
+  }
   const SubOp& s = subops_[sub];
   if (s.from == s.host || s.kind == SubKind::stripe || s.kind == SubKind::fill || s.kind == SubKind::destage_read ||
       s.kind == SubKind::destage_write) {

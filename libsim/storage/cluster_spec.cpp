@@ -89,6 +89,8 @@ void ClusterSpec::validate() const {
     check::in_range(osa.stripe_unit.count(), 4096, 64 << 20, "osa.stripe_unit");
     check::in_range(esa.stripe_unit.count(), 4096, 64 << 20, "esa.stripe_unit");
     check::non_negative(esa.lfs_overhead, "esa.lfs_overhead");
+    if (!(osa.dedupe_lookup_miss >= 0 && osa.dedupe_lookup_miss <= 1))
+      check::fail("osa.dedupe_lookup_miss", osa.dedupe_lookup_miss, "a probability 0..1");
     check::positive(esa.gc_factor, "esa.gc_factor");
     cpu_costs.validate();
     check::non_negative(stack_latency_us, "stack_latency_us");

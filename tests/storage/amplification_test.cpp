@@ -222,3 +222,20 @@ TEST_CASE("amplification: ESA with compression writes and stores b/c, reads retu
   CHECK(cluster.counters().fg_device_read_bytes == 2048);
   CHECK(cluster.counters().fg_network_bytes == (p.data[static_cast<std::size_t>(col)].host != p.owner ? 4096 : 0));
 }
+
+TEST_CASE("amplification: an OSA dedupe map miss adds one 4 KiB capacity read before the data") {
+  for (double miss : {0.0, 1.0}) {
+    Engine engine;
+    Recorder rec;
+    ClusterSpec spec = test::osa_cluster(3);
+    spec.services = {true, true};
+    spec.osa.dedupe_lookup_miss = miss;
+    Cluster cluster(engine, spec, {}, 2, rec);
+    const int obj = cluster.add_object(0, 64_GiB, 64_GiB);   // nothing buffered: reads go to capacity
+    for (std::uint64_t i = 0; i < 100; ++i) cluster.submit(i, obj, 0, IoOp::read, i << 20, 8_KiB);
+    engine.run();
+    CHECK(cluster.counters().completed == 100);
+    CHECK(cluster.counters().fg_device_reads == (miss > 0 ? 200u : 100u));
+    CHECK(cluster.counters().fg_device_read_bytes == 100 * 8192 + (miss > 0 ? 100 * 4096 : 0));
+  }
+}

@@ -36,8 +36,15 @@ class Calibration {
   double value(const std::string& name) const;
   void set(const std::string& name, double value);
 
-  /// Sets the cluster's software constants from the fitted values.
-  void apply(ClusterSpec& cluster) const;
+  /// Sets the cluster's software constants from the fitted values: apply_settings() before
+  /// a scenario's own keys are read (so a scenario can still override them), apply_drives()
+  /// after its drives are known (the USB bridge latency); apply() does both.
+  void apply_settings(ClusterSpec& cluster) const;
+  void apply_drives(ClusterSpec& cluster) const;
+  void apply(ClusterSpec& cluster) const {
+    apply_settings(cluster);
+    apply_drives(cluster);
+  }
   /// YAML text of the whole file.
   std::string to_yaml() const;
 

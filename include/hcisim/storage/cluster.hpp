@@ -189,6 +189,7 @@ class Cluster final : public EventHandler, public CpuClient, public NetworkClien
     IoOp op = IoOp::read;
     SubKind kind = SubKind::foreground;
     bool sequential = false;
+    bool lookup_first = false;               // OSA dedupe: a metadata read precedes the data read
   };
   static constexpr std::uint32_t kNone = 0xffffffffu;
   static std::uint64_t token(Kind kind, std::uint32_t index) { return (static_cast<std::uint64_t>(kind) << 56) | index; }

@@ -55,6 +55,10 @@ struct OsaSettings {
   double congestion_delay_a_us = 1.0;            // calibration parameters
   double congestion_delay_b = 0.035;
   Bytes stripe_unit = Bytes{1 << 20};            // erasure-coding column width
+  // Dedupe keeps a hash/translation map on the capacity devices: a read from capacity first
+  // looks its block up there, missing the in-memory part of the map with this probability
+  // (one extra 4 KiB capacity read, before the data read). A calibration parameter.
+  double dedupe_lookup_miss = 0.0;
 };
 
 /// ESA log-structured layer parameters (section 2).

@@ -31,9 +31,9 @@ usage:
   hcisim [run] [FILE] [--json | --csv] [--set KEY=VALUE]...
       run a scenario (the built-in default, seed 000's cluster, when FILE is omitted)
       and print HCIBench's result block (DiskSpd's tables for DiskSpd workloads)
-  hcisim sweep FILE --vary KEY=V1,V2,... [--out PREFIX] [--jobs N] [--set KEY=VALUE]...
-      run one point per value, in parallel; write PREFIX.csv and PREFIX.svg (IOPS vs
-      latency, default PREFIX "sweep") and print the CSV
+  hcisim sweep FILE... --vary KEY=V1,V2,... [--out PREFIX] [--jobs N] [--set KEY=VALUE]...
+      run one point per value (one curve per file), in parallel; write PREFIX.csv and
+      PREFIX.svg (IOPS vs latency, default PREFIX "sweep") and print the CSV
   hcisim compare A B [--set KEY=VALUE]...
       run two scenarios and print their results side by side with deltas
   hcisim validate FILE [--set KEY=VALUE]...
@@ -195,8 +195,9 @@ int cmd_validate(const Args& a, const HardwareCatalog& cat) {
   return 0;
 }
 
+// One curve per scenario file, all points of all curves in parallel.
 int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
-  if (a.files.size() != 1) usage_error("sweep takes one scenario file");
+  if (a.files.empty()) usage_error("sweep takes one or more scenario files");
   const auto eq = a.vary.find('=');
   if (a.vary.empty() || eq == std::string::npos || eq + 1 >= a.vary.size())
     usage_error("sweep needs --vary KEY=V1,V2,...");
@@ -204,11 +205,12 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   const std::vector<std::string> values = split_list(a.vary.substr(eq + 1));
   // Load every point first so bad input fails before any run.
   std::vector<Scenario> points;
-  for (const auto& v : values) {
-    auto sets = a.sets;
-    sets.push_back(key + "=" + v);
-    points.push_back(load(a.files[0], sets, cat));
-  }
+  for (const auto& file : a.files)
+    for (const auto& v : values) {
+      auto sets = a.sets;
+      sets.push_back(key + "=" + v);
+      points.push_back(load(file, sets, cat));
+    }
   std::vector<RunResult> results(points.size());
   std::vector<std::string> errors(points.size());
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
@@ -231,17 +233,22 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   for (auto& t : pool) t.join();
   p.done();
   for (std::size_t i = 0; i < errors.size(); ++i)
-    if (!errors[i].empty()) throw InvalidArgument(key + "=" + values[i] + ": " + errors[i]);
+    if (!errors[i].empty()) throw InvalidArgument(key + "=" + values[i % values.size()] + ": " + errors[i]);
   std::string csv = key + "," + csv_header() + "\n";
-  ChartSeries series{points[0].name, {}, {}};
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    csv += "\"" + values[i] + "\"," + csv_row(results[i]) + "\n";
-    series.x.push_back(results[i].result.iops);
-    series.y.push_back(results[i].result.pooled_latency_ms);
+  std::vector<ChartSeries> series;
+  for (std::size_t f = 0; f < a.files.size(); ++f) {
+    ChartSeries curve{points[f * values.size()].name, {}, {}};
+    for (std::size_t v = 0; v < values.size(); ++v) {
+      const RunResult& r = results[f * values.size() + v];
+      csv += "\"" + values[v] + "\"," + csv_row(r) + "\n";
+      curve.x.push_back(r.result.iops);
+      curve.y.push_back(r.result.pooled_latency_ms);
+    }
+    series.push_back(curve);
   }
+  const std::string title = a.files.size() == 1 ? points[0].name + " - sweep of " + key : "sweep of " + key;
   std::ofstream(a.out + ".csv") << csv;
-  std::ofstream(a.out + ".svg") << svg_line_chart(points[0].name + " - sweep of " + key, "IOPS",
-                                                  "mean latency (ms)", {series});
+  std::ofstream(a.out + ".svg") << svg_line_chart(title, "IOPS", "mean latency (ms)", series);
   std::fputs(csv.c_str(), stdout);
   std::fprintf(stderr, "wrote %s.csv and %s.svg\n", a.out.c_str(), a.out.c_str());
   return 0;

@@ -4,6 +4,7 @@
 #include "hcisim/calib/fit.hpp"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -142,6 +143,36 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
   }
   out.rms_after = std::sqrt(r.squaredNorm() / static_cast<double>(r.size()));
   out.calibration = cal;
+  return out;
+}
+
+AccuracyReport cross_validate(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog,
+                              const FitOptions& options, const std::vector<std::string>& eval_overrides,
+                              const std::function<void(const std::string&)>& log) {
+  // Seeds that have fitted rows (one evaluation at the committed calibration tells which).
+  const AccuracyReport all = evaluate(measurements, catalog, options.accuracy);
+  std::vector<std::string> seeds;
+  for (const Prediction& p : all.rows) {
+    const std::string seed = p.m.seed_file.substr(0, 3);
+    if (fitted_row(p) && std::find(seeds.begin(), seeds.end(), seed) == seeds.end()) seeds.push_back(seed);
+  }
+  AccuracyReport out;
+  for (const std::string& held : seeds) {
+    FitOptions train = options;
+    train.accuracy.only_seeds.clear();
+    for (const std::string& s : seeds)
+      if (s != held) train.accuracy.only_seeds.push_back(s);
+    if (log) log("cross-validation: fitting without seed " + held);
+    const FitResult f = fit(measurements, catalog, train);
+    HardwareCatalog fitted = catalog;
+    fitted.set_calibration(f.calibration);
+    AccuracyOptions test = options.accuracy;
+    test.only_seeds = {held};
+    test.overrides = eval_overrides;
+    const AccuracyReport r = evaluate(measurements, fitted, test);
+    out.rows.insert(out.rows.end(), r.rows.begin(), r.rows.end());
+  }
+  out.summary = summarize(out.rows);
   return out;
 }
 

@@ -38,9 +38,10 @@ usage:
       run two scenarios and print their results side by side with deltas
   hcisim validate FILE [--set KEY=VALUE]...
       check a scenario file without running it
-  hcisim accuracy [--all] [--seeds 000,003] [--set KEY=VALUE]... [--jobs N]
+  hcisim accuracy [--all] [--cv] [--seeds 000,003] [--set KEY=VALUE]... [--jobs N]
       run every scenario of data/measurements.csv with data/calibration.yaml and print
-      measured vs predicted with errors (--all also lists rows not predicted, and why)
+      measured vs predicted with errors (--all also lists rows not predicted, and why);
+      --cv adds leave-one-seed-out cross-validation (fits with 1 s runs: a few minutes)
   hcisim calibrate [--params P1,P2,...] [--iterations N] [--out FILE] [--seeds ...] [--set ...]
       fit the calibration parameters to data/measurements.csv (Levenberg-Marquardt on log
       errors), print before/after and write FILE (default data/calibration.yaml)
@@ -67,7 +68,7 @@ struct Args {
   std::string vary;
   std::string out = "sweep";
   int jobs = 0;
-  bool json = false, csv = false, quiet = false, all = false;
+  bool json = false, csv = false, quiet = false, all = false, cv = false;
   std::vector<std::string> seeds;
   std::vector<std::string> params;
   int iterations = 12;
@@ -106,6 +107,7 @@ Args parse_args(int argc, char** argv) {
     else if (arg == "--csv") a.csv = true;
     else if (arg == "--quiet") a.quiet = true;
     else if (arg == "--all") a.all = true;
+    else if (arg == "--cv") a.cv = true;
     else if (arg == "--seeds") a.seeds = split_list(value("--seeds"));
     else if (arg == "--set") a.sets.push_back(value("--set"));
     else if (arg == "--vary") a.vary = value("--vary");
@@ -129,7 +131,7 @@ Args parse_args(int argc, char** argv) {
       a.jobs = static_cast<int>(n);
     } else if (!arg.empty() && arg[0] == '-') {
       usage_error("unknown option '" + arg +
-                  "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --seeds, --params, "
+                  "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --cv, --seeds, --params, "
                   "--iterations, --help");
     } else {
       a.files.push_back(arg);
@@ -299,6 +301,21 @@ int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
   const AccuracyReport report = evaluate(measurements, cat, o, p.fn());
   p.done();
   std::fputs(format_accuracy(report, a.all).c_str(), stdout);
+  if (a.cv) {
+    FitOptions f;
+    f.accuracy = o;
+    f.accuracy.overrides.push_back("workload.duration_s=1");
+    f.accuracy.overrides.push_back("workload.warmup_s=0.2");
+    const AccuracyReport cv = cross_validate(measurements, cat, f, a.sets, [&](const std::string& line) {
+      if (!a.quiet) std::fprintf(stderr, "%s\n", line.c_str());
+    });
+    const AccuracySummary& s = cv.summary;
+    std::printf("\nleave-one-seed-out (each seed predicted by a calibration fitted on the others):\n"
+                "IOPS/throughput: %d rows, median |error| %.1f %%, max %.1f %%\n"
+                "mean latency:    %d rows, median |error| %.1f %%, max %.1f %%\n",
+                s.throughput_rows, s.throughput_median_abs_pct, s.throughput_max_abs_pct, s.latency_rows,
+                s.latency_median_abs_pct, s.latency_max_abs_pct);
+  }
   return 0;
 }
 

@@ -41,7 +41,7 @@ usage:
   hcisim accuracy [--all] [--cv] [--seeds 000,003] [--set KEY=VALUE]... [--jobs N]
       run every scenario of data/measurements.csv with data/calibration.yaml and print
       measured vs predicted with errors (--all also lists rows not predicted, and why);
-      --cv adds leave-one-seed-out cross-validation (fits with 1 s runs: a few minutes)
+      --cv adds leave-one-seed-out cross-validation (four fits on 1 s runs: ~13 min here)
   hcisim calibrate [--params P1,P2,...] [--iterations N] [--out FILE] [--seeds ...] [--set ...]
       fit the calibration parameters to data/measurements.csv (Levenberg-Marquardt on log
       errors), print before/after and write FILE (default data/calibration.yaml)

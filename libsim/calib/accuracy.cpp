@@ -8,9 +8,9 @@
 #include <map>
 #include <mutex>
 #include <sstream>
-#include <thread>
 
 #include "hcisim/core/check.hpp"
+#include "hcisim/core/parallel.hpp"
 #include "hcisim/scenario/csv.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"
@@ -181,27 +181,21 @@ AccuracyReport evaluate(const std::vector<Measurement>& measurements, const Hard
   std::map<std::string, std::string> load_errors;
   std::vector<RunResult> results(jobs_to_run.size());
   std::vector<std::string> errors(jobs_to_run.size());
-  std::atomic<std::size_t> next{0}, done{0};
+  std::atomic<std::size_t> done{0};
   std::mutex mu;
-  auto worker = [&]() {
-    for (std::size_t i = next++; i < jobs_to_run.size(); i = next++) {
-      try {
-        const Scenario s = load_scenario(options.repo_dir + "/" + jobs_to_run[i].path, jobs_to_run[i].overrides, catalog);
-        results[i] = simulate(s);
-      } catch (const InvalidArgument& e) {
-        errors[i] = e.what();
-      }
-      const double f = static_cast<double>(++done) / static_cast<double>(jobs_to_run.size());
-      if (progress) {
-        std::lock_guard<std::mutex> lock(mu);
-        progress(f);
-      }
+  parallel_for(jobs_to_run.size(), options.jobs, [&](std::size_t i) {
+    try {
+      const Scenario s = load_scenario(options.repo_dir + "/" + jobs_to_run[i].path, jobs_to_run[i].overrides, catalog);
+      results[i] = simulate(s);
+    } catch (const InvalidArgument& e) {
+      errors[i] = e.what();
     }
-  };
-  const int jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  std::vector<std::thread> pool;
-  for (int t = 0; t < std::min<int>(jobs, static_cast<int>(jobs_to_run.size())); ++t) pool.emplace_back(worker);
-  for (auto& t : pool) t.join();
+    const double f = static_cast<double>(++done) / static_cast<double>(jobs_to_run.size());
+    if (progress) {
+      std::lock_guard<std::mutex> lock(mu);
+      progress(f);
+    }
+  });
   for (std::size_t i = 0; i < jobs_to_run.size(); ++i) {
     if (errors[i].empty()) runs[jobs_to_run[i].key] = std::move(results[i]);
     else load_errors[jobs_to_run[i].key] = errors[i];
@@ -303,10 +297,6 @@ AccuracyReport evaluate(const std::vector<Measurement>& measurements, const Hard
     }
     if (m.value == 0) {
       unsupported("0 in the report (no such I/O in this workload)");
-      continue;
-    }
-    if (contains(m.notes, "a point on") || contains(m.notes, "point of the")) {
-      unsupported("a point read off a curve: needs a sweep");
       continue;
     }
     double pred = 0;

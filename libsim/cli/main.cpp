@@ -15,6 +15,7 @@
 
 #include "hcisim/calib/accuracy.hpp"
 #include "hcisim/calib/fit.hpp"
+#include "hcisim/core/parallel.hpp"
 #include "hcisim/hcisim.hpp"
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/report/svg_chart.hpp"
@@ -215,24 +216,16 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
     }
   std::vector<RunResult> results(points.size());
   std::vector<std::string> errors(points.size());
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  const int jobs = a.jobs > 0 ? a.jobs : static_cast<int>(hw);
-  std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> finished{0};
   Progress p(!a.quiet);
-  auto worker = [&]() {
-    for (std::size_t i = next++; i < points.size(); i = next++) {
-      try {
-        results[i] = simulate(points[i]);
-      } catch (const std::exception& e) {
-        errors[i] = e.what();
-      }
-      p.draw(static_cast<double>(++finished) / static_cast<double>(points.size()));
+  parallel_for(points.size(), a.jobs, [&](std::size_t i) {
+    try {
+      results[i] = simulate(points[i]);
+    } catch (const std::exception& e) {
+      errors[i] = e.what();
     }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 0; t < std::min<int>(jobs, static_cast<int>(points.size())); ++t) pool.emplace_back(worker);
-  for (auto& t : pool) t.join();
+    p.draw(static_cast<double>(++finished) / static_cast<double>(points.size()));
+  });
   p.done();
   for (std::size_t i = 0; i < errors.size(); ++i)
     if (!errors[i].empty()) throw InvalidArgument(key + "=" + values[i % values.size()] + ": " + errors[i]);

@@ -296,12 +296,6 @@ void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s)
   } catch (const InvalidArgument& e) {
     w.fail(e.what());
   }
-  if (w.has("diskspd")) {
-    // DiskSpd -t: threads per target, for the per-thread table.
-    const std::string cmd = w.text("diskspd", "");
-    const auto pos = cmd.find("-t");
-    if (pos != std::string::npos) s.threads_per_vmdk = std::max(1, std::atoi(cmd.c_str() + pos + 2));
-  }
   spec.vms = static_cast<int>(w.integer("vms", spec.vms, 0, 10000));
   spec.vmdks_per_vm = static_cast<int>(w.integer("vmdks_per_vm", spec.vmdks_per_vm, 1, 64));
   spec.outstanding_per_vmdk = static_cast<int>(w.integer("outstanding_per_vmdk", spec.outstanding_per_vmdk, 1, 1024));
@@ -320,7 +314,7 @@ void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s)
   spec.warmup_s = w.number("warmup_s", spec.warmup_s);
   spec.iops_limit_per_vm = w.number("iops_limit_per_vm", spec.iops_limit_per_vm);
   spec.latency_target_ms = w.number("latency_target_ms", spec.latency_target_ms);
-  if (s.threads_per_vmdk > spec.outstanding_per_vmdk) s.threads_per_vmdk = spec.outstanding_per_vmdk;
+  s.threads_per_vmdk = std::min(spec.threads_per_vmdk, spec.outstanding_per_vmdk);
   try {
     spec.validate();
   } catch (const InvalidArgument& e) {

@@ -278,7 +278,7 @@ void Cluster::fan_out(std::uint32_t req) {
   }
   const std::int64_t unit = spec_.osa.stripe_unit.count();
   const std::int64_t row = unit * layout_.data;
-  if (r.size % row == 0 && static_cast<std::int64_t>(r.offset % static_cast<std::uint64_t>(row)) == 0) {
+  if (full_stripe(r)) {
     // Full stripes: k + m unit writes per row, no reads.
     for (std::int64_t rows = r.size / row; rows > 0; --rows)
       for (std::size_t i = 0; i < o.place.data.size(); ++i)
@@ -353,8 +353,7 @@ void Cluster::add_write(std::uint32_t req, std::uint16_t host, std::uint32_t dev
 void Cluster::request_done(std::uint32_t req) {
   Request& r = requests_[req];
   if (r.op == IoOp::write && spec_.architecture == Architecture::osa && layout_.erasure_coded() && r.phase == 0 &&
-      !(r.size % (spec_.osa.stripe_unit.count() * layout_.data) == 0 &&
-        r.offset % static_cast<std::uint64_t>(spec_.osa.stripe_unit.count() * layout_.data) == 0)) {
+      !full_stripe(r)) {
     r.phase = 1;   // RMW: reads done, now the writes
     fan_out(req);
     return;
@@ -492,12 +491,17 @@ std::uint32_t Cluster::pool_device(int host, int object, std::uint64_t offset) c
 // ---------------------------------------------------------------------------------------
 // OSA write buffers: targets, destage elevator, waiting writers
 
+// An OSA erasure-coded write covering whole stripe rows (no read-modify-write).
+bool Cluster::full_stripe(const Request& r) const {
+  const std::int64_t row = spec_.osa.stripe_unit.count() * layout_.data;
+  return r.size % row == 0 && r.offset % static_cast<std::uint64_t>(row) == 0;
+}
+
 Cluster::Targets Cluster::write_targets(const Request& r) const {
   const Object& o = objects_[r.object];
   Targets t;
   auto add = [&t](std::uint32_t g) { t.group[static_cast<std::size_t>(t.count++)] = g; };
-  const std::int64_t row = spec_.osa.stripe_unit.count() * layout_.data;
-  if (!layout_.erasure_coded() || (r.size % row == 0 && r.offset % static_cast<std::uint64_t>(row) == 0)) {
+  if (!layout_.erasure_coded() || full_stripe(r)) {
     for (std::uint32_t g : o.groups) add(g);
     return t;
   }
@@ -643,9 +647,8 @@ void Cluster::on_io_complete(StorageDevice&, std::uint64_t tok) {
     return;
   }
   const SubOp& s = subops_[sub];
-  if (s.from == s.host || s.kind == SubKind::stripe || s.kind == SubKind::fill || s.kind == SubKind::destage_read ||
-      s.kind == SubKind::destage_write) {
-    // Local operations finish here; a stripe column's acknowledgement is not waited for.
+  if (s.from == s.host || s.kind != SubKind::foreground) {
+    // Local and background operations finish here (a stripe column's ack is not waited for).
     subop_done(sub);
     return;
   }

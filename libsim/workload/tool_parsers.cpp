@@ -149,6 +149,7 @@ WorkloadSpec parse_diskspd(std::string_view command_line) {
   }
   w.vmdks_per_vm = std::max(1, targets);
   w.outstanding_per_vmdk = threads * outstanding;
+  w.threads_per_vmdk = threads;
   if (w.iops_limit_per_vm > 0)
     w.iops_limit_per_vm = w.iops_limit_per_vm * threads * w.vmdks_per_vm / static_cast<double>(w.block.count());
   if (!have_size) w.vmdk_size = Bytes{std::int64_t{1} << 30};

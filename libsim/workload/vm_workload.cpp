@@ -29,6 +29,7 @@ void VmWorkload::start(Cluster& cluster) {
   vms_.resize(static_cast<std::size_t>(vms));
   backlog_.assign(static_cast<std::size_t>(vms), 0);
   for (int v = 0; v < vms; ++v) {
+    vm_first_slot_.push_back(static_cast<std::uint32_t>(slots_.size()));
     const int host = v % hosts;
     vms_[static_cast<std::size_t>(v)].host = host;
     for (int d = 0; d < spec_.vmdks_per_vm; ++d) {
@@ -49,6 +50,7 @@ void VmWorkload::start(Cluster& cluster) {
       }
     }
   }
+  vm_first_slot_.push_back(static_cast<std::uint32_t>(slots_.size()));
   open_loop_ = spec_.iops_limit_per_vm > 0;
   latency_target_ = spec_.latency_target_ms > 0;
   depth_ = latency_target_ ? 1 : spec_.outstanding_per_vmdk;
@@ -125,9 +127,10 @@ void VmWorkload::on_io_done(Cluster&, std::uint64_t token) {
 std::uint32_t VmWorkload::free_slot_of_vm(int vm) {
   std::uint32_t best = 0xffffffffu;
   int best_active = 1 << 30;
-  for (std::uint32_t s = 0; s < slots_.size(); ++s) {
+  const auto v = static_cast<std::size_t>(vm);
+  for (std::uint32_t s = vm_first_slot_[v]; s < vm_first_slot_[v + 1]; ++s) {
     const Slot& slot = slots_[s];
-    if (slot.busy || vmdks_[slot.vmdk].vm != vm) continue;
+    if (slot.busy) continue;
     if (vmdks_[slot.vmdk].active < best_active) {
       best = s;
       best_active = vmdks_[slot.vmdk].active;

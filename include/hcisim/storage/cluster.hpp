@@ -221,6 +221,7 @@ class Cluster final : public EventHandler, public CpuClient, public NetworkClien
     const std::uint32_t* end() const { return group.data() + count; }
   };
   Targets write_targets(const Request& r) const;
+  bool full_stripe(const Request& r) const;
   void pump_destage(std::uint32_t group);
   void wake_waiters(std::uint32_t group);
   // ESA capacity leg

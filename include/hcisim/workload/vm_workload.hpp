@@ -104,6 +104,7 @@ class VmWorkload final : public IoClient, public EventHandler {
   std::vector<VmStats> vms_;
   std::vector<ThreadStats> threads_;
   std::vector<std::uint32_t> backlog_;   // open loop: I/Os released but not yet issued, per VM
+  std::vector<std::uint32_t> vm_first_slot_;   // slots of VM v: [vm_first_slot_[v], vm_first_slot_[v + 1])
   int depth_ = 0;
   bool open_loop_ = false;
   bool latency_target_ = false;

@@ -22,6 +22,7 @@ struct WorkloadSpec {
   int vms = 0;                      // total VMs; 0 = one per host (spread evenly over hosts)
   int vmdks_per_vm = 1;
   int outstanding_per_vmdk = 4;     // fio iodepth x numjobs, vdbench threads, DiskSpd -t x -o
+  int threads_per_vmdk = 1;         // DiskSpd -t: threads sharing a VMDK's outstanding I/Os
   Bytes block = Bytes{4096};
   double read_pct = 70;
   double random_pct = 100;

@@ -49,7 +49,14 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
       if (progress) progress(static_cast<double>(engine.now().count_ns()) / static_cast<double>(total.count_ns()));
     }
   };
+  // The measured window follows `history_s` of the same workload: start from prepared
+  // buffers and let the warm-up age them that long (time-compressed), then run at k = 1.
+  if (w.history_s > 0 && scenario.cluster.architecture == Architecture::osa) {
+    cluster.prepare_write_buffers();
+    if (warmup > Time::zero()) cluster.set_buffer_time_compression(std::max(1.0, w.history_s / w.warmup_s));
+  }
   if (warmup > Time::zero()) advance_to(warmup);
+  cluster.set_buffer_time_compression(1.0);
   load.reset_stats();
   cluster.reset_stats();
   advance_to(total);

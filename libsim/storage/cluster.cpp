@@ -516,7 +516,9 @@ void Cluster::pump_destage(std::uint32_t g) {
   const int depth = spec_.osa.destage_depth * static_cast<int>(dg.capacity.size());
   const double batch = static_cast<double>(spec_.osa.destage_batch_blocks) * kBlock;
   while (dg.destage_in_flight < depth && (dg.buffer.wants_destage(false) || draining_ || dg.wait_head != kNone)) {
-    const double available = dg.buffer.dirty() - dg.destage_bytes_in_flight;
+    // Real bytes not yet claimed by a destage (dirty bytes count k-fold while aging).
+    const double k = dg.buffer.time_compression();
+    const double available = (dg.buffer.dirty() - k * dg.destage_bytes_in_flight) / k;
     if (available < 1.0) break;
     const auto bytes = static_cast<std::int64_t>(std::ceil(std::min(batch, available)));
     SubOp s;
@@ -531,6 +533,19 @@ void Cluster::pump_destage(std::uint32_t g) {
     ++dg.destage_in_flight;
     dg.destage_bytes_in_flight += static_cast<double>(bytes);
     subop_device(new_subop(s));
+  }
+}
+
+void Cluster::prepare_write_buffers() {
+  for (DiskGroup& dg : groups_) dg.buffer.set_dirty(spec_.osa.destage_start_fill * dg.buffer.capacity());
+}
+
+void Cluster::set_buffer_time_compression(double k) {
+  const double batch = static_cast<double>(spec_.osa.destage_batch_blocks) * kBlock;
+  for (std::uint32_t g = 0; g < groups_.size(); ++g) {
+    WriteBuffer& b = groups_[g].buffer;
+    b.set_time_compression(std::clamp(std::min(k, b.capacity() / (200.0 * batch)), 1.0, std::max(1.0, k)));
+    pump_destage(g);
   }
 }
 

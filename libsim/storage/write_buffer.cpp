@@ -4,17 +4,31 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hcisim/core/check.hpp"
+
 namespace hcisim {
 
 WriteBuffer::WriteBuffer(Bytes capacity, const OsaSettings& settings)
     : capacity_(static_cast<double>(capacity.count())), settings_(settings) {}
 
-bool WriteBuffer::has_room(Bytes bytes) const { return dirty_ + static_cast<double>(bytes.count()) <= capacity_; }
+void WriteBuffer::set_time_compression(double k) {
+  if (!std::isfinite(k) || !(k >= 1.0)) check::fail("write buffer time compression", k, "a finite number >= 1");
+  k_ = k;
+}
+
+void WriteBuffer::set_dirty(double bytes) {
+  const double limit = working_set_ > 0 ? std::min(capacity_, working_set_) : capacity_;
+  dirty_ = std::clamp(bytes, 0.0, limit);
+}
+
+bool WriteBuffer::has_room(Bytes bytes) const {
+  return dirty_ + k_ * static_cast<double>(bytes.count()) <= capacity_;
+}
 
 double WriteBuffer::write(Bytes bytes) {
   const double b = static_cast<double>(bytes.count());
   const double fresh = working_set_ > 0 ? b * std::max(0.0, 1.0 - dirty_ / working_set_) : b;
-  dirty_ = std::min(capacity_, dirty_ + fresh);
+  dirty_ = std::min(capacity_, dirty_ + k_ * fresh);
   return fresh;
 }
 
@@ -22,7 +36,7 @@ double WriteBuffer::hit_probability() const {
   return working_set_ > 0 ? std::min(1.0, dirty_ / working_set_) : 0.0;
 }
 
-void WriteBuffer::destaged(double bytes) { dirty_ = std::max(0.0, dirty_ - bytes); }
+void WriteBuffer::destaged(double bytes) { dirty_ = std::max(0.0, dirty_ - k_ * bytes); }
 
 double WriteBuffer::congestion() const {
   const double span = settings_.congestion_full_fill - settings_.congestion_start_fill;

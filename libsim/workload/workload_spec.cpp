@@ -38,6 +38,7 @@ void WorkloadSpec::validate() const {
   if (!(dedupe_pct >= 0 && dedupe_pct <= 99)) check::fail("workload dedupe_pct", dedupe_pct, "0..99");
   if (!(duration_s > 0 && duration_s <= 86400)) check::fail("workload duration_s", duration_s, "(0, 86400] seconds");
   if (!(warmup_s >= 0 && warmup_s <= 86400)) check::fail("workload warmup_s", warmup_s, "0..86400 seconds");
+  if (!(history_s >= 0 && history_s <= 1e7)) check::fail("workload history_s", history_s, "0..1e7 seconds");
   check::non_negative(iops_limit_per_vm, "workload iops_limit_per_vm");
   check::non_negative(latency_target_ms, "workload latency_target_ms");
   if (iops_limit_per_vm > 0 && latency_target_ms > 0)

@@ -54,7 +54,7 @@ cluster:
     cpu: {cores: 2, ghz: 2.5, threads_per_core: 1}
     network: {speed_gbe: 25}
     disk_groups: [{cache: optane-p4800x-375gb, capacity: [intel-p4500-2tb]}]
-workload: {vms: 3, vmdks_per_vm: 2, outstanding_per_vmdk: 4, duration_s: 0.1, warmup_s: 0.01}
+workload: {vms: 3, vmdks_per_vm: 2, outstanding_per_vmdk: 4, duration_s: 0.1, warmup_s: 0.01, history_s: 0}
 )";
   HardwareCatalog cat = HardwareCatalog::load();
   Calibration planted = Calibration::defaults();

@@ -165,6 +165,47 @@ TEST_CASE("OSA: with a working set larger than the write buffer, writes fall to 
         Approx(2.0 * static_cast<double>(k.host_write_bytes)).epsilon(0.10));
 }
 
+TEST_CASE("aging: a time-compressed warm-up reaches the steady state of a long warm-up") {
+  // Same destage-bound setup as above, both runs from prepared buffers. Reference: 1.6 s of
+  // warm-up at k = 1. Aged: 200 ms at k = 8 (WriteBuffer "Aging" says this stands for 1.6 s).
+  // The measured windows must agree on fill level and IOPS.
+  ClusterSpec osa = test::osa_cluster(4, 1, 1, "intel-s4500-1.92tb", "sata-hba");
+  osa.osa.write_buffer = 1_GiB;
+  WorkloadSpec w;
+  w.read_pct = 0;
+  w.vmdks_per_vm = 4;
+  w.outstanding_per_vmdk = 4;
+  w.vmdk_size = 64_GiB;
+  auto run = [&](Time warm, double k, double* start_fill) {
+    Engine engine;
+    VmWorkload loop(engine, w, 9);
+    Cluster cluster(engine, osa, {}, 9, loop);
+    loop.start(cluster);
+    cluster.prepare_write_buffers();
+    CHECK(cluster.write_buffer(0, 0).fill() == Approx(osa.osa.destage_start_fill));
+    cluster.set_buffer_time_compression(k);
+    engine.run_for(warm);
+    cluster.set_buffer_time_compression(1.0);
+    *start_fill = cluster.write_buffer(0, 0).fill();
+    loop.reset_stats();
+    cluster.reset_stats();
+    engine.run_for(400_ms);
+    return summarize(loop, engine.now()).iops;
+  };
+  double long_fill = 0, aged_fill = 0, fresh_fill = 0;
+  const double long_iops = run(1600_ms, 1.0, &long_fill);
+  const double aged_iops = run(200_ms, 8.0, &aged_fill);
+  const double fresh_iops = run(200_ms, 1.0, &fresh_fill);
+  INFO("measured from fill: long " << long_fill << ", aged " << aged_fill << ", fresh " << fresh_fill
+                                   << "; IOPS long " << long_iops << ", aged " << aged_iops);
+  CHECK(aged_iops == Approx(long_iops).epsilon(0.10));
+  CHECK(aged_fill == Approx(long_fill).margin(0.03));
+  CHECK(fresh_fill < long_fill - 0.1);   // without aging, 200 ms has not reached the steady fill
+  // Bad input names the argument.
+  WriteBuffer b(1_GiB, osa.osa);
+  CHECK_THROWS_WITH(b.set_time_compression(0.5), Catch::Contains("write buffer time compression"));
+}
+
 TEST_CASE("small random writes: ESA RAID-6 close to RAID-1 FTT 2, OSA RAID-6 far below") {
   // HCIBench-like queue depth (2 VMDKs x 2 outstanding per host): latency-bound, so the
   // extra round trip and capacity-tier reads of OSA's read-modify-write show directly.

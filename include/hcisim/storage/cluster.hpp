@@ -104,6 +104,13 @@ class Cluster final : public EventHandler, public CpuClient, public NetworkClien
   /// cache-drop step); background work then runs until the buffers are empty.
   void drain();
 
+  /// OSA: puts every write buffer at the elevator's start fill (bounded by its working set),
+  /// the state a prepared disk is left in once the elevator has caught up.
+  void prepare_write_buffers();
+  /// OSA: ages the write buffers `k` (>= 1) times faster than simulated time (WriteBuffer
+  /// "Aging"); capped per buffer so one destage batch stays under 0.5 % of its capacity.
+  void set_buffer_time_compression(double k);
+
   int hosts() const { return static_cast<int>(spec_.hosts.size()); }
   const ClusterSpec& spec() const { return spec_; }
   const Layout& layout() const { return layout_; }

@@ -32,6 +32,10 @@ struct WorkloadSpec {
   double dedupe_pct = 0;            // fio dedupe_percentage
   double duration_s = 30;
   double warmup_s = 5;
+  // Seconds of this workload the cluster ran before the measured window (HCIBench: 1800 s of
+  // warm-up after disk preparation). The simulated warm-up ages the OSA write buffers by
+  // that long, time-compressed (write_buffer.hpp "Aging"); 0 = start from empty buffers.
+  double history_s = 1800;
   double iops_limit_per_vm = 0;     // > 0: open loop, I/Os issued at this rate per VM
   double latency_target_ms = 0;     // > 0: raise outstanding I/O until p95 reaches it (HCIBench)
 

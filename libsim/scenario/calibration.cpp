@@ -25,6 +25,8 @@ Calibration Calibration::defaults() {
        "added latency of a USB NVMe bridge (connections.csv usb-nvme); default: measured on another bridge"},
       {"congestion_delay_a_us", 1.0, 1.0, 0, 0.01, 1000, "OSA congestion delay a in a*exp(b*congestion)"},
       {"esa_gc_factor", 1.0, 1.0, 0, 1.0, 4.0, "ESA segment-cleaning write amplification on the capacity leg"},
+      {"esa_cpu_per_io_factor", 1.0, 1.0, 0, 0.1, 2.0,
+       "ESA's per-I/O vSAN CPU (DOM client/owner, zDOM/LFS) relative to OSA's (facts section 5: cheaper per I/O)"},
       {"dedupe_lookup_miss", 0.0, 0.0, 0, 0.0, 1.0,
        "OSA dedupe: probability that a capacity read first reads its hash-map entry from the capacity device"},
   };
@@ -105,6 +107,7 @@ void Calibration::apply_settings(ClusterSpec& cluster) const {
   cluster.stack_latency_us = value("stack_latency_us");
   cluster.osa.congestion_delay_a_us = value("congestion_delay_a_us");
   cluster.esa.gc_factor = value("esa_gc_factor");
+  cluster.esa.cpu_per_io_factor = value("esa_cpu_per_io_factor");
   cluster.osa.dedupe_lookup_miss = value("dedupe_lookup_miss");
 }
 

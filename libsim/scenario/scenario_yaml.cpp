@@ -11,7 +11,7 @@
 //       pool: [D, ...]                                             (ESA)
 //       where D = catalog name | {device: <catalog>, count, connection} | inline figures
 //     osa: {write_buffer_gb, destage_start_fill, congestion_start_fill, ...}
-//     esa: {lfs_overhead, gc_factor, stripe_unit_kb}
+//     esa: {lfs_overhead, gc_factor, stripe_unit_kb, cpu_per_io_factor}
 //   policy: {raid: raid1 | raid5 | raid6, ftt, checksum, encryption}
 //   data_services: {dedupe, compression}
 //   workload: one of hcibench: <job name> | diskspd: "<command line>" | fio: "<options>" |
@@ -272,9 +272,10 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   }
   if (c.has("esa")) {
     const YamlReader e = c.child("esa");
-    e.expect_map({"lfs_overhead", "gc_factor", "stripe_unit_kb"});
+    e.expect_map({"lfs_overhead", "gc_factor", "stripe_unit_kb", "cpu_per_io_factor"});
     out.esa.lfs_overhead = e.number("lfs_overhead", out.esa.lfs_overhead);
     out.esa.gc_factor = e.number("gc_factor", out.esa.gc_factor);
+    out.esa.cpu_per_io_factor = e.number("cpu_per_io_factor", out.esa.cpu_per_io_factor);
     out.esa.stripe_unit = Bytes{e.integer("stripe_unit_kb", out.esa.stripe_unit.count() / 1024, 4, 65536) * 1024};
   }
 }

@@ -35,8 +35,11 @@ Cluster::Cluster(Engine& engine, const ClusterSpec& spec, const DataProfile& dat
   std::vector<std::string> names;
   for (const HostSpec& h : spec_.hosts) names.push_back(h.name);
   build_fabric(*network_, spec_.fabric, names);
+  CpuCosts costs = spec_.cpu_costs;
+  if (spec_.architecture == Architecture::esa)
+    for (double* f : {&costs.dom_client_us, &costs.dom_owner_us, &costs.component_us}) *f *= spec_.esa.cpu_per_io_factor;
   for (const HostSpec& h : spec_.hosts)
-    cpus_.push_back(std::make_unique<HostCpu>(engine_, h.name, h.cpu, spec_.cpu_costs, *this));
+    cpus_.push_back(std::make_unique<HostCpu>(engine_, h.name, h.cpu, costs, *this));
   if (spec_.architecture == Architecture::osa) build_osa();
   else build_esa();
   client_working_set_.assign(spec_.hosts.size(), 0.0);

@@ -92,6 +92,7 @@ void ClusterSpec::validate() const {
     if (!(osa.dedupe_lookup_miss >= 0 && osa.dedupe_lookup_miss <= 1))
       check::fail("osa.dedupe_lookup_miss", osa.dedupe_lookup_miss, "a probability 0..1");
     check::positive(esa.gc_factor, "esa.gc_factor");
+    check::positive(esa.cpu_per_io_factor, "esa.cpu_per_io_factor");
     cpu_costs.validate();
     check::non_negative(stack_latency_us, "stack_latency_us");
     check::non_negative(client_cache_mb, "client_cache_mb");

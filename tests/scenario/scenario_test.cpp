@@ -154,6 +154,10 @@ TEST_CASE("scenario overrides given with --set replace any key and bad ones are 
   CHECK_THROWS_WITH(parse(kExample, {"workload.vmz=16"}),
                     Catch::Contains("(--set)") && Catch::Contains("unknown key 'workload.vmz'"));
   CHECK_THROWS_WITH(parse(kExample, {"workload.vms"}), Catch::Contains("expected key.path=value"));
+  CHECK(parse(kExample, {"workload.history_s=0"}).workload.history_s == 0);
+  CHECK_THROWS_WITH(parse(kExample, {"workload.history_s=-1"}), Catch::Contains("history_s") && Catch::Contains("0..1e7"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.esa.cpu_per_io_factor=0"}),
+                    Catch::Contains("esa.cpu_per_io_factor") && Catch::Contains("> 0"));
 }
 
 TEST_CASE("the built-in default scenario runs, deterministically, and obeys Little's law") {

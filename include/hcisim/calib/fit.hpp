@@ -19,7 +19,7 @@ namespace hcisim {
 
 struct FitOptions {
   std::vector<std::string> parameters = {"cpu_per_io_scale", "cpu_per_kib_scale", "stack_latency_us",
-                                         "usb_bridge_latency_us"};
+                                         "usb_bridge_latency_us", "esa_cpu_per_io_factor"};
   AccuracyOptions accuracy;          // which seeds, shorter durations, threads
   int max_iterations = 12;
 };

@@ -66,6 +66,9 @@ struct EsaSettings {
   double lfs_overhead = 0.131;                   // log-structured capacity overhead [32]
   double gc_factor = 1.0;                        // segment-cleaning write amplification g (calibration)
   Bytes stripe_unit = Bytes{128 * 1024};         // capacity-leg column width
+  // ESA's per-I/O vSAN software cost (DOM client, DOM owner, zDOM/LFS component) relative to
+  // OSA's (DOM, LSOM): ESA is cheaper per I/O (vsan-model-facts.md section 5). Calibration.
+  double cpu_per_io_factor = 1.0;
 };
 
 /// Data services of the cluster. The workload says how compressible / dedupable its data

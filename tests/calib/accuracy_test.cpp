@@ -1,17 +1,18 @@
 // Accuracy regression against the seed measurements, with the committed calibration.
-// The bounds are a ratchet at today's level, just above what `hcisim accuracy` prints now
-// (IOPS/throughput median 10.2 %, max 39 %; mean latency median 23.8 % over 11 rows including
-// two points read off seed 001's curves): a change that makes
-// predictions worse fails here. The calibration issue's targets (median 10 %, max 25 %,
-// latency median 20 %, stated ratios within 15 points) are tightened into these bounds as
-// the model meets them.
+// Where the model meets the calibration issue's targets the bounds ARE those targets
+// (IOPS/throughput max <= 25 %; mean latency median <= 20 %); where it does not yet, the
+// bounds are a ratchet just above today's level, so a change that makes predictions worse
+// fails here: IOPS/throughput median 10.008 % (target 10), stated ratios (target: within 15
+// points; seed 003's +200K and 3.5x and seed 004's 3x and 1/3 are far off).
 #include <catch2/catch.hpp>
+
+#include <cmath>
 
 #include "hcisim/calib/accuracy.hpp"
 
 using namespace hcisim;
 
-TEST_CASE("predictions of the seed measurements stay within today's errors", "[accuracy]") {
+TEST_CASE("predictions of the seed measurements meet the accuracy targets", "[accuracy]") {
   const HardwareCatalog cat = HardwareCatalog::load();
   AccuracyOptions o;
   o.repo_dir = default_data_dir() + "/..";
@@ -20,8 +21,15 @@ TEST_CASE("predictions of the seed measurements stay within today's errors", "[a
   INFO(format_accuracy(report, false));
   CHECK(s.throughput_rows >= 12);
   CHECK(s.latency_rows >= 11);
-  CHECK(s.ratio_rows >= 4);
-  CHECK(s.throughput_median_abs_pct <= 12.0);
-  CHECK(s.throughput_max_abs_pct <= 45.0);
-  CHECK(s.latency_median_abs_pct <= 26.0);
+  CHECK(s.ratio_rows >= 9);
+  // The issue's targets (the median only by a ratchet: it is 10.008 % today).
+  CHECK(s.throughput_median_abs_pct <= 10.1);
+  CHECK(s.throughput_max_abs_pct <= 25.0);
+  CHECK(s.latency_median_abs_pct <= 20.0);
+  // Ratchet for the stated ratios (target: every one within 15 points).
+  int within = 0;
+  for (const Prediction& p : report.rows)
+    if (p.cls == AccuracyClass::ratio && std::fabs(p.error_pct) <= 15.0) ++within;
+  CHECK(within >= 4);
+  CHECK(s.ratio_max_abs_points <= 180.0);
 }

@@ -248,6 +248,14 @@ AccuracyReport evaluate(const std::vector<Measurement>& measurements, const Hard
       p.reason = why;
       report.rows.push_back(p);
     };
+    // Relative error in %, and one predicted row.
+    auto relative = [&](double predicted) { return 100.0 * (predicted - m.value) / std::fabs(m.value); };
+    auto record = [&](AccuracyClass cls, double predicted, double error_pct) {
+      p.cls = cls;
+      p.predicted = predicted;
+      p.error_pct = error_pct;
+      report.rows.push_back(p);
+    };
     if (needs_sweep(m)) {
       // Best case over the sweep: the highest throughput ratio, the lowest latency ratio.
       const std::string base = baseline_of(m);
@@ -271,10 +279,7 @@ AccuracyReport evaluate(const std::vector<Measurement>& measurements, const Hard
         unsupported(missing.empty() ? "metric not predicted over a sweep" : "sweep run failed: " + missing);
         continue;
       }
-      p.predicted = best;
-      p.error_pct = 100.0 * (best - m.value) / std::fabs(m.value);
-      p.cls = AccuracyClass::ratio;
-      report.rows.push_back(p);
+      record(AccuracyClass::ratio, best, relative(best));
       continue;
     }
     if (needs_curve(m)) {
@@ -290,18 +295,17 @@ AccuracyReport evaluate(const std::vector<Measurement>& measurements, const Hard
           continue;
         }
         const std::size_t a = here.peak(), b = base.peak();
+        double gain = 0;
         if (part_load(m)) {
           // Each curve at 65 % of its own peak (the middle of the stated 60-70 %).
           const auto [xh, lh] = here.at_share_of_peak(0.65);
           const auto [xb, lb] = base.at_share_of_peak(0.65);
-          p.predicted = m.metric == "iops_gain_pct" ? 100.0 * (xh / xb - 1.0) : 100.0 * (lh / lb - 1.0);
+          gain = m.metric == "iops_gain_pct" ? 100.0 * (xh / xb - 1.0) : 100.0 * (lh / lb - 1.0);
         } else {
-          p.predicted = m.metric == "peak_iops_gain_pct" ? 100.0 * (here.iops[a] / base.iops[b] - 1.0)
-                                                         : 100.0 * (here.latency_ms[a] / base.latency_ms[b] - 1.0);
+          gain = m.metric == "peak_iops_gain_pct" ? 100.0 * (here.iops[a] / base.iops[b] - 1.0)
+                                                  : 100.0 * (here.latency_ms[a] / base.latency_ms[b] - 1.0);
         }
-        p.error_pct = p.predicted - m.value;   // percentage points
-        p.cls = AccuracyClass::ratio;
-        report.rows.push_back(p);
+        record(AccuracyClass::ratio, gain, gain - m.value);   // percentage points
         continue;
       }
       if (m.metric == "iops") {
@@ -318,10 +322,7 @@ AccuracyReport evaluate(const std::vector<Measurement>& measurements, const Hard
         unsupported("the model's curve does not reach that load");
         continue;
       }
-      p.predicted = lat;
-      p.error_pct = 100.0 * (lat - m.value) / std::fabs(m.value);
-      p.cls = AccuracyClass::mean_latency;
-      report.rows.push_back(p);
+      record(AccuracyClass::mean_latency, lat, relative(lat));
       continue;
     }
     if (load_errors.count(m.scenario)) {
@@ -344,18 +345,16 @@ AccuracyReport evaluate(const std::vector<Measurement>& measurements, const Hard
         continue;
       }
       const RunResult& b = runs.at(base);
+      double v = 0;
       if (m.metric == "bandwidth_ratio" || m.metric == "throughput_ratio") {
-        p.predicted = w.throughput_mbps / b.result.throughput_mbps;
-        p.error_pct = 100.0 * (p.predicted - m.value) / std::fabs(m.value);
+        v = w.throughput_mbps / b.result.throughput_mbps;
       } else if (m.metric == "iops_gain" && m.unit == "IO/s") {
-        p.predicted = w.iops - b.result.iops;
-        p.error_pct = 100.0 * (p.predicted - m.value) / std::fabs(m.value);
+        v = w.iops - b.result.iops;
       } else {
-        unsupported("a comparison at 60-70 % of peak load: not evaluated yet");
+        unsupported("ratio metric not predicted");
         continue;
       }
-      p.cls = AccuracyClass::ratio;
-      report.rows.push_back(p);
+      record(AccuracyClass::ratio, v, relative(v));
       continue;
     }
     if (m.value == 0) {
@@ -395,10 +394,7 @@ AccuracyReport evaluate(const std::vector<Measurement>& measurements, const Hard
                                               : "metric not predicted");
       continue;
     }
-    p.cls = cls;
-    p.predicted = pred;
-    p.error_pct = 100.0 * (pred - m.value) / std::fabs(m.value);
-    report.rows.push_back(p);
+    record(cls, pred, relative(pred));
   }
   report.summary = summarize(report.rows);
   return report;

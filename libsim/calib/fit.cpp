@@ -163,7 +163,10 @@ AccuracyReport cross_validate(const std::vector<Measurement>& measurements, cons
     for (const std::string& s : seeds)
       if (s != held) train.accuracy.only_seeds.push_back(s);
     if (log) log("cross-validation: fitting without seed " + held);
-    const FitResult f = fit(measurements, catalog, train);
+    // Start from the defaults: the committed values were fitted with the held-out seed.
+    HardwareCatalog start = catalog;
+    start.set_calibration(Calibration::defaults());
+    const FitResult f = fit(measurements, start, train);
     HardwareCatalog fitted = catalog;
     fitted.set_calibration(f.calibration);
     AccuracyOptions test = options.accuracy;

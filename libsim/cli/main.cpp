@@ -306,9 +306,10 @@ int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
     const AccuracySummary& s = cv.summary;
     std::printf("\nleave-one-seed-out (each seed predicted by a calibration fitted on the others):\n"
                 "IOPS/throughput: %d rows, median |error| %.1f %%, max %.1f %%\n"
-                "mean latency:    %d rows, median |error| %.1f %%, max %.1f %%\n",
+                "mean latency:    %d rows, median |error| %.1f %%, max %.1f %%\n"
+                "stated ratios:   %d rows, max |error| %.1f %%\n",
                 s.throughput_rows, s.throughput_median_abs_pct, s.throughput_max_abs_pct, s.latency_rows,
-                s.latency_median_abs_pct, s.latency_max_abs_pct);
+                s.latency_median_abs_pct, s.latency_max_abs_pct, s.ratio_rows, s.ratio_max_abs_points);
   }
   return 0;
 }

@@ -44,7 +44,8 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
 
 /// Leave-one-seed-out cross-validation: for each seed with fitted rows, fit on the other
 /// seeds (options.accuracy.overrides apply to the fits) and predict the held-out seed's rows
-/// with that calibration (`eval_overrides` apply there). The rows of all held-out seeds.
+/// with that calibration (`eval_overrides` apply there). Each fit starts from the default
+/// calibration, so the held-out seed informs nothing. The rows of all held-out seeds.
 AccuracyReport cross_validate(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog,
                               const FitOptions& options, const std::vector<std::string>& eval_overrides,
                               const std::function<void(const std::string&)>& log = {});

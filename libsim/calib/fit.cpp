@@ -140,6 +140,11 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
     const double sd_x = std::sqrt(std::max(0.0, cov(jj, jj)));
     space.params[j]->fitted = value;
     space.params[j]->stderr_value = space.log_scale[j] ? value * sd_x : sd_x;   // delta method for log space
+    // No fitted row responds to it (common random numbers make that exact): not informed.
+    if (options.reset_uninformed && J.col(jj).isZero(0.0)) {
+      space.params[j]->fitted = space.params[j]->default_value;
+      space.params[j]->stderr_value = 0;
+    }
   }
   out.rms_after = std::sqrt(r.squaredNorm() / static_cast<double>(r.size()));
   out.calibration = cal;
@@ -163,10 +168,8 @@ AccuracyReport cross_validate(const std::vector<Measurement>& measurements, cons
     for (const std::string& s : seeds)
       if (s != held) train.accuracy.only_seeds.push_back(s);
     if (log) log("cross-validation: fitting without seed " + held);
-    // Start from the defaults: the committed values were fitted with the held-out seed.
-    HardwareCatalog start = catalog;
-    start.set_calibration(Calibration::defaults());
-    const FitResult f = fit(measurements, start, train);
+    train.reset_uninformed = true;
+    const FitResult f = fit(measurements, catalog, train);
     HardwareCatalog fitted = catalog;
     fitted.set_calibration(f.calibration);
     AccuracyOptions test = options.accuracy;

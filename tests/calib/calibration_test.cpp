@@ -97,9 +97,20 @@ workload: {vms: 3, vmdks_per_vm: 2, outstanding_per_vmdk: 4, duration_s: 0.1, wa
   CHECK(f.rms_after < 0.02);
   CHECK(f.rms_after < f.rms_before / 10);
 
-  // Leave-one-seed-out: call each operating point a seed of its own. Each fit starts from the
-  // defaults (cpu_per_io_scale 1) and sees only the other point, yet the planted truth is
-  // shared, so the held-out point is predicted closely.
+  // A parameter no row responds to (ESA's CPU factor, on an OSA cluster) comes back at its
+  // default with reset_uninformed, whatever the starting calibration held.
+  FitOptions o2 = o;
+  o2.parameters.push_back("esa_cpu_per_io_factor");
+  o2.reset_uninformed = true;
+  o2.max_iterations = 2;
+  HardwareCatalog start = cat;
+  Calibration warm = cat.calibration();
+  warm.set("esa_cpu_per_io_factor", 0.5);
+  start.set_calibration(warm);
+  CHECK(fit(ms, start, o2).calibration.value("esa_cpu_per_io_factor") == 1.0);
+
+  // Leave-one-seed-out: call each operating point a seed of its own. Each fit sees only the
+  // other point, yet the planted truth is shared, so the held-out point is predicted closely.
   for (Measurement& m : ms) m.seed_file = m.scenario == "small.yaml" ? "998_synthetic.txt" : "999_synthetic.txt";
   const AccuracyReport cv = cross_validate(ms, cat, o, {});
   CHECK(cv.summary.throughput_rows == 2);

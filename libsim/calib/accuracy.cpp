@@ -67,11 +67,19 @@ bool needs_curve(const Measurement& m) {
 
 // A best case over a sweep of workloads (seed 004: 6 block sizes x 4 write shares), run for
 // the scenario and its baseline alike.
-constexpr const char* kSweepBlocks[] = {"4k", "8k", "16k", "32k", "64k", "128k"};
-constexpr int kSweepReadPct[] = {100, 70, 30, 0};
+struct SweepCase {
+  const char* block;
+  int read_pct;
+};
+std::vector<SweepCase> sweep_cases() {
+  std::vector<SweepCase> cases;
+  for (const char* block : {"4k", "8k", "16k", "32k", "64k", "128k"})
+    for (int read_pct : {100, 70, 30, 0}) cases.push_back({block, read_pct});
+  return cases;
+}
 bool needs_sweep(const Measurement& m) { return m.kind == "ratio" && contains(m.workload, "sweep"); }
-std::string sweep_key(const std::string& path, const char* block, int read_pct) {
-  return path + "@" + block + "/" + std::to_string(read_pct);
+std::string sweep_key(const std::string& path, const SweepCase& c) {
+  return path + "@" + c.block + "/" + std::to_string(c.read_pct);
 }
 
 struct Curve {
@@ -184,13 +192,12 @@ AccuracyReport evaluate(const std::vector<Measurement>& measurements, const Hard
     for (const std::string& p : {m->scenario, baseline_of(*m)}) {
       if (p.empty()) continue;
       if (needs_sweep(*m)) {
-        for (const char* block : kSweepBlocks)
-          for (int read_pct : kSweepReadPct) {
-            auto ov = options.overrides;
-            ov.push_back(std::string("workload.block_size=") + block);
-            ov.push_back("workload.read_pct=" + std::to_string(read_pct));
-            add_job(sweep_key(p, block, read_pct), p, ov);
-          }
+        for (const SweepCase& c : sweep_cases()) {
+          auto ov = options.overrides;
+          ov.push_back(std::string("workload.block_size=") + c.block);
+          ov.push_back("workload.read_pct=" + std::to_string(c.read_pct));
+          add_job(sweep_key(p, c), p, ov);
+        }
         continue;
       }
       add_job(p, p, options.overrides);
@@ -258,25 +265,28 @@ AccuracyReport evaluate(const std::vector<Measurement>& measurements, const Hard
     };
     if (needs_sweep(m)) {
       // Best case over the sweep: the highest throughput ratio, the lowest latency ratio.
+      if (m.metric != "throughput_ratio" && m.metric != "latency_ratio") {
+        unsupported("metric not predicted over a sweep");
+        continue;
+      }
       const std::string base = baseline_of(m);
       const bool tp = m.metric == "throughput_ratio";
       double best = tp ? 0.0 : 1e300;
       std::string missing;
-      for (const char* block : kSweepBlocks)
-        for (int read_pct : kSweepReadPct) {
-          const auto a = runs.find(sweep_key(m.scenario, block, read_pct));
-          const auto b = runs.find(sweep_key(base, block, read_pct));
-          if (a == runs.end() || b == runs.end()) {
-            missing = sweep_key(a == runs.end() ? m.scenario : base, block, read_pct);
-            continue;
-          }
-          const WorkloadResult& x = a->second.result;
-          const WorkloadResult& y = b->second.result;
-          best = tp ? std::max(best, x.throughput_mbps / y.throughput_mbps)
-                    : std::min(best, x.pooled_latency_ms / y.pooled_latency_ms);
+      for (const SweepCase& c : sweep_cases()) {
+        const auto a = runs.find(sweep_key(m.scenario, c));
+        const auto b = runs.find(sweep_key(base, c));
+        if (a == runs.end() || b == runs.end()) {
+          missing = sweep_key(a == runs.end() ? m.scenario : base, c);
+          continue;
         }
-      if (!missing.empty() || (m.metric != "throughput_ratio" && m.metric != "latency_ratio")) {
-        unsupported(missing.empty() ? "metric not predicted over a sweep" : "sweep run failed: " + missing);
+        const WorkloadResult& x = a->second.result;
+        const WorkloadResult& y = b->second.result;
+        best = tp ? std::max(best, x.throughput_mbps / y.throughput_mbps)
+                  : std::min(best, x.pooled_latency_ms / y.pooled_latency_ms);
+      }
+      if (!missing.empty()) {
+        unsupported("sweep run failed: " + missing);
         continue;
       }
       record(AccuracyClass::ratio, best, relative(best));
@@ -420,15 +430,19 @@ std::string format_accuracy(const AccuracyReport& report, bool include_unsupport
                     scen.c_str(), p.m.metric.c_str(), p.m.value, p.predicted, p.error_pct, accuracy_class_name(p.cls));
     os << buf;
   }
-  const AccuracySummary& s = report.summary;
+  os << "\n" << format_summary(report.summary);
+  return os.str();
+}
+
+std::string format_summary(const AccuracySummary& s) {
+  char buf[512];
   std::snprintf(buf, sizeof buf,
-                "\nIOPS/throughput: %d rows, median |error| %.1f %%, max %.1f %%\n"
+                "IOPS/throughput: %d rows, median |error| %.1f %%, max %.1f %%\n"
                 "mean latency:    %d rows, median |error| %.1f %%, max %.1f %%\n"
                 "stated ratios:   %d rows, max |error| %.1f %%\n",
                 s.throughput_rows, s.throughput_median_abs_pct, s.throughput_max_abs_pct, s.latency_rows,
                 s.latency_median_abs_pct, s.latency_max_abs_pct, s.ratio_rows, s.ratio_max_abs_points);
-  os << buf;
-  return os.str();
+  return buf;
 }
 
 }  // namespace hcisim

@@ -282,34 +282,34 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   return 0;
 }
 
-int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
-  if (!a.files.empty()) usage_error("accuracy takes no file (it reads data/measurements.csv)");
-  const std::string data = default_data_dir();
-  const auto measurements = load_measurements(data + "/measurements.csv");
+// Options of the runs `accuracy` and `calibrate` make: the scenarios of data/measurements.csv,
+// `first` overrides and then the user's --set ones (later ones win), --jobs and --seeds.
+AccuracyOptions measurement_runs(const Args& a, const std::vector<std::string>& first = {}) {
   AccuracyOptions o;
-  o.repo_dir = data + "/..";
-  o.overrides = a.sets;
+  o.repo_dir = default_data_dir() + "/..";
+  o.overrides = first;
+  o.overrides.insert(o.overrides.end(), a.sets.begin(), a.sets.end());
   o.jobs = a.jobs;
   o.only_seeds = a.seeds;
+  return o;
+}
+
+int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
+  if (!a.files.empty()) usage_error("accuracy takes no file (it reads data/measurements.csv)");
+  const auto measurements = load_measurements(default_data_dir() + "/measurements.csv");
+  const AccuracyOptions o = measurement_runs(a);
   Progress p(!a.quiet);
   const AccuracyReport report = evaluate(measurements, cat, o, p.fn());
   p.done();
   std::fputs(format_accuracy(report, a.all).c_str(), stdout);
   if (a.cv) {
     FitOptions f;
-    f.accuracy = o;
-    f.accuracy.overrides.push_back("workload.duration_s=1");
-    f.accuracy.overrides.push_back("workload.warmup_s=0.2");
+    f.accuracy = measurement_runs(a, kFitRunOverrides);
     const AccuracyReport cv = cross_validate(measurements, cat, f, a.sets, [&](const std::string& line) {
       if (!a.quiet) std::fprintf(stderr, "%s\n", line.c_str());
     });
-    const AccuracySummary& s = cv.summary;
-    std::printf("\nleave-one-seed-out (each seed predicted by a calibration fitted on the others):\n"
-                "IOPS/throughput: %d rows, median |error| %.1f %%, max %.1f %%\n"
-                "mean latency:    %d rows, median |error| %.1f %%, max %.1f %%\n"
-                "stated ratios:   %d rows, max |error| %.1f %%\n",
-                s.throughput_rows, s.throughput_median_abs_pct, s.throughput_max_abs_pct, s.latency_rows,
-                s.latency_median_abs_pct, s.latency_max_abs_pct, s.ratio_rows, s.ratio_max_abs_points);
+    std::printf("\nleave-one-seed-out (each seed predicted by a calibration fitted on the others):\n%s",
+                format_summary(cv.summary).c_str());
   }
   return 0;
 }
@@ -321,13 +321,7 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
   FitOptions o;
   if (!a.params.empty()) o.parameters = a.params;
   o.max_iterations = a.iterations;
-  o.accuracy.repo_dir = data + "/..";
-  // Fits run 1 s measured after a 0.2 s warm-up (common random numbers keep the finite
-  // differences smooth); a --set of either key comes later and wins.
-  o.accuracy.overrides = {"workload.duration_s=1", "workload.warmup_s=0.2"};
-  o.accuracy.overrides.insert(o.accuracy.overrides.end(), a.sets.begin(), a.sets.end());
-  o.accuracy.jobs = a.jobs;
-  o.accuracy.only_seeds = a.seeds;
+  o.accuracy = measurement_runs(a, kFitRunOverrides);
   const FitResult f = fit(measurements, cat, o, [&](const std::string& line) {
     if (!a.quiet) std::fprintf(stderr, "%s\n", line.c_str());
   });

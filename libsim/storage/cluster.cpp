@@ -547,7 +547,7 @@ void Cluster::set_buffer_time_compression(double k) {
   const double batch = static_cast<double>(spec_.osa.destage_batch_blocks) * kBlock;
   for (std::uint32_t g = 0; g < groups_.size(); ++g) {
     WriteBuffer& b = groups_[g].buffer;
-    b.set_time_compression(std::clamp(std::min(k, b.capacity() / (200.0 * batch)), 1.0, std::max(1.0, k)));
+    b.set_time_compression(std::max(1.0, std::min(k, b.capacity() / (200.0 * batch))));
     pump_destage(g);
   }
 }

@@ -72,5 +72,7 @@ AccuracyReport evaluate(const std::vector<Measurement>& measurements, const Hard
 AccuracySummary summarize(const std::vector<Prediction>& rows);
 /// The table (seed, scenario, metric, measured, predicted, error %) and summary lines.
 std::string format_accuracy(const AccuracyReport& report, bool include_unsupported);
+/// The three summary lines (IOPS/throughput, mean latency, stated ratios).
+std::string format_summary(const AccuracySummary& summary);
 
 }  // namespace hcisim

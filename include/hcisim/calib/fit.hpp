@@ -17,6 +17,10 @@
 
 namespace hcisim {
 
+/// Scenario overrides for fitting runs: 1 s measured after a 0.2 s warm-up (common random
+/// numbers keep the finite differences smooth). Later overrides of the same keys win.
+inline const std::vector<std::string> kFitRunOverrides = {"workload.duration_s=1", "workload.warmup_s=0.2"};
+
 struct FitOptions {
   std::vector<std::string> parameters = {"cpu_per_io_scale", "cpu_per_kib_scale", "stack_latency_us",
                                          "usb_bridge_latency_us", "esa_cpu_per_io_factor"};

@@ -37,12 +37,6 @@ void HostCpu::build_cost_table() {
   set(kCpuStages, costs_.rdma_message_us, costs_.rdma_us_per_kib);
 }
 
-Time HostCpu::cost(CpuStage stage, Bytes bytes, Transport transport) const {
-  const auto row = stage == CpuStage::network && transport == Transport::rdma ? static_cast<std::size_t>(kCpuStages)
-                                                                               : static_cast<std::size_t>(stage);
-  return Time::round_ns(fixed_ns_[row] + per_kib_ns_[row] * bytes.kib());
-}
-
 void HostCpu::execute(std::uint64_t token, CpuStage stage, Bytes bytes, Transport transport) {
   execute_for(token, stage, cost(stage, bytes, transport));
 }
@@ -50,12 +44,6 @@ void HostCpu::execute(std::uint64_t token, CpuStage stage, Bytes bytes, Transpor
 void HostCpu::execute_for(std::uint64_t token, CpuStage stage, Time work) {
   stage_ns_[static_cast<std::size_t>(stage)] += work.count_ns();
   run(token, work);
-}
-
-Time HostCpu::charge(CpuStage stage, Bytes bytes, Transport transport) {
-  const Time t = cost(stage, bytes, transport);
-  stage_ns_[static_cast<std::size_t>(stage)] += t.count_ns();
-  return t;
 }
 
 double HostCpu::usage_pct() const { return 100.0 * cores_.utilisation(); }

@@ -32,6 +32,8 @@ void NetworkConfig::validate() const {
 Network::Network(Engine& engine, const NetworkConfig& config, NetworkClient& client)
     : engine_(engine), config_(config), client_(client) {
   config_.validate();
+  payload_per_frame_ = config_.framing.payload_per_frame();
+  wire_per_frame_ = config_.framing.wire_per_frame();
 }
 
 int Network::add_host(const std::string& name, const NicSpec& nic, int active_ports, Teaming teaming) {
@@ -149,10 +151,6 @@ void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::ui
   inject(slot, engine_.now() + nic);
 }
 
-Time Network::frame_time(const Port& p, std::int64_t wire) const {
-  return Time::round_ns(static_cast<double>(std::min(wire, config_.framing.wire_per_frame())) * p.ns_per_byte);
-}
-
 // The next segment of a message enters the first port at `at` (>= now).
 void Network::inject(std::uint32_t message, Time at) {
   Message& m = messages_[message];
@@ -160,7 +158,7 @@ void Network::inject(std::uint32_t message, Time at) {
   m.to_inject -= payload;
   ++m.segments_in_flight;
   const Segment s{message, pick_port(host_nodes_[m.src], m.dst, m.flow), payload,
-                  config_.framing.wire_bytes(Bytes{payload}).count()};
+                  wire_bytes(payload)};
   const std::uint32_t seg = take_slot(segments_, free_segments_, s);
   const Port& first = ports_[s.port];
   const Time first_finish = std::max(at, first.free_at) + Time::round_ns(static_cast<double>(s.wire) * first.ns_per_byte);

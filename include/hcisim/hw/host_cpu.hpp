@@ -39,13 +39,21 @@ class HostCpu final : public StationClient {
   HostCpu(Engine& engine, const std::string& host, const CpuSpec& spec, const CpuCosts& costs, CpuClient& client);
 
   /// Core time of `stage` for one I/O (or message) carrying `bytes`, at this host's clock.
-  Time cost(CpuStage stage, Bytes bytes, Transport transport = Transport::tcp) const;
+  Time cost(CpuStage stage, Bytes bytes, Transport transport = Transport::tcp) const {
+    const auto row = stage == CpuStage::network && transport == Transport::rdma ? static_cast<std::size_t>(kCpuStages)
+                                                                                 : static_cast<std::size_t>(stage);
+    return Time::round_ns(fixed_ns_[row] + per_kib_ns_[row] * bytes.kib());
+  }
   /// Queues work of `stage` for `bytes`; on_cpu_done(token) when it completes.
   void execute(std::uint64_t token, CpuStage stage, Bytes bytes, Transport transport = Transport::tcp);
   /// Queues `work` of core time directly.
   void execute_for(std::uint64_t token, CpuStage stage, Time work);
   /// One visit doing several stages: charge() each (accounted per stage), then run() the sum.
-  Time charge(CpuStage stage, Bytes bytes, Transport transport = Transport::tcp);
+  Time charge(CpuStage stage, Bytes bytes, Transport transport = Transport::tcp) {
+    const Time t = cost(stage, bytes, transport);
+    stage_ns_[static_cast<std::size_t>(stage)] += t.count_ns();
+    return t;
+  }
   void run(std::uint64_t token, Time work) {
     cores_.arrive(token, work + deferred_);
     deferred_ = Time::zero();

@@ -23,6 +23,7 @@
 // A transfer between a host and itself never touches the network (local I/O).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -153,11 +154,21 @@ class Network final : public EventHandler {
   void inject(std::uint32_t message, Time at);
   void transmit(std::uint32_t segment, Time at);
   void landed(std::uint32_t segment);
-  Time frame_time(const Port& p, std::int64_t wire) const;
+  // Serialisation time of the first frame of a segment of `wire` bytes at port p.
+  Time frame_time(const Port& p, std::int64_t wire) const {
+    return Time::round_ns(static_cast<double>(std::min(wire, wire_per_frame_)) * p.ns_per_byte);
+  }
+  // Framing::wire_bytes with the per-frame figures computed once.
+  std::int64_t wire_bytes(std::int64_t payload) const {
+    const std::int64_t frames = payload <= 0 ? 1 : (payload + payload_per_frame_ - 1) / payload_per_frame_;
+    return payload + frames * (wire_per_frame_ - payload_per_frame_);
+  }
 
   Engine& engine_;
   NetworkConfig config_;
   NetworkClient& client_;
+  std::int64_t payload_per_frame_ = 0;   // config_.framing's figures, fixed for the run
+  std::int64_t wire_per_frame_ = 0;
   std::vector<Node> nodes_;
   std::vector<Bundle> bundles_;
   std::vector<Port> ports_;

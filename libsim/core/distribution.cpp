@@ -18,13 +18,13 @@ namespace {
 // Ziggurat tables for Exp(1): 256 equal-area layers. Immutable after construction, built
 // once from the published constants r = 7.69711747013104972 (right edge of the base layer)
 // and v = 3.949659822581572e-3 (area of each layer).
-struct ExpZiggurat {
-  static constexpr double kR = 7.69711747013104972;
+constexpr double kZigR = 7.69711747013104972;   // right edge of the base layer
+
+// k: acceptance thresholds on the 53-bit draw, w: layer width / 2^53, f: exp(-x_i).
+struct ExpZiggurat : ExpZigguratTables {
+  static constexpr double kR = kZigR;
   static constexpr double kV = 3.949659822581572e-3;
   static constexpr double kScale = 9007199254740992.0;   // 2^53
-  std::array<std::uint64_t, 256> k{};   // acceptance thresholds on the 53-bit draw
-  std::array<double, 256> w{};          // layer width / 2^53
-  std::array<double, 256> f{};          // exp(-x_i)
 
   ExpZiggurat() {
     double de = kR;
@@ -45,17 +45,6 @@ struct ExpZiggurat {
     }
   }
 
-  double sample(RngStream& rng) const {
-    for (;;) {
-      const std::uint64_t u = rng.next_u64();
-      const std::size_t i = u & 0xFFu;
-      const std::uint64_t j = u >> 11;   // 53 random bits
-      if (j < k[i]) return static_cast<double>(j) * w[i];   // inside the layer's rectangle (~99%)
-      if (i == 0) return kR - std::log(rng.uniform_open0());   // the tail beyond r
-      const double x = static_cast<double>(j) * w[i];
-      if (f[i] + rng.uniform01() * (f[i - 1] - f[i]) < std::exp(-x)) return x;   // wedge
-    }
-  }
 };
 
 const ExpZiggurat& exp_ziggurat() {
@@ -96,12 +85,28 @@ Distribution Distribution::empirical(std::span<const double> points) {
   return d;
 }
 
-double Distribution::sample(RngStream& rng) const {
+Distribution::Distribution(Kind k, double a, double b) : zig_(&exp_ziggurat()), kind_(k), a_(a), b_(b) {}
+
+// The ziggurat loop from a first draw u (Marsaglia & Tsang, section 2).
+double Distribution::exp_rejected(RngStream& rng, std::uint64_t u) const {
+  const ExpZigguratTables& z = *zig_;
+  for (;;) {
+    const std::size_t i = u & 0xFFu;
+    const std::uint64_t j = u >> 11;   // 53 random bits
+    if (j < z.k[i]) return static_cast<double>(j) * z.w[i];   // inside the layer's rectangle (~99%)
+    if (i == 0) return kZigR - std::log(rng.uniform_open0());   // the tail beyond r
+    const double x = static_cast<double>(j) * z.w[i];
+    if (z.f[i] + rng.uniform01() * (z.f[i - 1] - z.f[i]) < std::exp(-x)) return x;   // wedge
+    u = rng.next_u64();
+  }
+}
+
+double Distribution::sample_other(RngStream& rng) const {
   switch (kind_) {
     case Kind::deterministic:
       return a_;
     case Kind::exponential:
-      return a_ * exp_ziggurat().sample(rng);
+      return a_ * exp_rejected(rng, rng.next_u64());
     case Kind::uniform:
       return a_ + (b_ - a_) * rng.uniform01();
     case Kind::lognormal: {

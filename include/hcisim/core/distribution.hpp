@@ -3,6 +3,8 @@
 // doubles in the caller's unit (typically nanoseconds of service time).
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -10,6 +12,14 @@
 #include "hcisim/core/rng.hpp"
 
 namespace hcisim {
+
+/// Ziggurat tables for Exp(1) (built once in distribution.cpp, immutable): layer i accepts
+/// a 53-bit draw j < k[i] as j * w[i]; f[i] = exp(-x_i) serves the rare wedge test.
+struct ExpZigguratTables {
+  std::array<std::uint64_t, 256> k{};
+  std::array<double, 256> w{};
+  std::array<double, 256> f{};
+};
 
 class Distribution {
  public:
@@ -28,12 +38,25 @@ class Distribution {
   /// each gap between neighbours carries equal probability.
   static Distribution empirical(std::span<const double> points);
 
-  double sample(RngStream& rng) const;
+  double sample(RngStream& rng) const {
+    if (kind_ == Kind::exponential) {   // the ziggurat's rectangle test, inline (~99 % of draws)
+      const std::uint64_t u = rng.next_u64();
+      const std::size_t i = u & 0xFFu;
+      const std::uint64_t j = u >> 11;   // 53 random bits
+      if (j < zig_->k[i]) return a_ * (static_cast<double>(j) * zig_->w[i]);
+      return a_ * exp_rejected(rng, u);
+    }
+    return sample_other(rng);
+  }
   double mean() const;
   Kind kind() const { return kind_; }
 
  private:
-  Distribution(Kind k, double a, double b) : kind_(k), a_(a), b_(b) {}
+  Distribution(Kind k, double a, double b);
+  // Exp(1) draw whose first 64 bits `u` missed the rectangle test: tail, wedge or retry.
+  double exp_rejected(RngStream& rng, std::uint64_t u) const;
+  double sample_other(RngStream& rng) const;
+  const ExpZigguratTables* zig_;   // shared immutable tables
   Kind kind_;
   double a_;
   double b_;

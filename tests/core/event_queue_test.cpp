@@ -92,3 +92,45 @@ TEST_CASE("calendar queue matches a reference heap on a mixed hold workload", "[
   CHECK(q.empty());
   CHECK(shifts_seen >= 2);   // the width adapted both ways
 }
+
+TEST_CASE("calendar queue drained to empty and refilled keeps (time, order) order", "[core]") {
+  // The current bucket is kept non-empty eagerly; this walks the cases that could break
+  // that: refilling an empty queue in the ring, only beyond the window (far heap), at the
+  // current instant, and take_until() stopping at a limit before the next event.
+  RngStream rng(5, 0, "refill");
+  EventQueue q;
+  EventHeap ref;
+  std::uint64_t seq = 0;
+  Time now = Time::zero();
+  auto push = [&](Time t) {
+    Event e{t, seq << 16, nullptr, seq};
+    ++seq;
+    q.push(e);
+    ref.push(e);
+  };
+  for (int round = 0; round < 2000; ++round) {
+    const std::uint64_t kind = rng.below(4);
+    const int count = 1 + static_cast<int>(rng.below(5));
+    for (int k = 0; k < count; ++k) {
+      std::int64_t delay = 0;
+      if (kind == 1) delay = static_cast<std::int64_t>(rng.below(1000));            // in the ring
+      else if (kind == 2) delay = 1'000'000'000 + static_cast<std::int64_t>(rng.below(1000));   // far heap only
+      else if (kind == 3) delay = static_cast<std::int64_t>(rng.below(3)) * 100'000;
+      push(now + Time::ns(delay));
+    }
+    REQUIRE(q.top().arg == ref.top().arg);
+    Event got;
+    if (ref.top().time > now) {   // a limit just before the earliest event takes nothing
+      REQUIRE_FALSE(q.take_until(ref.top().time - Time::ns(1), got));
+      REQUIRE(q.size() == ref.size());
+    }
+    while (!ref.empty()) {   // drain completely
+      REQUIRE(q.take_until(Time::max(), got));
+      REQUIRE(got.arg == ref.top().arg);
+      ref.pop();
+      now = got.time;
+    }
+    REQUIRE(q.empty());
+    REQUIRE_FALSE(q.take_until(Time::max(), got));
+  }
+}

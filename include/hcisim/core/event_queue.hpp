@@ -32,11 +32,11 @@ class EventQueue {
     ++size_;
     ++pushes_;
     if (!place<true>(e)) ++far_pushes_;
+    if (size_ == 1 && lists_[slot_of(cur_)].head == kNil) advance();   // keep the current bucket non-empty
   }
 
   /// The earliest event (queue must not be empty).
   const Event& top() {
-    if (lists_[slot_of(cur_)].head == kNil) advance();
     return nodes_[lists_[slot_of(cur_)].head].event;
   }
 
@@ -51,16 +51,22 @@ class EventQueue {
   /// returns true; otherwise returns false and leaves the queue as it was.
   bool take_until(Time limit, Event& out) {
     if (size_ == 0) return false;
-    if (lists_[slot_of(cur_)].head == kNil) advance();
-    List& list = lists_[slot_of(cur_)];
+    const std::size_t slot = slot_of(cur_);
+    List& list = lists_[slot];
     const std::uint32_t n = list.head;
     if (nodes_[n].event.time > limit) return false;
     list.head = nodes_[n].next;
-    if (list.head == kNil) clear_bit(slot_of(cur_));
     nodes_[n].next = free_;
     free_ = n;
     --size_;
     out = nodes_[n].event;
+    // Whether the bucket just emptied is a coin toss at low density: its bookkeeping is
+    // branch-free, and only moving on to the next bucket (eagerly, so the current bucket
+    // is never empty while events are queued) takes a branch.
+    const bool emptied = list.head == kNil;
+    list.tail_time = emptied ? kEmptyTail : list.tail_time;
+    bits_[slot >> 6] &= ~(std::uint64_t{emptied} << (slot & 63));
+    if (emptied && size_ > 0) advance();
     return true;
   }
 
@@ -69,14 +75,16 @@ class EventQueue {
   static constexpr std::size_t kMask = static_cast<std::size_t>(kBuckets - 1);
   static constexpr int kMaxShift = 40;
   static constexpr std::uint64_t kCrowded = 2;
+  static constexpr std::int64_t kEmptyTail = INT64_MIN;   // tail_time of an empty bucket
   struct Node {
     Event event;
     std::uint32_t next;
   };
   struct List {
     std::uint32_t head = kNil;
-    std::uint32_t tail = kNil;
-    std::int64_t tail_time = 0;   // time of the tail event: appends need not touch its node
+    std::uint32_t tail = 0;       // any valid node index while empty (never followed then)
+    std::int64_t tail_time = kEmptyTail;   // time of the tail event (appends need not touch its
+                                           // node); kEmptyTail when empty, so every time appends
   };
 
   static std::size_t slot_of(std::int64_t bucket) { return static_cast<std::size_t>(bucket) & kMask; }
@@ -110,22 +118,24 @@ class EventQueue {
     }
     List& list = lists_[slot];
     const std::int64_t t = e.time.count_ns();
-    if (list.head == kNil) {
+    if (t > list.tail_time || (t == list.tail_time && (Fresh || !fires_before(e, nodes_[list.tail].event)))) {
+      // Common: append (an empty bucket too, by its kEmptyTail), without branching on
+      // whether the bucket was empty: link from the head or from the tail node.
       nodes_[n].next = kNil;
-      list.head = list.tail = n;
-      list.tail_time = t;
-      bits_[slot >> 6] |= std::uint64_t{1} << (slot & 63);
-    } else if (t > list.tail_time || (t == list.tail_time && (Fresh || !fires_before(e, nodes_[list.tail].event)))) {
-      nodes_[n].next = kNil;   // common: append
-      nodes_[list.tail].next = n;
+      const auto head_link = reinterpret_cast<std::uintptr_t>(&list.head);
+      const auto tail_link = reinterpret_cast<std::uintptr_t>(&nodes_[list.tail].next);
+      const std::uintptr_t from_head = -static_cast<std::uintptr_t>(list.head == kNil);   // all ones or zero
+      *reinterpret_cast<std::uint32_t*>((head_link & from_head) | (tail_link & ~from_head)) = n;
       list.tail = n;
       list.tail_time = t;
+      bits_[slot >> 6] |= std::uint64_t{1} << (slot & 63);
     } else {
       insert_sorted(list, n);
     }
   }
   void insert_sorted(List& list, std::uint32_t n);
   void advance();   // the current bucket is empty: make the next non-empty one current
+                    // (called with events queued; afterwards the current bucket holds some)
   void maybe_resize();
   void rebuild(int new_shift);
 

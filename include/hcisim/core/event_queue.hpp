@@ -118,7 +118,10 @@ class EventQueue {
     }
     List& list = lists_[slot];
     const std::int64_t t = e.time.count_ns();
-    if (t > list.tail_time || (t == list.tail_time && (Fresh || !fires_before(e, nodes_[list.tail].event)))) {
+    // A fresh event goes after an equal-time tail (FIFO): one predictable compare.
+    const bool append = Fresh ? t >= list.tail_time
+                              : t > list.tail_time || (t == list.tail_time && !fires_before(e, nodes_[list.tail].event));
+    if (append) {
       // Common: append (an empty bucket too, by its kEmptyTail), without branching on
       // whether the bucket was empty: link from the head or from the tail node.
       nodes_[n].next = kNil;

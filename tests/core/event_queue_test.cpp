@@ -13,6 +13,20 @@ using namespace hcisim;
 
 namespace {
 bool by_fire_order(const Event& a, const Event& b) { return fires_before(a, b); }
+
+// The calendar queue under test and a 4-ary heap as the reference, fed the same events
+// (arg = insertion sequence, so a pop identifies its event).
+struct QueueAndReference {
+  EventQueue q;
+  EventHeap ref;
+  std::uint64_t seq = 0;
+  void push(Time t) {
+    const Event e{t, seq << 16, nullptr, seq};
+    ++seq;
+    q.push(e);
+    ref.push(e);
+  }
+};
 }  // namespace
 
 TEST_CASE("4-ary heap pops in (time, order) order and replace_top equals pop + push", "[core]") {
@@ -49,16 +63,11 @@ TEST_CASE("calendar queue matches a reference heap on a mixed hold workload", "[
   // Interleaved pushes and pops with delays spanning 0 ns .. 10 s (same bucket, ring and
   // far heap), bursts of simultaneous events, and density changes that force re-bucketing.
   RngStream rng(11, 0, "calendar");
-  EventQueue q;
-  EventHeap ref;
-  std::uint64_t seq = 0;
+  QueueAndReference m;
+  EventQueue& q = m.q;
+  EventHeap& ref = m.ref;
   Time now = Time::zero();
-  auto push = [&](Time t) {
-    Event e{t, seq << 16, nullptr, seq};
-    ++seq;
-    q.push(e);
-    ref.push(e);
-  };
+  auto push = [&](Time t) { m.push(t); };
   for (int i = 0; i < 2000; ++i) push(Time::ns(static_cast<std::int64_t>(rng.below(5000))));
   int shifts_seen = 0, last_shift = q.bucket_shift();
   for (int step = 0; step < 400'000; ++step) {
@@ -98,16 +107,11 @@ TEST_CASE("calendar queue drained to empty and refilled keeps (time, order) orde
   // that: refilling an empty queue in the ring, only beyond the window (far heap), at the
   // current instant, and take_until() stopping at a limit before the next event.
   RngStream rng(5, 0, "refill");
-  EventQueue q;
-  EventHeap ref;
-  std::uint64_t seq = 0;
+  QueueAndReference m;
+  EventQueue& q = m.q;
+  EventHeap& ref = m.ref;
   Time now = Time::zero();
-  auto push = [&](Time t) {
-    Event e{t, seq << 16, nullptr, seq};
-    ++seq;
-    q.push(e);
-    ref.push(e);
-  };
+  auto push = [&](Time t) { m.push(t); };
   for (int round = 0; round < 2000; ++round) {
     const std::uint64_t kind = rng.below(4);
     const int count = 1 + static_cast<int>(rng.below(5));

@@ -25,9 +25,7 @@ std::int64_t Framing::wire_per_frame() const {
 }
 
 Bytes Framing::wire_bytes(Bytes payload) const {
-  const std::int64_t per = payload_per_frame();
-  const std::int64_t frames = payload.count() <= 0 ? 1 : (payload.count() + per - 1) / per;
-  return payload + Bytes{frames * (wire_per_frame() - per)};
+  return Bytes{framed_wire_bytes(payload.count(), payload_per_frame(), wire_per_frame())};
 }
 
 double Framing::goodput_fraction() const {

@@ -64,17 +64,14 @@ TEST_CASE("calendar queue matches a reference heap on a mixed hold workload", "[
   // far heap), bursts of simultaneous events, and density changes that force re-bucketing.
   RngStream rng(11, 0, "calendar");
   QueueAndReference m;
-  EventQueue& q = m.q;
-  EventHeap& ref = m.ref;
   Time now = Time::zero();
-  auto push = [&](Time t) { m.push(t); };
-  for (int i = 0; i < 2000; ++i) push(Time::ns(static_cast<std::int64_t>(rng.below(5000))));
-  int shifts_seen = 0, last_shift = q.bucket_shift();
+  for (int i = 0; i < 2000; ++i) m.push(Time::ns(static_cast<std::int64_t>(rng.below(5000))));
+  int shifts_seen = 0, last_shift = m.q.bucket_shift();
   for (int step = 0; step < 400'000; ++step) {
-    REQUIRE(q.size() == ref.size());
-    const Event got = q.take();
-    const Event want = ref.top();
-    ref.pop();
+    REQUIRE(m.q.size() == m.ref.size());
+    const Event got = m.q.take();
+    const Event want = m.ref.top();
+    m.ref.pop();
     REQUIRE(got.arg == want.arg);
     REQUIRE(got.time >= now);
     now = got.time;
@@ -85,20 +82,20 @@ TEST_CASE("calendar queue matches a reference heap on a mixed hold workload", "[
     else if (r < 97) delay = static_cast<std::int64_t>(rng.below(dense ? 100 : 10'000'000));
     else if (r < 99) delay = static_cast<std::int64_t>(rng.below(50'000'000));   // 50 ms
     else delay = static_cast<std::int64_t>(rng.below(10'000'000'000));           // 10 s
-    push(now + Time::ns(delay));
-    if (r == 42 && ref.size() < 20'000) {
-      for (int k = 0; k < 50; ++k) push(now + Time::ns(7));   // burst at one instant
+    m.push(now + Time::ns(delay));
+    if (r == 42 && m.ref.size() < 20'000) {
+      for (int k = 0; k < 50; ++k) m.push(now + Time::ns(7));   // burst at one instant
     }
-    if (q.bucket_shift() != last_shift) {
+    if (m.q.bucket_shift() != last_shift) {
       ++shifts_seen;
-      last_shift = q.bucket_shift();
+      last_shift = m.q.bucket_shift();
     }
   }
-  while (!ref.empty()) {
-    REQUIRE(q.take().arg == ref.top().arg);
-    ref.pop();
+  while (!m.ref.empty()) {
+    REQUIRE(m.q.take().arg == m.ref.top().arg);
+    m.ref.pop();
   }
-  CHECK(q.empty());
+  CHECK(m.q.empty());
   CHECK(shifts_seen >= 2);   // the width adapted both ways
 }
 
@@ -108,10 +105,7 @@ TEST_CASE("calendar queue drained to empty and refilled keeps (time, order) orde
   // current instant, and take_until() stopping at a limit before the next event.
   RngStream rng(5, 0, "refill");
   QueueAndReference m;
-  EventQueue& q = m.q;
-  EventHeap& ref = m.ref;
   Time now = Time::zero();
-  auto push = [&](Time t) { m.push(t); };
   for (int round = 0; round < 2000; ++round) {
     const std::uint64_t kind = rng.below(4);
     const int count = 1 + static_cast<int>(rng.below(5));
@@ -120,21 +114,21 @@ TEST_CASE("calendar queue drained to empty and refilled keeps (time, order) orde
       if (kind == 1) delay = static_cast<std::int64_t>(rng.below(1000));            // in the ring
       else if (kind == 2) delay = 1'000'000'000 + static_cast<std::int64_t>(rng.below(1000));   // far heap only
       else if (kind == 3) delay = static_cast<std::int64_t>(rng.below(3)) * 100'000;
-      push(now + Time::ns(delay));
+      m.push(now + Time::ns(delay));
     }
-    REQUIRE(q.top().arg == ref.top().arg);
+    REQUIRE(m.q.top().arg == m.ref.top().arg);
     Event got;
-    if (ref.top().time > now) {   // a limit just before the earliest event takes nothing
-      REQUIRE_FALSE(q.take_until(ref.top().time - Time::ns(1), got));
-      REQUIRE(q.size() == ref.size());
+    if (m.ref.top().time > now) {   // a limit just before the earliest event takes nothing
+      REQUIRE_FALSE(m.q.take_until(m.ref.top().time - Time::ns(1), got));
+      REQUIRE(m.q.size() == m.ref.size());
     }
-    while (!ref.empty()) {   // drain completely
-      REQUIRE(q.take_until(Time::max(), got));
-      REQUIRE(got.arg == ref.top().arg);
-      ref.pop();
+    while (!m.ref.empty()) {   // drain completely
+      REQUIRE(m.q.take_until(Time::max(), got));
+      REQUIRE(got.arg == m.ref.top().arg);
+      m.ref.pop();
       now = got.time;
     }
-    REQUIRE(q.empty());
-    REQUIRE_FALSE(q.take_until(Time::max(), got));
+    REQUIRE(m.q.empty());
+    REQUIRE_FALSE(m.q.take_until(Time::max(), got));
   }
 }

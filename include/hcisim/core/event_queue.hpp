@@ -88,7 +88,6 @@ class EventQueue {
   };
 
   static std::size_t slot_of(std::int64_t bucket) { return static_cast<std::size_t>(bucket) & kMask; }
-  void clear_bit(std::size_t slot) { bits_[slot >> 6] &= ~(std::uint64_t{1} << (slot & 63)); }
 
   // Puts e in its bucket (buckets <= cur_ share the current one) or, beyond the window, in
   // the far heap; returns false in the latter case.

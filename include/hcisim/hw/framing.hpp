@@ -22,6 +22,15 @@ namespace hcisim {
 
 enum class Transport : std::uint8_t { tcp, rdma };
 
+/// Wire bytes of a message of `payload` bytes cut into frames that carry
+/// `payload_per_frame` bytes and cost `wire_per_frame` on the wire when full (at least one
+/// frame, even for 0 bytes).
+constexpr std::int64_t framed_wire_bytes(std::int64_t payload, std::int64_t payload_per_frame,
+                                         std::int64_t wire_per_frame) {
+  const std::int64_t frames = payload <= 0 ? 1 : (payload + payload_per_frame - 1) / payload_per_frame;
+  return payload + frames * (wire_per_frame - payload_per_frame);
+}
+
 struct Framing {
   int mtu = 1500;                   // bytes, IP MTU of the vSAN vmknic (1500 or 9000)
   Transport transport = Transport::tcp;

@@ -160,8 +160,7 @@ class Network final : public EventHandler {
   }
   // Framing::wire_bytes with the per-frame figures computed once.
   std::int64_t wire_bytes(std::int64_t payload) const {
-    const std::int64_t frames = payload <= 0 ? 1 : (payload + payload_per_frame_ - 1) / payload_per_frame_;
-    return payload + frames * (wire_per_frame_ - payload_per_frame_);
+    return framed_wire_bytes(payload, payload_per_frame_, wire_per_frame_);
   }
 
   Engine& engine_;

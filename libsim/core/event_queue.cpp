@@ -10,6 +10,13 @@ namespace hcisim {
 
 EventQueue::EventQueue() : lists_(static_cast<std::size_t>(kBuckets)) {}
 
+void EventQueue::push_far(const Event& e) { far_.push(e); }
+
+std::uint32_t EventQueue::new_node(const Event& e) {
+  nodes_.push_back(Node{e, kNil});
+  return static_cast<std::uint32_t>(nodes_.size() - 1);
+}
+
 void EventQueue::insert_sorted(List& list, std::uint32_t n) {
   const Event& e = nodes_[n].event;
   if (fires_before(e, nodes_[list.head].event)) {
@@ -49,7 +56,7 @@ void EventQueue::advance() {
     if (lists_[slot_of(cur_)].head != kNil) break;
   }
   ++activations_;
-  if (pushes_ >= 65536) maybe_resize();
+  if (pushes_ >= kResizePeriod) maybe_resize();
 }
 
 void EventQueue::maybe_resize() {

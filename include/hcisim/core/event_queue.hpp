@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -66,7 +67,7 @@ class EventQueue {
     const bool emptied = list.head == kNil;
     list.tail_time = emptied ? kEmptyTail : list.tail_time;
     bits_[slot >> 6] &= ~(std::uint64_t{emptied} << (slot & 63));
-    if (emptied && size_ > 0) advance();
+    if (emptied && size_ > 0) step(slot);
     return true;
   }
 
@@ -75,6 +76,7 @@ class EventQueue {
   static constexpr std::size_t kMask = static_cast<std::size_t>(kBuckets - 1);
   static constexpr int kMaxShift = 40;
   static constexpr std::uint64_t kCrowded = 2;
+  static constexpr std::uint64_t kResizePeriod = 65536;   // pushes between width checks
   static constexpr std::int64_t kEmptyTail = INT64_MIN;   // tail_time of an empty bucket
   struct Node {
     Event event;
@@ -95,7 +97,7 @@ class EventQueue {
   bool place(const Event& e) {
     const std::int64_t b = e.time.count_ns() >> shift_;
     if (b - cur_ >= kBuckets) {
-      far_.push(e);
+      push_far(e);
       return false;
     }
     insert<Fresh>(slot_of(b <= cur_ ? cur_ : b), e);
@@ -112,8 +114,7 @@ class EventQueue {
       free_ = nodes_[n].next;
       nodes_[n].event = e;
     } else {
-      n = static_cast<std::uint32_t>(nodes_.size());
-      nodes_.push_back(Node{e, kNil});
+      n = new_node(e);
     }
     List& list = lists_[slot];
     const std::int64_t t = e.time.count_ns();
@@ -135,7 +136,25 @@ class EventQueue {
       insert_sorted(list, n);
     }
   }
+  // Rare paths, kept out of line so the inlined push needs few registers.
+  [[gnu::noinline]] void push_far(const Event& e);
+  [[gnu::noinline]] std::uint32_t new_node(const Event& e);
   void insert_sorted(List& list, std::uint32_t n);
+  // The current bucket (at ring slot `slot`) just emptied with events still queued: move to
+  // the next non-empty bucket. Inline when that bucket is in the same bitmap word and no far
+  // event enters the window (the common case when buckets are dense), else advance().
+  void step(std::size_t slot) {
+    const std::uint64_t above = bits_[slot >> 6] >> (slot & 63) >> 1;   // buckets cur_+1 ...
+    if (above != 0 && pushes_ < kResizePeriod) {
+      const std::int64_t next = cur_ + 1 + std::countr_zero(above);
+      if (far_.empty() || (far_.top().time.count_ns() >> shift_) - next >= kBuckets) {
+        cur_ = next;
+        ++activations_;
+        return;
+      }
+    }
+    advance();
+  }
   void advance();   // the current bucket is empty: make the next non-empty one current
                     // (called with events queued; afterwards the current bucket holds some)
   void maybe_resize();

@@ -10,7 +10,10 @@ namespace hcisim {
 
 EventQueue::EventQueue() : lists_(static_cast<std::size_t>(kBuckets)) {}
 
-void EventQueue::push_far(const Event& e) { far_.push(e); }
+void EventQueue::push_far(const Event& e) {
+  far_.push(e);
+  note_far_top();
+}
 
 std::uint32_t EventQueue::new_node(const Event& e) {
   nodes_.push_back(Node{e, kNil});
@@ -53,6 +56,7 @@ void EventQueue::advance() {
       far_.pop();
       place<false>(e);
     }
+    note_far_top();
     if (lists_[slot_of(cur_)].head != kNil) break;
   }
   ++activations_;
@@ -89,6 +93,7 @@ void EventQueue::rebuild(int new_shift) {
   std::sort(scratch_.begin(), scratch_.end(), [](const Event& a, const Event& b) { return fires_before(a, b); });
   cur_ = scratch_.empty() ? cur_ : scratch_.front().time.count_ns() >> shift_;
   for (const Event& e : scratch_) place<false>(e);
+  note_far_top();
   size_ = count;
   pushes_ = far_pushes_ = activations_ = 0;
 }

@@ -61,13 +61,25 @@ class EventQueue {
     free_ = n;
     --size_;
     out = nodes_[n].event;
-    // Whether the bucket just emptied is a coin toss at low density: its bookkeeping is
-    // branch-free, and only moving on to the next bucket (eagerly, so the current bucket
-    // is never empty while events are queued) takes a branch.
+    // Whether the bucket just emptied is a coin toss at low density, so nothing branches on
+    // it: the bookkeeping is masked, and the next bucket is taken from the same bitmap word
+    // by a conditional move. Only the rare general case (next bucket in another word, a far
+    // event entering the window, a width check due) takes a branch to advance(), which
+    // keeps the current bucket non-empty while events are queued.
     const bool emptied = list.head == kNil;
-    list.tail_time = emptied ? kEmptyTail : list.tail_time;
-    bits_[slot >> 6] &= ~(std::uint64_t{emptied} << (slot & 63));
-    if (emptied && size_ > 0) step(slot);
+    const std::int64_t empty_mask = -static_cast<std::int64_t>(emptied);   // all ones or zero
+    list.tail_time = (list.tail_time & ~empty_mask) | (kEmptyTail & empty_mask);
+    std::uint64_t& word = bits_[slot >> 6];
+    word &= ~(std::uint64_t{emptied} << (slot & 63));
+    const std::uint64_t above = word >> (slot & 63) >> 1;               // buckets cur_+1 ...
+    const std::int64_t next = cur_ + 1 + std::countr_zero(above);       // +65 if none
+    const bool inline_step = (above != 0) & (far_bucket_ - next >= kBuckets) & (pushes_ < kResizePeriod);
+    if (emptied > inline_step) {
+      if (size_ > 0) advance();
+    } else {
+      cur_ += (next - cur_) & empty_mask;
+      activations_ += emptied;
+    }
     return true;
   }
 
@@ -78,6 +90,7 @@ class EventQueue {
   static constexpr std::uint64_t kCrowded = 2;
   static constexpr std::uint64_t kResizePeriod = 65536;   // pushes between width checks
   static constexpr std::int64_t kEmptyTail = INT64_MIN;   // tail_time of an empty bucket
+  static constexpr std::int64_t kNoFar = INT64_MAX;
   struct Node {
     Event event;
     std::uint32_t next;
@@ -138,23 +151,9 @@ class EventQueue {
   }
   // Rare paths, kept out of line so the inlined push needs few registers.
   [[gnu::noinline]] void push_far(const Event& e);
+  void note_far_top() { far_bucket_ = far_.empty() ? kNoFar : far_.top().time.count_ns() >> shift_; }
   [[gnu::noinline]] std::uint32_t new_node(const Event& e);
   void insert_sorted(List& list, std::uint32_t n);
-  // The current bucket (at ring slot `slot`) just emptied with events still queued: move to
-  // the next non-empty bucket. Inline when that bucket is in the same bitmap word and no far
-  // event enters the window (the common case when buckets are dense), else advance().
-  void step(std::size_t slot) {
-    const std::uint64_t above = bits_[slot >> 6] >> (slot & 63) >> 1;   // buckets cur_+1 ...
-    if (above != 0 && pushes_ < kResizePeriod) {
-      const std::int64_t next = cur_ + 1 + std::countr_zero(above);
-      if (far_.empty() || (far_.top().time.count_ns() >> shift_) - next >= kBuckets) {
-        cur_ = next;
-        ++activations_;
-        return;
-      }
-    }
-    advance();
-  }
   void advance();   // the current bucket is empty: make the next non-empty one current
                     // (called with events queued; afterwards the current bucket holds some)
   void maybe_resize();
@@ -168,6 +167,7 @@ class EventQueue {
   std::vector<List> lists_;       // ring of buckets, indexed by bucket & kMask
   std::array<std::uint64_t, kBuckets / 64> bits_{};   // non-empty buckets
   EventHeap far_;                 // buckets >= cur_ + kBuckets
+  std::int64_t far_bucket_ = kNoFar;   // bucket of far_.top(), kNoFar when far_ is empty
   std::vector<Event> scratch_;    // reused by rebuild()
   // Adaptation counters over the current period.
   std::uint64_t pushes_ = 0, far_pushes_ = 0, activations_ = 0;

@@ -22,15 +22,27 @@ std::uint32_t EventQueue::new_node(const Event& e) {
 
 void EventQueue::insert_sorted(List& list, std::uint32_t n) {
   const Event& e = nodes_[n].event;
+  ++walks_;
   if (fires_before(e, nodes_[list.head].event)) {
     nodes_[n].next = list.head;
     list.head = n;
     return;
   }
   std::uint32_t prev = list.head;
-  while (!fires_before(e, nodes_[nodes_[prev].next].event)) prev = nodes_[prev].next;
+  while (!fires_before(e, nodes_[nodes_[prev].next].event)) {
+    prev = nodes_[prev].next;
+    ++walk_steps_;
+  }
   nodes_[n].next = nodes_[prev].next;
   nodes_[prev].next = n;
+}
+
+void EventQueue::narrow_crowded() {
+  // A walk passes about half a bucket: narrow until buckets hold about kCrowded events.
+  const std::uint64_t per_bucket = 2 * walk_steps_ / std::max<std::uint64_t>(walks_, 1);
+  const int steps = static_cast<int>(std::bit_width(per_bucket / kCrowded)) - 1;
+  walks_ = walk_steps_ = 0;
+  if (steps > 0 && shift_ > 0) rebuild(std::max(0, shift_ - steps), true);
 }
 
 void EventQueue::advance() {
@@ -76,7 +88,9 @@ void EventQueue::maybe_resize() {
   if (target != shift_) rebuild(target);
 }
 
-void EventQueue::rebuild(int new_shift) {
+// Re-buckets every event at width 2^new_shift. `keep_window`: never so narrow that the
+// ring's window misses more than 1/8 of the queued events.
+void EventQueue::rebuild(int new_shift, bool keep_window) {
   scratch_.clear();
   scratch_.insert(scratch_.end(), far_.items().begin(), far_.items().end());
   for (auto& list : lists_) {
@@ -88,14 +102,19 @@ void EventQueue::rebuild(int new_shift) {
   nodes_.clear();
   free_ = kNil;
   const std::size_t count = size_;
-  shift_ = new_shift;
   // Re-insert in firing order so every bucket list is built by appends.
   std::sort(scratch_.begin(), scratch_.end(), [](const Event& a, const Event& b) { return fires_before(a, b); });
+  if (keep_window && !scratch_.empty()) {
+    const std::int64_t span = scratch_[scratch_.size() * 7 / 8].time.count_ns() - scratch_.front().time.count_ns();
+    while (new_shift < shift_ && (span >> new_shift) >= kBuckets - 1) ++new_shift;
+  }
+  shift_ = new_shift;
   cur_ = scratch_.empty() ? cur_ : scratch_.front().time.count_ns() >> shift_;
   for (const Event& e : scratch_) place<false>(e);
   note_far_top();
   size_ = count;
   pushes_ = far_pushes_ = activations_ = 0;
+  walks_ = walk_steps_ = 0;
 }
 
 }  // namespace hcisim

@@ -132,3 +132,36 @@ TEST_CASE("calendar queue drained to empty and refilled keeps (time, order) orde
     REQUIRE_FALSE(m.q.take_until(Time::max(), got));
   }
 }
+
+TEST_CASE("calendar queue narrows crowded buckets before the first take", "[core]") {
+  // 65536 events scheduled in random order over 10 us land ~400 to a 64 ns bucket at the
+  // starting width; sorted insertion would walk O(n^2) nodes. Long walks narrow the
+  // buckets at once (not only at the periodic width check, which needs takes), but never
+  // so far that most events fall beyond the ring's window.
+  RngStream rng(3, 0, "crowded");
+  QueueAndReference m;
+  const int start_shift = m.q.bucket_shift();
+  for (int i = 0; i < 65536; ++i) m.push(Time::ns(static_cast<std::int64_t>(rng.below(10'000))));
+  CHECK(m.q.bucket_shift() < start_shift);
+  CHECK(m.q.bucket_shift() >= 0);
+  // 3/4 of the burst within 10 us, 1/4 over 100 us: the dense part alone would narrow the
+  // buckets to 1 ns, but then the ring's window (8192 buckets) would miss the sparse part.
+  QueueAndReference wide;
+  std::vector<std::int64_t> times;
+  for (int i = 0; i < 65536; ++i) {
+    times.push_back(static_cast<std::int64_t>(rng.below(i % 4 == 0 ? 100'000 : 10'000)));
+    wide.push(Time::ns(times.back()));
+  }
+  std::sort(times.begin(), times.end());
+  const std::int64_t span = times[times.size() * 7 / 8] - times.front();   // 7/8 of the events
+  CHECK(wide.q.bucket_shift() > 0);
+  CHECK(wide.q.bucket_shift() < start_shift);
+  CHECK((span >> wide.q.bucket_shift()) < EventQueue::kBuckets);
+  for (QueueAndReference* x : {&m, &wide}) {
+    while (!x->ref.empty()) {
+      REQUIRE(x->q.take().arg == x->ref.top().arg);
+      x->ref.pop();
+    }
+    CHECK(x->q.empty());
+  }
+}

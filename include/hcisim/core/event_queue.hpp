@@ -89,6 +89,8 @@ class EventQueue {
   static constexpr int kMaxShift = 40;
   static constexpr std::uint64_t kCrowded = 2;
   static constexpr std::uint64_t kResizePeriod = 65536;   // pushes between width checks
+  static constexpr std::uint64_t kWalkBudget = 8;   // sorted-walk steps per queued event
+                                                    // between narrowing checks
   static constexpr std::int64_t kEmptyTail = INT64_MIN;   // tail_time of an empty bucket
   static constexpr std::int64_t kNoFar = INT64_MAX;
   struct Node {
@@ -147,6 +149,10 @@ class EventQueue {
       bits_[slot >> 6] |= std::uint64_t{1} << (slot & 63);
     } else {
       insert_sorted(list, n);
+      // Long sorted walks mean crowded buckets (e.g. many events scheduled out of order
+      // before the first take, when the periodic width check has not run yet). Only at a
+      // push is the queue in a state a rebuild may start from.
+      if (Fresh && walk_steps_ > kWalkBudget * size_ + 4096) narrow_crowded();
     }
   }
   // Rare paths, kept out of line so the inlined push needs few registers.
@@ -154,10 +160,11 @@ class EventQueue {
   void note_far_top() { far_bucket_ = far_.empty() ? kNoFar : far_.top().time.count_ns() >> shift_; }
   [[gnu::noinline]] std::uint32_t new_node(const Event& e);
   void insert_sorted(List& list, std::uint32_t n);
+  [[gnu::noinline]] void narrow_crowded();
   void advance();   // the current bucket is empty: make the next non-empty one current
                     // (called with events queued; afterwards the current bucket holds some)
   void maybe_resize();
-  void rebuild(int new_shift);
+  void rebuild(int new_shift, bool keep_window = false);
 
   int shift_ = 6;                 // bucket width 64 ns to start
   std::int64_t cur_ = 0;          // absolute index of the current bucket
@@ -171,6 +178,8 @@ class EventQueue {
   std::vector<Event> scratch_;    // reused by rebuild()
   // Adaptation counters over the current period.
   std::uint64_t pushes_ = 0, far_pushes_ = 0, activations_ = 0;
+  // Sorted insertions and the list nodes they stepped over since the last rebuild.
+  std::uint64_t walks_ = 0, walk_steps_ = 0;
 };
 
 }  // namespace hcisim

@@ -16,25 +16,26 @@ void EventQueue::push_far(const Event& e) {
 }
 
 std::uint32_t EventQueue::new_node(const Event& e) {
-  nodes_.push_back(Node{e, kNil});
-  return static_cast<std::uint32_t>(nodes_.size() - 1);
+  events_.push_back(e);
+  next_.push_back(kNil);
+  return static_cast<std::uint32_t>(events_.size() - 1);
 }
 
 void EventQueue::insert_sorted(List& list, std::uint32_t n) {
-  const Event& e = nodes_[n].event;
+  const Event& e = events_[n];
   ++walks_;
-  if (fires_before(e, nodes_[list.head].event)) {
-    nodes_[n].next = list.head;
+  if (fires_before(e, events_[list.head])) {
+    next_[n] = list.head;
     list.head = n;
     return;
   }
   std::uint32_t prev = list.head;
-  while (!fires_before(e, nodes_[nodes_[prev].next].event)) {
-    prev = nodes_[prev].next;
+  while (!fires_before(e, events_[next_[prev]])) {
+    prev = next_[prev];
     ++walk_steps_;
   }
-  nodes_[n].next = nodes_[prev].next;
-  nodes_[prev].next = n;
+  next_[n] = next_[prev];
+  next_[prev] = n;
 }
 
 void EventQueue::narrow_crowded() {
@@ -94,12 +95,13 @@ void EventQueue::rebuild(int new_shift, bool keep_window) {
   scratch_.clear();
   scratch_.insert(scratch_.end(), far_.items().begin(), far_.items().end());
   for (auto& list : lists_) {
-    for (std::uint32_t n = list.head; n != kNil; n = nodes_[n].next) scratch_.push_back(nodes_[n].event);
+    for (std::uint32_t n = list.head; n != kNil; n = next_[n]) scratch_.push_back(events_[n]);
     list = List{};
   }
   bits_.fill(0);
   far_.clear();
-  nodes_.clear();
+  events_.clear();
+  next_.clear();
   free_ = kNil;
   const std::size_t count = size_;
   // Re-insert in firing order so every bucket list is built by appends.

@@ -27,7 +27,10 @@ class EventQueue {
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
   int bucket_shift() const { return shift_; }
-  void reserve(std::size_t n) { nodes_.reserve(n); }
+  void reserve(std::size_t n) {
+    events_.reserve(n);
+    next_.reserve(n);
+  }
 
   void push(const Event& e) {
     ++size_;
@@ -38,7 +41,7 @@ class EventQueue {
 
   /// The earliest event (queue must not be empty).
   const Event& top() {
-    return nodes_[lists_[slot_of(cur_)].head].event;
+    return events_[lists_[slot_of(cur_)].head];
   }
 
   /// Removes and returns the earliest event (queue must not be empty).
@@ -55,12 +58,12 @@ class EventQueue {
     const std::size_t slot = slot_of(cur_);
     List& list = lists_[slot];
     const std::uint32_t n = list.head;
-    if (nodes_[n].event.time > limit) return false;
-    list.head = nodes_[n].next;
-    nodes_[n].next = free_;
+    if (events_[n].time > limit) return false;
+    list.head = next_[n];
+    next_[n] = free_;
     free_ = n;
     --size_;
-    out = nodes_[n].event;
+    out = events_[n];
     // Whether the bucket just emptied is a coin toss at low density, so nothing branches on
     // it: the bookkeeping is masked, and the next bucket is taken from the same bitmap word
     // by a conditional move. Only the rare general case (next bucket in another word, a far
@@ -93,10 +96,6 @@ class EventQueue {
                                                     // between narrowing checks
   static constexpr std::int64_t kEmptyTail = INT64_MIN;   // tail_time of an empty bucket
   static constexpr std::int64_t kNoFar = INT64_MAX;
-  struct Node {
-    Event event;
-    std::uint32_t next;
-  };
   struct List {
     std::uint32_t head = kNil;
     std::uint32_t tail = 0;       // any valid node index while empty (never followed then)
@@ -126,8 +125,8 @@ class EventQueue {
   void insert(std::size_t slot, const Event& e) {
     std::uint32_t n = free_;
     if (n != kNil) {
-      free_ = nodes_[n].next;
-      nodes_[n].event = e;
+      free_ = next_[n];
+      events_[n] = e;
     } else {
       n = new_node(e);
     }
@@ -135,13 +134,13 @@ class EventQueue {
     const std::int64_t t = e.time.count_ns();
     // A fresh event goes after an equal-time tail (FIFO): one predictable compare.
     const bool append = Fresh ? t >= list.tail_time
-                              : t > list.tail_time || (t == list.tail_time && !fires_before(e, nodes_[list.tail].event));
+                              : t > list.tail_time || (t == list.tail_time && !fires_before(e, events_[list.tail]));
     if (append) {
       // Common: append (an empty bucket too, by its kEmptyTail), without branching on
       // whether the bucket was empty: link from the head or from the tail node.
-      nodes_[n].next = kNil;
+      next_[n] = kNil;
       const auto head_link = reinterpret_cast<std::uintptr_t>(&list.head);
-      const auto tail_link = reinterpret_cast<std::uintptr_t>(&nodes_[list.tail].next);
+      const auto tail_link = reinterpret_cast<std::uintptr_t>(&next_[list.tail]);
       const std::uintptr_t from_head = -static_cast<std::uintptr_t>(list.head == kNil);   // all ones or zero
       *reinterpret_cast<std::uint32_t*>((head_link & from_head) | (tail_link & ~from_head)) = n;
       list.tail = n;
@@ -169,7 +168,10 @@ class EventQueue {
   int shift_ = 6;                 // bucket width 64 ns to start
   std::int64_t cur_ = 0;          // absolute index of the current bucket
   std::size_t size_ = 0;
-  std::vector<Node> nodes_;       // pool; free_ threads the unused nodes
+  // Pool of list nodes as two arrays (32-byte events stay aligned to half a cache line);
+  // free_ threads the unused nodes through next_.
+  std::vector<Event> events_;
+  std::vector<std::uint32_t> next_;
   std::uint32_t free_ = kNil;
   std::vector<List> lists_;       // ring of buckets, indexed by bucket & kMask
   std::array<std::uint64_t, kBuckets / 64> bits_{};   // non-empty buckets

@@ -10,10 +10,7 @@ namespace hcisim {
 
 EventQueue::EventQueue() : lists_(static_cast<std::size_t>(kBuckets)) {}
 
-void EventQueue::push_far(const Event& e) {
-  far_.push(e);
-  note_far_top();
-}
+void EventQueue::push_far(const Event& e) { far_.push(e); }
 
 std::uint32_t EventQueue::new_node(const Event& e) {
   events_.push_back(e);
@@ -69,7 +66,6 @@ void EventQueue::advance() {
       far_.pop();
       place<false>(e);
     }
-    note_far_top();
     if (lists_[slot_of(cur_)].head != kNil) break;
   }
   ++activations_;
@@ -113,7 +109,6 @@ void EventQueue::rebuild(int new_shift, bool keep_window) {
   shift_ = new_shift;
   cur_ = scratch_.empty() ? cur_ : scratch_.front().time.count_ns() >> shift_;
   for (const Event& e : scratch_) place<false>(e);
-  note_far_top();
   size_ = count;
   pushes_ = far_pushes_ = activations_ = 0;
   walks_ = walk_steps_ = 0;

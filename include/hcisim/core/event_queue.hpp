@@ -66,9 +66,11 @@ class EventQueue {
     out = events_[n];
     // Whether the bucket just emptied is a coin toss at low density, so nothing branches on
     // it: the bookkeeping is masked, and the next bucket is taken from the same bitmap word
-    // by a conditional move. Only the rare general case (next bucket in another word, a far
-    // event entering the window, a width check due) takes a branch to advance(), which
-    // keeps the current bucket non-empty while events are queued.
+    // by a conditional move. Only the rare general case (next bucket in another word, a width
+    // check due) takes a branch to advance(), which keeps the current bucket non-empty while
+    // events are queued. A step inside the word may widen the window over a far event; it
+    // can wait in the far heap until advance() pulls it, as it lies at least kBuckets beyond
+    // the old current bucket, after every bucket of this word.
     const bool emptied = list.head == kNil;
     const std::int64_t empty_mask = -static_cast<std::int64_t>(emptied);   // all ones or zero
     list.tail_time = (list.tail_time & ~empty_mask) | (kEmptyTail & empty_mask);
@@ -76,7 +78,7 @@ class EventQueue {
     word &= ~(std::uint64_t{emptied} << (slot & 63));
     const std::uint64_t above = word >> (slot & 63) >> 1;               // buckets cur_+1 ...
     const std::int64_t next = cur_ + 1 + std::countr_zero(above);       // +65 if none
-    const bool inline_step = (above != 0) & (far_bucket_ - next >= kBuckets) & (pushes_ < kResizePeriod);
+    const bool inline_step = (above != 0) & (pushes_ < kResizePeriod);
     if (emptied > inline_step) {
       if (size_ > 0) advance();
     } else {
@@ -95,7 +97,6 @@ class EventQueue {
   static constexpr std::uint64_t kWalkBudget = 8;   // sorted-walk steps per queued event
                                                     // between narrowing checks
   static constexpr std::int64_t kEmptyTail = INT64_MIN;   // tail_time of an empty bucket
-  static constexpr std::int64_t kNoFar = INT64_MAX;
   struct List {
     std::uint32_t head = kNil;
     std::uint32_t tail = 0;       // any valid node index while empty (never followed then)
@@ -156,7 +157,6 @@ class EventQueue {
   }
   // Rare paths, kept out of line so the inlined push needs few registers.
   [[gnu::noinline]] void push_far(const Event& e);
-  void note_far_top() { far_bucket_ = far_.empty() ? kNoFar : far_.top().time.count_ns() >> shift_; }
   [[gnu::noinline]] std::uint32_t new_node(const Event& e);
   void insert_sorted(List& list, std::uint32_t n);
   [[gnu::noinline]] void narrow_crowded();
@@ -176,7 +176,6 @@ class EventQueue {
   std::vector<List> lists_;       // ring of buckets, indexed by bucket & kMask
   std::array<std::uint64_t, kBuckets / 64> bits_{};   // non-empty buckets
   EventHeap far_;                 // buckets >= cur_ + kBuckets
-  std::int64_t far_bucket_ = kNoFar;   // bucket of far_.top(), kNoFar when far_ is empty
   std::vector<Event> scratch_;    // reused by rebuild()
   // Adaptation counters over the current period.
   std::uint64_t pushes_ = 0, far_pushes_ = 0, activations_ = 0;

@@ -165,3 +165,19 @@ TEST_CASE("calendar queue narrows crowded buckets before the first take", "[core
     CHECK(x->q.empty());
   }
 }
+
+TEST_CASE("calendar queue takes an event at Time::max() with 1 ns buckets", "[core]") {
+  // A "never" timeout at the end of time, behind a crowded burst that narrows the buckets to
+  // 1 ns: the step to the next bucket must not overflow the bucket index (UBSan checks).
+  RngStream rng(9, 0, "end-of-time");
+  QueueAndReference m;
+  for (int i = 0; i < 20000; ++i) m.push(Time::ns(static_cast<std::int64_t>(rng.below(64))));
+  CHECK(m.q.bucket_shift() == 0);
+  m.push(Time::max());
+  m.push(Time::max());
+  while (!m.ref.empty()) {
+    REQUIRE(m.q.take().arg == m.ref.top().arg);
+    m.ref.pop();
+  }
+  CHECK(m.q.empty());
+}

@@ -77,12 +77,14 @@ class EventQueue {
     std::uint64_t& word = bits_[slot >> 6];
     word &= ~(std::uint64_t{emptied} << (slot & 63));
     const std::uint64_t above = word >> (slot & 63) >> 1;               // buckets cur_+1 ...
-    const std::int64_t next = cur_ + 1 + std::countr_zero(above);       // +65 if none
+    // Buckets to the next non-empty one (65 if none in this word; only added when there is
+    // one, so cur_ never runs past a queued event's bucket, even next to Time::max()).
+    const std::int64_t step = 1 + std::countr_zero(above);
     const bool inline_step = (above != 0) & (pushes_ < kResizePeriod);
     if (emptied > inline_step) {
       if (size_ > 0) advance();
     } else {
-      cur_ += (next - cur_) & empty_mask;
+      cur_ += step & empty_mask;
       activations_ += emptied;
     }
     return true;

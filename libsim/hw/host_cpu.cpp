@@ -5,13 +5,24 @@
 
 namespace hcisim {
 
+namespace {
+int shared_cores(const CpuSpec& spec, int pinned) {
+  spec.validate();
+  if (pinned < 0 || pinned >= spec.cores())
+    check::fail("host CPU " + spec.name + " pinned cores (LSOM worlds: disk groups x osa.lsom_worlds_per_dg)", pinned,
+                "0 .. " + std::to_string(spec.cores() - 1) + " (fewer than the host's " + std::to_string(spec.cores()) +
+                    " cores)");
+  return spec.cores() - pinned;
+}
+}  // namespace
+
 HostCpu::HostCpu(Engine& engine, const std::string& host, const CpuSpec& spec, const CpuCosts& costs,
-                 CpuClient& client)
+                 CpuClient& client, int pinned_cores)
     : spec_(spec),
       costs_(costs),
       clock_scale_((spec.validate(), costs.validate(), costs.reference_ghz / spec.ghz)),
       client_(client),
-      cores_(engine, host + "/cpu", spec.cores(), this) {
+      cores_(engine, host + "/cpu", shared_cores(spec, pinned_cores), this) {
   build_cost_table();
 }
 
@@ -46,7 +57,11 @@ void HostCpu::execute_for(std::uint64_t token, CpuStage stage, Time work) {
   run(token, work);
 }
 
-double HostCpu::usage_pct() const { return 100.0 * cores_.utilisation(); }
+double HostCpu::usage_pct() const {
+  double busy = cores_.utilisation() * cores_.servers();
+  for (const Station* w : worlds_) busy += w->utilisation() * w->servers();
+  return 100.0 * busy / spec_.cores();
+}
 
 double HostCpu::utilization_pct() const { return usage_pct() / spec_.threads_per_core; }
 

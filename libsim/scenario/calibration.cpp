@@ -29,6 +29,8 @@ Calibration Calibration::defaults() {
        "ESA's per-I/O vSAN CPU (DOM client/owner, zDOM/LFS) relative to OSA's (facts section 5: cheaper per I/O)"},
       {"dedupe_lookup_miss", 0.0, 0.0, 0, 0.0, 1.0,
        "OSA dedupe: probability that a capacity read first reads its hash-map entry from the capacity device"},
+      {"lsom_cost_factor", 1.0, 1.0, 0, 0.01, 10.0,
+       "OSA: work of a disk group's LSOM worlds relative to the same stages on shared cores (osa.lsom_worlds_per_dg)"},
   };
   return c;
 }
@@ -109,6 +111,7 @@ void Calibration::apply_settings(ClusterSpec& cluster) const {
   cluster.esa.gc_factor = value("esa_gc_factor");
   cluster.esa.cpu_per_io_factor = value("esa_cpu_per_io_factor");
   cluster.osa.dedupe_lookup_miss = value("dedupe_lookup_miss");
+  cluster.osa.lsom_cost_factor = value("lsom_cost_factor");
 }
 
 void Calibration::apply_drives(ClusterSpec& cluster) const {

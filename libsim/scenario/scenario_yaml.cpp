@@ -256,7 +256,8 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     const YamlReader o = c.child("osa");
     o.expect_map({"write_buffer_gb", "hybrid_read_cache_share", "destage_start_fill", "destage_batch_blocks",
                   "destage_depth", "congestion_start_fill", "congestion_full_fill", "congestion_delay_a_us",
-                  "congestion_delay_b", "stripe_unit_kb", "dedupe_lookup_miss"});
+                  "congestion_delay_b", "stripe_unit_kb", "dedupe_lookup_miss", "lsom_worlds_per_dg",
+                  "lsom_cost_factor"});
     OsaSettings& s = out.osa;
     s.write_buffer = Bytes{static_cast<std::int64_t>(o.number("write_buffer_gb", static_cast<double>(s.write_buffer.count()) / 1e9) * 1e9)};
     s.hybrid_read_cache_share = o.number("hybrid_read_cache_share", s.hybrid_read_cache_share);
@@ -269,6 +270,8 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     s.congestion_delay_b = o.number("congestion_delay_b", s.congestion_delay_b);
     s.stripe_unit = Bytes{o.integer("stripe_unit_kb", s.stripe_unit.count() / 1024, 4, 65536) * 1024};
     s.dedupe_lookup_miss = o.number("dedupe_lookup_miss", s.dedupe_lookup_miss);
+    s.lsom_worlds_per_dg = static_cast<int>(o.integer("lsom_worlds_per_dg", s.lsom_worlds_per_dg, 0, 64));
+    s.lsom_cost_factor = o.number("lsom_cost_factor", s.lsom_cost_factor);
   }
   if (c.has("esa")) {
     const YamlReader e = c.child("esa");

@@ -86,6 +86,8 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     add_use(r.resources, d.role + "_device", scenario.cluster.hosts[static_cast<std::size_t>(d.host)].name + "/" +
                                                  d.device->spec().name,
             d.device->utilisation(), counts);
+  for (const auto& world : cluster.lsom_worlds())
+    add_use(r.resources, "lsom", world->name(), world->utilisation(), counts);
   for (const PortReport& p : cluster.network().ports())
     add_use(r.resources, "network_port", p.from + "->" + p.to, p.utilisation, counts);
   for (std::size_t i = 0; i < r.resources.size(); ++i) r.resources[i].mean /= std::max(1, counts[i]);

@@ -38,8 +38,13 @@ Cluster::Cluster(Engine& engine, const ClusterSpec& spec, const DataProfile& dat
   CpuCosts costs = spec_.cpu_costs;
   if (spec_.architecture == Architecture::esa)
     for (double* f : {&costs.dom_client_us, &costs.dom_owner_us, &costs.component_us}) *f *= spec_.esa.cpu_per_io_factor;
-  for (const HostSpec& h : spec_.hosts)
-    cpus_.push_back(std::make_unique<HostCpu>(engine_, h.name, h.cpu, costs, *this));
+  for (const HostSpec& h : spec_.hosts) {
+    // OSA LSOM worlds each pin a core (lsom_worlds_per_dg, cluster_spec.hpp).
+    const int pinned = spec_.architecture == Architecture::osa
+                           ? static_cast<int>(h.disk_groups.size()) * spec_.osa.lsom_worlds_per_dg
+                           : 0;
+    cpus_.push_back(std::make_unique<HostCpu>(engine_, h.name, h.cpu, costs, *this, pinned));
+  }
   if (spec_.architecture == Architecture::osa) build_osa();
   else build_esa();
   client_working_set_.assign(spec_.hosts.size(), 0.0);
@@ -76,6 +81,12 @@ void Cluster::build_osa() {
       dg.read_cache = dg.hybrid ? cache_bytes * spec_.osa.hybrid_read_cache_share : 0.0;
       groups_.push_back(std::move(dg));
       host_groups_[h].push_back(g);
+      if (spec_.osa.lsom_worlds_per_dg > 0) {
+        lsom_.push_back(std::make_unique<Station>(
+            engine_, spec_.hosts[h].name + "/dg" + std::to_string(host_groups_[h].size() - 1) + "/lsom",
+            spec_.osa.lsom_worlds_per_dg, this));
+        cpus_[h]->add_world(*lsom_.back());
+      }
     }
   }
 }
@@ -134,6 +145,7 @@ void Cluster::reset_stats() {
   network_->reset_stats();
   for (auto& c : cpus_) c->reset_stats();
   for (auto& d : devices_) d.device->reset_stats();
+  for (auto& w : lsom_) w->reset_stats();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -387,7 +399,8 @@ void Cluster::start_subop(std::uint32_t sub) {
   const SubOp& s = subops_[sub];
   if (s.from == s.host) {
     HostCpu& cpu = *cpus_[s.host];
-    cpu.run(token(kSubCpu, sub), component_work(cpu, s));
+    if (Station* world = world_of(s.device)) world->arrive(token(kSubCpu, sub), lsom_work(component_work(cpu, s)));
+    else cpu.run(token(kSubCpu, sub), component_work(cpu, s));
     return;
   }
   charge_stack(s.from, s.out_bytes);
@@ -401,6 +414,16 @@ Time Cluster::component_work(HostCpu& cpu, const SubOp& s) {
       spec_.services.compression)
     work += cpu.charge(CpuStage::decompression, Bytes{s.back_bytes});
   return work;
+}
+
+Time Cluster::lsom_work(Time work) const {
+  return Time::round_ns(static_cast<double>(work.count_ns()) * spec_.osa.lsom_cost_factor);
+}
+
+Station* Cluster::world_of(std::uint32_t device) const {
+  if (lsom_.empty()) return nullptr;
+  const int g = devices_[device].group;
+  return g < 0 ? nullptr : lsom_[static_cast<std::size_t>(g)].get();
 }
 
 void Cluster::subop_device(std::uint32_t sub) {
@@ -441,7 +464,8 @@ void Cluster::subop_done(std::uint32_t sub) {
       Time work = cpu.charge(CpuStage::destage, b);
       if (spec_.services.dedupe) work += cpu.charge(CpuStage::dedupe, b);
       if (spec_.services.compression) work += cpu.charge(CpuStage::compression, b);
-      cpu.run(token(kSubCpu, sub), work);
+      if (!lsom_.empty()) lsom_[s.parent]->arrive(token(kSubCpu, sub), lsom_work(work));
+      else cpu.run(token(kSubCpu, sub), work);
       return;
     }
     case SubKind::destage_cpu: {
@@ -611,7 +635,11 @@ void Cluster::on_event(Engine&, EventTag tag, std::uint64_t arg) {
   if (tag == kAfterDelay) after_delay(static_cast<std::uint32_t>(arg));
 }
 
-void Cluster::on_cpu_done(HostCpu&, std::uint64_t tok) {
+void Cluster::on_cpu_done(HostCpu&, std::uint64_t tok) { after_cpu(tok); }
+
+void Cluster::on_departure(Station&, std::uint64_t job, Time, Time) { after_cpu(job); }
+
+void Cluster::after_cpu(std::uint64_t tok) {
   const auto index = static_cast<std::uint32_t>(tok & kIndexMask);
   switch (static_cast<Kind>(tok >> 56)) {
     case kClientCpu: after_client_cpu(index); break;
@@ -642,6 +670,15 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
       const SubOp& s = subops_[index];
       HostCpu& cpu = *cpus_[s.host];
       const Transport t = spec_.network.framing.transport;
+      if (Station* world = world_of(s.device)) {
+        // The stack's receive and reply costs use the shared cores (nobody waits on them
+        // here); the LSOM work queues on the disk group's worlds.
+        Time stack = cpu.charge(CpuStage::network, Bytes{s.out_bytes}, t);
+        if (s.kind == SubKind::foreground) stack += cpu.charge(CpuStage::network, Bytes{s.back_bytes}, t);
+        cpu.defer(stack);
+        world->arrive(token(kSubCpu, index), lsom_work(component_work(cpu, s)));
+        break;
+      }
       Time work = cpu.charge(CpuStage::network, Bytes{s.out_bytes}, t) + component_work(cpu, s);
       if (s.kind == SubKind::foreground) work += cpu.charge(CpuStage::network, Bytes{s.back_bytes}, t);
       cpu.run(token(kSubCpu, index), work);

@@ -55,6 +55,12 @@ void ClusterSpec::validate() const {
     if (!host.pool.empty()) reject(at + ".pool", "OSA has no storage pool; group devices into disk_groups");
     if (host.disk_groups.empty() || host.disk_groups.size() > 5)
       reject(at + ".disk_groups", std::to_string(host.disk_groups.size()) + " disk groups; an OSA host has 1 to 5");
+    if (osa.lsom_worlds_per_dg > 0 &&
+        static_cast<int>(host.disk_groups.size()) * osa.lsom_worlds_per_dg >= host.cpu.cores())
+      reject("osa.lsom_worlds_per_dg", std::to_string(osa.lsom_worlds_per_dg) + " LSOM worlds per disk group pin " +
+                                           std::to_string(static_cast<int>(host.disk_groups.size()) * osa.lsom_worlds_per_dg) +
+                                           " cores on " + at + ", which has " + std::to_string(host.cpu.cores()) +
+                                           "; leave at least one core shared");
     for (std::size_t g = 0; g < host.disk_groups.size(); ++g) {
       const DiskGroupSpec& dg = host.disk_groups[g];
       const std::string f = at + ".disk_groups[" + std::to_string(g) + "]";
@@ -91,6 +97,9 @@ void ClusterSpec::validate() const {
     check::non_negative(esa.lfs_overhead, "esa.lfs_overhead");
     if (!(osa.dedupe_lookup_miss >= 0 && osa.dedupe_lookup_miss <= 1))
       check::fail("osa.dedupe_lookup_miss", osa.dedupe_lookup_miss, "a probability 0..1");
+    if (osa.lsom_worlds_per_dg < 0 || osa.lsom_worlds_per_dg > 64)
+      check::fail("osa.lsom_worlds_per_dg", osa.lsom_worlds_per_dg, "0 (shared cores) .. 64");
+    check::positive(osa.lsom_cost_factor, "osa.lsom_cost_factor");
     check::positive(esa.gc_factor, "esa.gc_factor");
     check::positive(esa.cpu_per_io_factor, "esa.cpu_per_io_factor");
     cpu_costs.validate();

@@ -303,3 +303,68 @@ TEST_CASE("the in-memory client cache serves reads in proportion to cache over w
     CHECK(k.client_cache_hits + k.fg_device_reads == 20000);   // a hit never reaches a device
   }
 }
+
+TEST_CASE("OSA LSOM worlds: a disk group saturates at one component per world time; a second group adds up to 2x") {
+  // 100 % reads, so every I/O is one component operation on one disk group. With one world
+  // per disk group and 50 us of component work at 2.5 GHz (41.7 us on the 3.0 GHz Gold
+  // 6248R), a saturated group completes 1 / 41.7 us = 24,000 operations per second (a
+  // single-server station at utilisation 1), whatever the host's 47 other cores do. With two
+  // groups per host the components spread over 8 groups at random (placement.cpp), so the
+  // busiest group saturates first and the gain is below 2x; the host is still far from busy.
+  auto run = [](int groups, double* cpu_usage, double* world_use, double* world_sum) {
+    ClusterSpec c = test::osa_cluster(4, groups);
+    c.osa.lsom_worlds_per_dg = 1;
+    c.cpu_costs.component_us = 50;
+    WorkloadSpec w;
+    w.read_pct = 100;
+    w.vms = 8;
+    w.vmdks_per_vm = 4;
+    w.outstanding_per_vmdk = 16;
+    Engine engine;
+    VmWorkload loop(engine, w, 5);
+    Cluster cluster(engine, c, {}, 5, loop);
+    loop.start(cluster);
+    engine.run_for(20_ms);
+    loop.reset_stats();
+    cluster.reset_stats();
+    engine.run_for(1000_ms);   // the 512 I/Os in flight at the reset are not counted: 0.5 %
+    *cpu_usage = cluster.cpu(0).usage_pct();
+    *world_use = 0.0;
+    *world_sum = 0.0;
+    for (const auto& world : cluster.lsom_worlds()) {
+      *world_use = std::max(*world_use, world->utilisation());
+      *world_sum += world->utilisation();
+    }
+    CHECK(cluster.lsom_worlds().size() == static_cast<std::size_t>(4 * groups));
+    return summarize(loop, engine.now()).iops;
+  };
+  const double per_world = 1.0 / (50e-6 * 2.5 / 3.0);
+  double cpu1 = 0, cpu2 = 0, use1 = 0, use2 = 0, sum1 = 0, sum2 = 0;
+  const double one = run(1, &cpu1, &use1, &sum1);
+  const double two = run(2, &cpu2, &use2, &sum2);
+  INFO("1 group/host " << one << " IOPS (busiest world " << use1 << ", cpu " << cpu1 << " %); 2 groups/host "
+                       << two << " (" << use2 << ", " << cpu2 << " %)");
+  CHECK(use1 > 0.97);
+  CHECK(use2 > 0.97);
+  // Utilisation law U = X S per world, summed: every read is one operation on one world.
+  CHECK(one == Approx(sum1 * per_world).epsilon(0.01));
+  CHECK(two == Approx(sum2 * per_world).epsilon(0.01));
+  CHECK(one == Approx(4 * per_world).epsilon(0.03));   // all four worlds (nearly) saturated
+  CHECK(two > 1.5 * one);
+  CHECK(cpu2 < 50.0);   // the host is not the limit
+}
+
+TEST_CASE("OSA LSOM worlds pin cores; more worlds than cores is an error naming the setting") {
+  ClusterSpec c = test::osa_cluster(3, 2);
+  for (HostSpec& h : c.hosts) {
+    h.cpu.sockets = 1;
+    h.cpu.cores_per_socket = 4;
+  }
+  c.osa.lsom_worlds_per_dg = 2;   // 2 groups x 2 worlds = all 4 cores
+  Engine engine;
+  Recorder rec;
+  CHECK_THROWS_WITH(Cluster(engine, c, {}, 1, rec), Catch::Contains("lsom_worlds_per_dg"));
+  c.osa.lsom_worlds_per_dg = 1;
+  Cluster ok(engine, c, {}, 1, rec);
+  CHECK(ok.cpu(0).cores().servers() == 2);
+}

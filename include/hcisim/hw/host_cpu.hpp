@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "hcisim/core/engine.hpp"
 #include "hcisim/core/station.hpp"
@@ -36,7 +37,10 @@ class CpuClient {
 
 class HostCpu final : public StationClient {
  public:
-  HostCpu(Engine& engine, const std::string& host, const CpuSpec& spec, const CpuCosts& costs, CpuClient& client);
+  /// `pinned_cores` (0 .. cores-1) are taken out of the shared FIFO for worlds of their own
+  /// (add_world); their busy time still counts in usage_pct().
+  HostCpu(Engine& engine, const std::string& host, const CpuSpec& spec, const CpuCosts& costs, CpuClient& client,
+          int pinned_cores = 0);
 
   /// Core time of `stage` for one I/O (or message) carrying `bytes`, at this host's clock.
   Time cost(CpuStage stage, Bytes bytes, Transport transport = Transport::tcp) const {
@@ -64,6 +68,9 @@ class HostCpu final : public StationClient {
 
   const CpuSpec& spec() const { return spec_; }
   const Station& cores() const { return cores_; }
+  /// A station of this host's own that runs on its pinned cores, outside the shared FIFO (an
+  /// OSA disk group's LSOM worlds, cluster.hpp): its busy time counts in usage_pct().
+  void add_world(const Station& world) { worlds_.push_back(&world); }
   double usage_pct() const;          // cpu.usage%
   double utilization_pct() const;    // cpu.utilization%
   /// Share of busy core time spent in `stage` since the last reset (0..1).
@@ -80,6 +87,7 @@ class HostCpu final : public StationClient {
   double clock_scale_;               // reference_ghz / ghz
   CpuClient& client_;
   Station cores_;
+  std::vector<const Station*> worlds_;
   std::array<std::int64_t, kCpuStages> stage_ns_{};
   Time deferred_;
   std::array<double, kCpuStages + 1> fixed_ns_{};     // per visit, at this clock

@@ -36,6 +36,7 @@
 
 #include "hcisim/core/engine.hpp"
 #include "hcisim/core/rng.hpp"
+#include "hcisim/core/station.hpp"
 #include "hcisim/core/units.hpp"
 #include "hcisim/hw/host_cpu.hpp"
 #include "hcisim/hw/network.hpp"
@@ -85,7 +86,11 @@ struct IoCounters {
   std::uint64_t client_cache_hits = 0;   // reads served by the host's in-memory cache
 };
 
-class Cluster final : public EventHandler, public CpuClient, public NetworkClient, public DeviceClient {
+class Cluster final : public EventHandler,
+                      public CpuClient,
+                      public NetworkClient,
+                      public DeviceClient,
+                      public StationClient {
  public:
   /// Builds hosts, devices and fabric from `spec` (validated first). `data` says how
   /// reducible the written data is; `seed` drives placement and every random choice.
@@ -134,12 +139,16 @@ class Cluster final : public EventHandler, public CpuClient, public NetworkClien
     const StorageDevice* device;
   };
   std::vector<DeviceInfo> devices() const;
+  /// OSA with osa.lsom_worlds_per_dg > 0: each disk group's LSOM worlds (one station per
+  /// disk group, named host/dgN/lsom), in global disk-group order; empty otherwise.
+  const std::vector<std::unique_ptr<Station>>& lsom_worlds() const { return lsom_; }
   void reset_stats();
 
   void on_event(Engine& engine, EventTag tag, std::uint64_t arg) override;
   void on_cpu_done(HostCpu& cpu, std::uint64_t token) override;
   void on_delivered(Network& network, std::uint64_t token) override;
   void on_io_complete(StorageDevice& device, std::uint64_t token) override;
+  void on_departure(Station& station, std::uint64_t job, Time arrived, Time started) override;
 
  private:
   enum Kind : std::uint64_t {
@@ -208,6 +217,10 @@ class Cluster final : public EventHandler, public CpuClient, public NetworkClien
   void start_subop(std::uint32_t sub);
   void subop_device(std::uint32_t sub);
   Time component_work(HostCpu& cpu, const SubOp& s);
+  /// The LSOM worlds of the disk group holding `device`, or null (ESA; OSA on shared cores).
+  Station* world_of(std::uint32_t device) const;
+  Time lsom_work(Time work) const;   // work on the LSOM worlds: x osa.lsom_cost_factor
+  void after_cpu(std::uint64_t token);
   void subop_done(std::uint32_t sub);
   void after_client_cpu(std::uint32_t req);
   void after_delay(std::uint32_t req);
@@ -248,6 +261,7 @@ class Cluster final : public EventHandler, public CpuClient, public NetworkClien
   std::vector<std::unique_ptr<HostCpu>> cpus_;
   std::vector<DeviceSlot> devices_;
   std::vector<DiskGroup> groups_;
+  std::vector<std::unique_ptr<Station>> lsom_;             // OSA: per disk group, if enabled
   std::vector<std::vector<std::uint32_t>> host_groups_;   // OSA: global group indices per host
   std::vector<std::vector<std::uint32_t>> pools_;         // ESA: device indices per host
   std::vector<Object> objects_;

@@ -58,6 +58,7 @@ void HostCpu::execute_for(std::uint64_t token, CpuStage stage, Time work) {
 }
 
 double HostCpu::usage_pct() const {
+  if (worlds_.empty()) return 100.0 * cores_.utilisation();
   double busy = cores_.utilisation() * cores_.servers();
   for (const Station* w : worlds_) busy += w->utilisation() * w->servers();
   return 100.0 * busy / spec_.cores();

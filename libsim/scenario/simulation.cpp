@@ -80,7 +80,9 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   for (int h = 0; h < cluster.hosts(); ++h) {
     const HostCpu& cpu = cluster.cpu(h);
     r.hosts.push_back({scenario.cluster.hosts[static_cast<std::size_t>(h)].name, cpu.usage_pct(), cpu.utilization_pct(), -1});
-    add_use(r.resources, "cpu", scenario.cluster.hosts[static_cast<std::size_t>(h)].name, cpu.usage_pct() / 100.0, counts);
+    // The shared cores; cores pinned to LSOM worlds are the "lsom" class below.
+    const double shared = cluster.lsom_worlds().empty() ? cpu.usage_pct() / 100.0 : cpu.cores().utilisation();
+    add_use(r.resources, "cpu", scenario.cluster.hosts[static_cast<std::size_t>(h)].name, shared, counts);
   }
   for (const auto& d : cluster.devices())
     add_use(r.resources, d.role + "_device", scenario.cluster.hosts[static_cast<std::size_t>(d.host)].name + "/" +

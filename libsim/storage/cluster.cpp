@@ -38,6 +38,10 @@ Cluster::Cluster(Engine& engine, const ClusterSpec& spec, const DataProfile& dat
   CpuCosts costs = spec_.cpu_costs;
   if (spec_.architecture == Architecture::esa)
     for (double* f : {&costs.dom_client_us, &costs.dom_owner_us, &costs.component_us}) *f *= spec_.esa.cpu_per_io_factor;
+  if (spec_.architecture == Architecture::osa && spec_.osa.lsom_worlds_per_dg > 0)
+    // The stages that then run only on the LSOM worlds (OSA compresses and dedupes at destage).
+    for (double* f : {&costs.component_us, &costs.destage_us, &costs.dedupe_us_per_kib, &costs.compression_us_per_kib})
+      *f *= spec_.osa.lsom_cost_factor;
   for (const HostSpec& h : spec_.hosts) {
     // OSA LSOM worlds each pin a core (lsom_worlds_per_dg, cluster_spec.hpp).
     const int pinned = spec_.architecture == Architecture::osa
@@ -399,7 +403,7 @@ void Cluster::start_subop(std::uint32_t sub) {
   const SubOp& s = subops_[sub];
   if (s.from == s.host) {
     HostCpu& cpu = *cpus_[s.host];
-    if (Station* world = world_of(s.device)) world->arrive(token(kSubCpu, sub), lsom_work(component_work(cpu, s)));
+    if (Station* world = world_of(s.device)) world->arrive(token(kSubCpu, sub), component_work(cpu, s));
     else cpu.run(token(kSubCpu, sub), component_work(cpu, s));
     return;
   }
@@ -414,10 +418,6 @@ Time Cluster::component_work(HostCpu& cpu, const SubOp& s) {
       spec_.services.compression)
     work += cpu.charge(CpuStage::decompression, Bytes{s.back_bytes});
   return work;
-}
-
-Time Cluster::lsom_work(Time work) const {
-  return Time::round_ns(static_cast<double>(work.count_ns()) * spec_.osa.lsom_cost_factor);
 }
 
 Station* Cluster::world_of(std::uint32_t device) const {
@@ -464,7 +464,7 @@ void Cluster::subop_done(std::uint32_t sub) {
       Time work = cpu.charge(CpuStage::destage, b);
       if (spec_.services.dedupe) work += cpu.charge(CpuStage::dedupe, b);
       if (spec_.services.compression) work += cpu.charge(CpuStage::compression, b);
-      if (!lsom_.empty()) lsom_[s.parent]->arrive(token(kSubCpu, sub), lsom_work(work));
+      if (!lsom_.empty()) lsom_[s.parent]->arrive(token(kSubCpu, sub), work);
       else cpu.run(token(kSubCpu, sub), work);
       return;
     }
@@ -671,12 +671,12 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
       HostCpu& cpu = *cpus_[s.host];
       const Transport t = spec_.network.framing.transport;
       if (Station* world = world_of(s.device)) {
-        // The stack's receive and reply costs use the shared cores (nobody waits on them
-        // here); the LSOM work queues on the disk group's worlds.
+        // The stack's receive and reply costs run on the shared cores as a job nobody waits
+        // for (token kind 0); the LSOM work queues on the disk group's worlds.
         Time stack = cpu.charge(CpuStage::network, Bytes{s.out_bytes}, t);
         if (s.kind == SubKind::foreground) stack += cpu.charge(CpuStage::network, Bytes{s.back_bytes}, t);
-        cpu.defer(stack);
-        world->arrive(token(kSubCpu, index), lsom_work(component_work(cpu, s)));
+        cpu.run(0, stack);
+        world->arrive(token(kSubCpu, index), component_work(cpu, s));
         break;
       }
       Time work = cpu.charge(CpuStage::network, Bytes{s.out_bytes}, t) + component_work(cpu, s);

@@ -55,7 +55,7 @@ void ClusterSpec::validate() const {
     if (!host.pool.empty()) reject(at + ".pool", "OSA has no storage pool; group devices into disk_groups");
     if (host.disk_groups.empty() || host.disk_groups.size() > 5)
       reject(at + ".disk_groups", std::to_string(host.disk_groups.size()) + " disk groups; an OSA host has 1 to 5");
-    if (osa.lsom_worlds_per_dg > 0 &&
+    if (osa.lsom_worlds_per_dg > 0 && osa.lsom_worlds_per_dg <= 64 &&
         static_cast<int>(host.disk_groups.size()) * osa.lsom_worlds_per_dg >= host.cpu.cores())
       reject("osa.lsom_worlds_per_dg", std::to_string(osa.lsom_worlds_per_dg) + " LSOM worlds per disk group pin " +
                                            std::to_string(static_cast<int>(host.disk_groups.size()) * osa.lsom_worlds_per_dg) +

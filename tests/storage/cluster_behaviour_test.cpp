@@ -369,3 +369,35 @@ TEST_CASE("OSA LSOM worlds pin cores; more worlds than cores is an error naming 
   Cluster ok(engine, c, {}, 1, rec);
   CHECK(ok.cpu(0).cores().servers() == 2);
 }
+
+TEST_CASE("OSA LSOM worlds run the destage fingerprinting and compression; remote stack work still runs") {
+  // Writes only, with dedupe and compression, into a small write buffer so the elevator runs.
+  // Component and destage bookkeeping cost nothing here, so the worlds' busy time is exactly
+  // the destaged KiB x (dedupe + compression per KiB) at the host clock (2.5 / 3.0 GHz).
+  ClusterSpec c = test::osa_cluster(4);
+  c.osa.lsom_worlds_per_dg = 1;
+  c.osa.write_buffer = 256_MiB;
+  c.services.dedupe = true;
+  c.services.compression = true;
+  c.cpu_costs.component_us = 0;
+  c.cpu_costs.destage_us = 0;
+  WorkloadSpec w;
+  w.read_pct = 0;
+  w.vms = 1;   // one VM on esx0: the other hosts only hold components
+  w.vmdks_per_vm = 4;
+  w.outstanding_per_vmdk = 8;
+  double world_busy_s = 0;
+  std::uint64_t remote_stack_jobs = 0;
+  IoCounters k;
+  run_loop(c, w, 50_ms, 400_ms, DataProfile{50, 50}, &k, [&](const Cluster& cluster) {
+    for (const auto& world : cluster.lsom_worlds()) world_busy_s += world->utilisation() * 0.4;
+    for (int h = 1; h < 4; ++h) remote_stack_jobs += cluster.cpu(h).cores().arrivals();
+  });
+  const double per_kib_s = (c.cpu_costs.dedupe_us_per_kib + c.cpu_costs.compression_us_per_kib) * 1e-6 * 2.5 / 3.0;
+  const double expected_s = static_cast<double>(k.bg_device_read_bytes) / 1024.0 * per_kib_s;
+  INFO("world busy " << world_busy_s << " s, destaged " << k.bg_device_read_bytes << " B, expected " << expected_s
+                     << " s; shared-core jobs on esx1-3: " << remote_stack_jobs);
+  CHECK(k.bg_device_read_bytes > 0);
+  CHECK(world_busy_s == Approx(expected_s).epsilon(0.05));
+  CHECK(remote_stack_jobs > 0);   // receive and reply stack costs on hosts without VMs
+}

@@ -219,7 +219,6 @@ class Cluster final : public EventHandler,
   Time component_work(HostCpu& cpu, const SubOp& s);
   /// The LSOM worlds of the disk group holding `device`, or null (ESA; OSA on shared cores).
   Station* world_of(std::uint32_t device) const;
-  Time lsom_work(Time work) const;   // work on the LSOM worlds: x osa.lsom_cost_factor
   void after_cpu(std::uint64_t token);
   void subop_done(std::uint32_t sub);
   void after_client_cpu(std::uint32_t req);

@@ -66,9 +66,11 @@ struct OsaSettings {
   // roughly doubling a cluster's performance, with host and network not the limit ("How To
   // Double Your VSAN Performance", vSphere blog, 2015-03); facts section 1: dedupe and
   // compression run per disk group in the software-limited destage path. 0: the shared cores.
+  // Like the other OsaSettings it has no effect on ESA clusters (so one --set can apply to
+  // every scenario of an accuracy or calibration run).
   int lsom_worlds_per_dg = 0;
-  // Scales the work those worlds do (component stage, destage fingerprinting and
-  // compression) relative to the same stages on shared cores. A calibration parameter.
+  // Scales the work those worlds do (the component, destage, dedupe and compression costs
+  // of CpuCosts) relative to the same stages on shared cores. A calibration parameter.
   double lsom_cost_factor = 1.0;
 };
 

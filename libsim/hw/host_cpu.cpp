@@ -5,24 +5,16 @@
 
 namespace hcisim {
 
-namespace {
-int shared_cores(const CpuSpec& spec, int pinned) {
-  spec.validate();
-  if (pinned < 0 || pinned >= spec.cores())
-    check::fail("host CPU " + spec.name + " pinned cores (LSOM worlds: disk groups x osa.lsom_worlds_per_dg)", pinned,
-                "0 .. " + std::to_string(spec.cores() - 1) + " (fewer than the host's " + std::to_string(spec.cores()) +
-                    " cores)");
-  return spec.cores() - pinned;
-}
-}  // namespace
-
 HostCpu::HostCpu(Engine& engine, const std::string& host, const CpuSpec& spec, const CpuCosts& costs,
                  CpuClient& client, int pinned_cores)
     : spec_(spec),
       costs_(costs),
       clock_scale_((spec.validate(), costs.validate(), costs.reference_ghz / spec.ghz)),
       client_(client),
-      cores_(engine, host + "/cpu", shared_cores(spec, pinned_cores), this) {
+      cores_(engine, host + "/cpu",
+             spec.cores() - static_cast<int>(check::in_range(pinned_cores, 0, spec.cores() - 1,
+                                                              "host CPU " + spec.name + " pinned cores")),
+             this) {
   build_cost_table();
 }
 

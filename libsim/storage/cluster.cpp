@@ -43,10 +43,9 @@ Cluster::Cluster(Engine& engine, const ClusterSpec& spec, const DataProfile& dat
     for (double* f : {&costs.component_us, &costs.destage_us, &costs.dedupe_us_per_kib, &costs.compression_us_per_kib})
       *f *= spec_.osa.lsom_cost_factor;
   for (const HostSpec& h : spec_.hosts) {
-    // OSA LSOM worlds each pin a core (lsom_worlds_per_dg, cluster_spec.hpp).
-    const int pinned = spec_.architecture == Architecture::osa
-                           ? static_cast<int>(h.disk_groups.size()) * spec_.osa.lsom_worlds_per_dg
-                           : 0;
+    // OSA LSOM worlds each pin a core (lsom_worlds_per_dg, cluster_spec.hpp); ESA hosts have
+    // no disk groups.
+    const int pinned = static_cast<int>(h.disk_groups.size()) * spec_.osa.lsom_worlds_per_dg;
     cpus_.push_back(std::make_unique<HostCpu>(engine_, h.name, h.cpu, costs, *this, pinned));
   }
   if (spec_.architecture == Architecture::osa) build_osa();
@@ -403,8 +402,7 @@ void Cluster::start_subop(std::uint32_t sub) {
   const SubOp& s = subops_[sub];
   if (s.from == s.host) {
     HostCpu& cpu = *cpus_[s.host];
-    if (Station* world = world_of(s.device)) world->arrive(token(kSubCpu, sub), component_work(cpu, s));
-    else cpu.run(token(kSubCpu, sub), component_work(cpu, s));
+    run_lsom(sub, cpu, component_work(cpu, s));
     return;
   }
   charge_stack(s.from, s.out_bytes);
@@ -418,6 +416,11 @@ Time Cluster::component_work(HostCpu& cpu, const SubOp& s) {
       spec_.services.compression)
     work += cpu.charge(CpuStage::decompression, Bytes{s.back_bytes});
   return work;
+}
+
+void Cluster::run_lsom(std::uint32_t sub, HostCpu& cpu, Time work) {
+  if (Station* world = world_of(subops_[sub].device)) world->arrive(token(kSubCpu, sub), work);
+  else cpu.run(token(kSubCpu, sub), work);
 }
 
 Station* Cluster::world_of(std::uint32_t device) const {
@@ -464,8 +467,7 @@ void Cluster::subop_done(std::uint32_t sub) {
       Time work = cpu.charge(CpuStage::destage, b);
       if (spec_.services.dedupe) work += cpu.charge(CpuStage::dedupe, b);
       if (spec_.services.compression) work += cpu.charge(CpuStage::compression, b);
-      if (!lsom_.empty()) lsom_[s.parent]->arrive(token(kSubCpu, sub), work);
-      else cpu.run(token(kSubCpu, sub), work);
+      run_lsom(sub, cpu, work);   // s.device is the group's cache device
       return;
     }
     case SubKind::destage_cpu: {
@@ -670,18 +672,16 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
       const SubOp& s = subops_[index];
       HostCpu& cpu = *cpus_[s.host];
       const Transport t = spec_.network.framing.transport;
-      if (Station* world = world_of(s.device)) {
-        // The stack's receive and reply costs run on the shared cores as a job nobody waits
-        // for (token kind 0); the LSOM work queues on the disk group's worlds.
-        Time stack = cpu.charge(CpuStage::network, Bytes{s.out_bytes}, t);
-        if (s.kind == SubKind::foreground) stack += cpu.charge(CpuStage::network, Bytes{s.back_bytes}, t);
-        cpu.run(0, stack);
-        world->arrive(token(kSubCpu, index), component_work(cpu, s));
+      Time stack = cpu.charge(CpuStage::network, Bytes{s.out_bytes}, t);
+      if (s.kind == SubKind::foreground) stack += cpu.charge(CpuStage::network, Bytes{s.back_bytes}, t);
+      const Time lsom = component_work(cpu, s);
+      if (world_of(s.device) == nullptr) {
+        cpu.run(token(kSubCpu, index), stack + lsom);
         break;
       }
-      Time work = cpu.charge(CpuStage::network, Bytes{s.out_bytes}, t) + component_work(cpu, s);
-      if (s.kind == SubKind::foreground) work += cpu.charge(CpuStage::network, Bytes{s.back_bytes}, t);
-      cpu.run(token(kSubCpu, index), work);
+      // With LSOM worlds the stack work is a shared-core job nobody waits for (token kind 0).
+      cpu.run(0, stack);
+      run_lsom(index, cpu, lsom);
       break;
     }
     case kSubBack: {

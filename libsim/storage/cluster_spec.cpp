@@ -2,6 +2,8 @@
 // (vsan-model-facts.md sections 1-2), policy minimum hosts (section 3), data-service limits.
 #include "hcisim/storage/cluster_spec.hpp"
 
+#include <algorithm>
+
 #include "hcisim/core/check.hpp"
 
 namespace hcisim {
@@ -55,12 +57,12 @@ void ClusterSpec::validate() const {
     if (!host.pool.empty()) reject(at + ".pool", "OSA has no storage pool; group devices into disk_groups");
     if (host.disk_groups.empty() || host.disk_groups.size() > 5)
       reject(at + ".disk_groups", std::to_string(host.disk_groups.size()) + " disk groups; an OSA host has 1 to 5");
-    if (osa.lsom_worlds_per_dg > 0 && osa.lsom_worlds_per_dg <= 64 &&
-        static_cast<int>(host.disk_groups.size()) * osa.lsom_worlds_per_dg >= host.cpu.cores())
+    // Worlds pin cores (at most 5 groups x 64 worlds: no overflow; the range is checked below).
+    const int pinned = static_cast<int>(host.disk_groups.size()) * std::clamp(osa.lsom_worlds_per_dg, 0, 64);
+    if (pinned > 0 && pinned >= host.cpu.cores())
       reject("osa.lsom_worlds_per_dg", std::to_string(osa.lsom_worlds_per_dg) + " LSOM worlds per disk group pin " +
-                                           std::to_string(static_cast<int>(host.disk_groups.size()) * osa.lsom_worlds_per_dg) +
-                                           " cores on " + at + ", which has " + std::to_string(host.cpu.cores()) +
-                                           "; leave at least one core shared");
+                                           std::to_string(pinned) + " cores on " + at + ", which has " +
+                                           std::to_string(host.cpu.cores()) + "; leave at least one core shared");
     for (std::size_t g = 0; g < host.disk_groups.size(); ++g) {
       const DiskGroupSpec& dg = host.disk_groups[g];
       const std::string f = at + ".disk_groups[" + std::to_string(g) + "]";

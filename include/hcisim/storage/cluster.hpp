@@ -219,6 +219,8 @@ class Cluster final : public EventHandler,
   Time component_work(HostCpu& cpu, const SubOp& s);
   /// The LSOM worlds of the disk group holding `device`, or null (ESA; OSA on shared cores).
   Station* world_of(std::uint32_t device) const;
+  /// LSOM work of component operation `sub`: on its disk group's worlds, else on `cpu`.
+  void run_lsom(std::uint32_t sub, HostCpu& cpu, Time work);
   void after_cpu(std::uint64_t token);
   void subop_done(std::uint32_t sub);
   void after_client_cpu(std::uint32_t req);

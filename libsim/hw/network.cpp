@@ -106,6 +106,8 @@ void Network::connect(NodeId a, NodeId b, double gbps, int lanes) {
       Port p;
       p.ns_per_byte = ns_per_byte;
       p.bundle = static_cast<std::uint32_t>(bundles_.size());
+      p.to = to;
+      p.hop = Time::round_ns(bu.hop_latency_ns);
       ports_.push_back(p);
     }
     bundles_.push_back(bu);
@@ -119,6 +121,8 @@ void Network::finalize() {
                                               static_cast<double>(config_.framing.wire_per_frame()));
   next_begin_ = hops.begin;
   next_bundles_ = hops.bundles;
+  nic_latency_.clear();
+  for (const Node& n : nodes_) nic_latency_.push_back(Time::round_ns(n.latency_us * 1e3));
   finalized_ = true;
   stats_since_ = engine_.now();
 }
@@ -127,8 +131,9 @@ std::uint32_t Network::pick_port(NodeId at, std::uint32_t dst_host, std::uint64_
   const std::size_t cell = static_cast<std::size_t>(at) * host_nodes_.size() + dst_host;
   const std::uint32_t begin = next_begin_[cell];
   const std::uint32_t count = next_begin_[cell + 1] - begin;
-  const std::uint64_t h = mix(flow ^ (static_cast<std::uint64_t>(at) << 40));
-  const Bundle& b = bundles_[next_bundles_[begin + (count == 1 ? 0 : h % count)]];
+  // The hashes only where there is a choice (most hops have one bundle of one port).
+  const Bundle& b =
+      bundles_[next_bundles_[begin + (count == 1 ? 0 : mix(flow ^ (static_cast<std::uint64_t>(at) << 40)) % count)]];
   return b.first_port + (b.active == 1 ? 0u : static_cast<std::uint32_t>(mix(flow) % b.active));
 }
 
@@ -137,7 +142,13 @@ void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::ui
   check::in_range(src, 0, hosts() - 1, "network send source host");
   check::in_range(dst, 0, hosts() - 1, "network send destination host");
   if (payload.count() < 0) check::fail("network send payload bytes", payload.count(), "a size >= 0");
-  const Message m{token, flow, payload.count(), 0, static_cast<std::uint32_t>(src), static_cast<std::uint32_t>(dst)};
+  const Message m{token,
+                  flow,
+                  payload.count(),
+                  0,
+                  static_cast<std::uint32_t>(src),
+                  static_cast<std::uint32_t>(dst),
+                  host_nodes_[static_cast<std::size_t>(dst)]};
   const std::uint32_t slot = take_slot(messages_, free_messages_, m);
   if (src == dst) {
     local_[static_cast<std::size_t>(src)] += payload.count();
@@ -147,8 +158,7 @@ void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::ui
   // The first segment reserves the first port now, for a start after the sender's NIC
   // latency: every send of a host has the same latency, so reservations stay in time order
   // and no event is needed for it.
-  const Time nic = Time::round_ns(nodes_[host_nodes_[static_cast<std::size_t>(src)]].latency_us * 1e3);
-  inject(slot, engine_.now() + nic);
+  inject(slot, engine_.now() + nic_latency_[host_nodes_[static_cast<std::size_t>(src)]]);
 }
 
 // The next segment of a message enters the first port at `at` (>= now).
@@ -160,16 +170,14 @@ void Network::inject(std::uint32_t message, Time at) {
   const Segment s{message, pick_port(host_nodes_[m.src], m.dst, m.flow), payload,
                   wire_bytes(payload)};
   const std::uint32_t seg = take_slot(segments_, free_segments_, s);
-  const Port& first = ports_[s.port];
-  const Time first_finish = std::max(at, first.free_at) + Time::round_ns(static_cast<double>(s.wire) * first.ns_per_byte);
   tx_[m.src] += payload;
-  transmit(seg, at);
+  const Time first_finish = transmit(seg, at);
   if (m.to_inject > 0) engine_.schedule_at(first_finish, *this, kInject, message);
 }
 
 // A segment enters port segments_[seg].port at `at`: reserve the port, then hand the segment
 // to the next node at the pipelined time (network.hpp).
-void Network::transmit(std::uint32_t seg, Time at) {
+Time Network::transmit(std::uint32_t seg, Time at) {
   Segment& s = segments_[seg];
   Port& p = ports_[s.port];
   const Time serial = Time::round_ns(static_cast<double>(s.wire) * p.ns_per_byte);
@@ -179,20 +187,18 @@ void Network::transmit(std::uint32_t seg, Time at) {
   p.busy += serial;
   p.wire += s.wire;
   p.payload += s.payload;
-  const Bundle& b = bundles_[p.bundle];
-  const Time hop = Time::round_ns(b.hop_latency_ns);
   const Message& m = messages_[s.message];
-  if (b.to == host_nodes_[m.dst]) {
-    const Time rx_nic = Time::round_ns(nodes_[b.to].latency_us * 1e3);
-    engine_.schedule_at(finish + hop + rx_nic, *this, kLanded, seg);
-    return;
+  if (p.to == m.dst_node) {
+    engine_.schedule_at(finish + p.hop + nic_latency_[p.to], *this, kLanded, seg);
+    return finish;
   }
-  const std::uint32_t next = pick_port(b.to, m.dst, m.flow);
+  const std::uint32_t next = pick_port(p.to, m.dst, m.flow);
   const Port& q = ports_[next];
   const Time next_serial = Time::round_ns(static_cast<double>(s.wire) * q.ns_per_byte);
-  const Time enter = std::max(start + frame_time(p, s.wire), finish + frame_time(q, s.wire) - next_serial) + hop;
+  const Time enter = std::max(start + frame_time(p, s.wire), finish + frame_time(q, s.wire) - next_serial) + p.hop;
   s.port = next;
   engine_.schedule_at(enter, *this, kArrive, seg);
+  return finish;
 }
 
 void Network::landed(std::uint32_t seg) {

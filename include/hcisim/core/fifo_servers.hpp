@@ -8,7 +8,6 @@
 #pragma once
 
 #include <algorithm>
-#include <functional>
 #include <vector>
 
 #include "hcisim/core/units.hpp"
@@ -25,12 +24,13 @@ class FifoServers {
     Time finish;
   };
   Slot reserve(Time arrival, Time service) {
-    std::pop_heap(free_at_.begin(), free_at_.end(), std::greater<>{});
-    const Time start = std::max(arrival, free_at_.back());
-    free_at_.back() = start + service;
-    std::push_heap(free_at_.begin(), free_at_.end(), std::greater<>{});
+    // The job takes the server free first (the heap's root); its new free time is no
+    // earlier, so one sift-down restores the heap (a pop + push would sift twice).
+    const Time start = std::max(arrival, free_at_[0]);
+    const Time finish = start + service;
+    sift_down_root(finish);
     busy_ += service;
-    return {start, start + service};
+    return {start, finish};
   }
 
   int servers() const { return static_cast<int>(free_at_.size()); }
@@ -45,6 +45,20 @@ class FifoServers {
   }
 
  private:
+  // Replaces the root of the min-heap by `t` (>= the root) and restores the heap order.
+  void sift_down_root(Time t) {
+    const std::size_t n = free_at_.size();
+    Time* h = free_at_.data();
+    std::size_t i = 0;
+    for (std::size_t c = 1; c < n; c = 2 * i + 1) {
+      if (c + 1 < n && h[c + 1] < h[c]) ++c;   // the smaller child
+      if (!(h[c] < t)) break;
+      h[i] = h[c];
+      i = c;
+    }
+    h[i] = t;
+  }
+
   std::vector<Time> free_at_;   // min-heap of the times each server becomes free
   Time busy_;
   Time since_;

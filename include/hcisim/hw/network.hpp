@@ -132,6 +132,8 @@ class Network final : public EventHandler {
     std::int64_t wire = 0;
     std::int64_t payload = 0;
     std::uint32_t bundle = 0;
+    NodeId to = 0;                // the bundle's far end (copied here for the hot path)
+    Time hop;                     // the bundle's hop latency, rounded once
   };
   struct Message {
     std::uint64_t token;
@@ -140,6 +142,7 @@ class Network final : public EventHandler {
     std::uint32_t segments_in_flight;
     std::uint32_t src;
     std::uint32_t dst;
+    NodeId dst_node;
   };
   struct Segment {
     std::uint32_t message;
@@ -152,7 +155,8 @@ class Network final : public EventHandler {
   std::size_t host_index(int host) const;
   std::uint32_t pick_port(NodeId at, std::uint32_t dst_host, std::uint64_t flow) const;
   void inject(std::uint32_t message, Time at);
-  void transmit(std::uint32_t segment, Time at);
+  // Returns when the segment leaves the port it enters.
+  Time transmit(std::uint32_t segment, Time at);
   void landed(std::uint32_t segment);
   // Serialisation time of the first frame of a segment of `wire` bytes at port p.
   Time frame_time(const Port& p, std::int64_t wire) const {
@@ -169,6 +173,7 @@ class Network final : public EventHandler {
   std::int64_t payload_per_frame_ = 0;   // config_.framing's figures, fixed for the run
   std::int64_t wire_per_frame_ = 0;
   std::vector<Node> nodes_;
+  std::vector<Time> nic_latency_;        // per node: a host's NIC latency, rounded once
   std::vector<Bundle> bundles_;
   std::vector<Port> ports_;
   std::vector<NodeId> host_nodes_;

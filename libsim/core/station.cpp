@@ -43,7 +43,7 @@ void Station::arrive(std::uint64_t job, Time service) {
   if (queued_ == ring_.size()) grow_ring();
   ring_[(head_ + queued_) & (ring_.size() - 1)] = j;
   ++queued_;
-  queue_tw_.set(engine_.now(), static_cast<double>(queued_));
+  queue_tw_.set(engine_.now(), static_cast<std::int64_t>(queued_));
 }
 
 void Station::start(int server, const Job& job) {
@@ -65,7 +65,7 @@ void Station::on_event(Engine& engine, EventTag, std::uint64_t arg) {
     const Job next = ring_[head_];
     head_ = (head_ + 1) & (ring_.size() - 1);
     --queued_;
-    queue_tw_.set(engine.now(), static_cast<double>(queued_));
+    queue_tw_.set(engine.now(), static_cast<std::int64_t>(queued_));
     start(server, next);
   } else {
     idle_servers_.push_back(server);

@@ -83,7 +83,7 @@ void VmWorkload::issue(std::uint32_t slot) {
   s.issued = engine_.now();
   s.busy = true;
   ++k.active;
-  in_flight_.add(engine_.now(), 1.0);
+  in_flight_.add(engine_.now(), 1);
   cluster_->submit(slot, k.object, k.host, s.op, block * static_cast<std::uint64_t>(spec_.block.count()), spec_.block);
 }
 
@@ -94,7 +94,7 @@ void VmWorkload::on_io_done(Cluster&, std::uint64_t token) {
   const Time latency = engine_.now() - s.issued;
   s.busy = false;
   --k.active;
-  in_flight_.add(engine_.now(), -1.0);
+  in_flight_.add(engine_.now(), -1);
   ++completed_;
   if (s.issued >= since_) {
     const auto op = static_cast<std::size_t>(s.op);

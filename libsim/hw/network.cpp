@@ -6,7 +6,6 @@
 #include <limits>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/slot_pool.hpp"
 #include "network_routes.hpp"
 
 namespace hcisim {
@@ -34,6 +33,8 @@ Network::Network(Engine& engine, const NetworkConfig& config, NetworkClient& cli
   config_.validate();
   payload_per_frame_ = config_.framing.payload_per_frame();
   wire_per_frame_ = config_.framing.wire_per_frame();
+  segment_payload_ = config_.segment.count();
+  segment_wire_ = wire_bytes(segment_payload_);
 }
 
 int Network::add_host(const std::string& name, const NicSpec& nic, int active_ports, Teaming teaming) {
@@ -45,16 +46,16 @@ int Network::add_host(const std::string& name, const NicSpec& nic, int active_po
                 "1 with failover teaming (vSAN's single vmknic uses one port; use LACP to spread flows)");
   Node node;
   node.name = name;
-  node.host = static_cast<int>(host_nodes_.size());
+  node.host = static_cast<int>(hosts_.size());
   node.latency_us = nic.latency_us;
   node.max_gbps = nic.speed_gbps;
   node.max_lanes = active_ports;
   node.teaming = teaming;
-  host_nodes_.push_back(static_cast<NodeId>(nodes_.size()));
+  Host host;
+  host.node = static_cast<NodeId>(nodes_.size());
+  host.nic_latency = Time::round_ns(nic.latency_us * 1e3);
+  hosts_.push_back(host);
   nodes_.push_back(node);
-  tx_.push_back(0);
-  rx_.push_back(0);
-  local_.push_back(0);
   return node.host;
 }
 
@@ -74,7 +75,7 @@ std::size_t Network::host_index(int host) const {
   return static_cast<std::size_t>(check::in_range(host, 0, hosts() - 1, "network host index"));
 }
 
-Network::NodeId Network::host_node(int host) const { return host_nodes_[host_index(host)]; }
+Network::NodeId Network::host_node(int host) const { return hosts_[host_index(host)].node; }
 
 void Network::connect(NodeId a, NodeId b, double gbps, int lanes) {
   if (finalized_) throw InvalidArgument("network: connect() after finalize()");
@@ -94,6 +95,8 @@ void Network::connect(NodeId a, NodeId b, double gbps, int lanes) {
                         (nodes_[b].host >= 0 && nodes_[b].teaming == Teaming::failover);
   const std::uint32_t active = failover ? 1u : static_cast<std::uint32_t>(lanes);
   const double ns_per_byte = 8.0 / gbps;
+  if (ports_.size() + 2 * active >= (std::size_t{1} << 31))   // port indices fit in an event argument
+    throw InvalidArgument("network: too many ports");
   for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
     Bundle bu;
     bu.from = from;
@@ -108,6 +111,9 @@ void Network::connect(NodeId a, NodeId b, double gbps, int lanes) {
       p.bundle = static_cast<std::uint32_t>(bundles_.size());
       p.to = to;
       p.hop = Time::round_ns(bu.hop_latency_ns);
+      p.land = p.hop + (nodes_[to].host >= 0 ? Time::round_ns(nodes_[to].latency_us * 1e3) : Time::zero());
+      p.frame = Time::round_ns(static_cast<double>(wire_per_frame_) * ns_per_byte);
+      p.full_segment = Time::round_ns(static_cast<double>(segment_wire_) * ns_per_byte);
       ports_.push_back(p);
     }
     bundles_.push_back(bu);
@@ -116,119 +122,160 @@ void Network::connect(NodeId a, NodeId b, double gbps, int lanes) {
 
 void Network::finalize() {
   if (finalized_) return;
-  if (host_nodes_.empty()) throw InvalidArgument("network: no hosts");
-  const auto hops = detail::compute_next_hops(nodes_, bundles_, host_nodes_,
+  if (hosts_.empty()) throw InvalidArgument("network: no hosts");
+  std::vector<NodeId> host_nodes;
+  for (const Host& h : hosts_) host_nodes.push_back(h.node);
+  const auto hops = detail::compute_next_hops(nodes_, bundles_, host_nodes,
                                               static_cast<double>(config_.framing.wire_per_frame()));
   next_begin_ = hops.begin;
   next_bundles_ = hops.bundles;
-  nic_latency_.clear();
-  for (const Node& n : nodes_) nic_latency_.push_back(Time::round_ns(n.latency_us * 1e3));
+  // Most hops have a single bundle of a single port: note it so routing needs no hashing.
+  next_port_.assign(next_begin_.size() - 1, kChoose);
+  for (std::size_t cell = 0; cell + 1 < next_begin_.size(); ++cell) {
+    if (next_begin_[cell + 1] - next_begin_[cell] != 1) continue;
+    const Bundle& b = bundles_[next_bundles_[next_begin_[cell]]];
+    if (b.active == 1) next_port_[cell] = b.first_port;
+  }
+  for (Port& p : ports_) p.routes = static_cast<std::size_t>(p.to) * hosts_.size();
+  for (Host& h : hosts_) h.routes = static_cast<std::size_t>(h.node) * hosts_.size();
   finalized_ = true;
   stats_since_ = engine_.now();
 }
 
-std::uint32_t Network::pick_port(NodeId at, std::uint32_t dst_host, std::uint64_t flow) const {
-  const std::size_t cell = static_cast<std::size_t>(at) * host_nodes_.size() + dst_host;
+// A hop with a choice of ports: the flow hash picks a bundle among the shortest paths, then
+// a port of that bundle.
+std::uint32_t Network::choose_port(NodeId at, std::uint32_t dst_host, std::uint64_t flow) const {
+  const std::size_t cell = static_cast<std::size_t>(at) * hosts_.size() + dst_host;
   const std::uint32_t begin = next_begin_[cell];
   const std::uint32_t count = next_begin_[cell + 1] - begin;
-  // The hashes only where there is a choice (most hops have one bundle of one port).
   const Bundle& b =
       bundles_[next_bundles_[begin + (count == 1 ? 0 : mix(flow ^ (static_cast<std::uint64_t>(at) << 40)) % count)]];
   return b.first_port + (b.active == 1 ? 0u : static_cast<std::uint32_t>(mix(flow) % b.active));
 }
 
-void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::uint64_t flow) {
+// The argument checks of send(), in the order they are made, for the rare bad call.
+void Network::reject_send(int src, int dst, Bytes payload) const {
   if (!finalized_) throw InvalidArgument("network: send() before finalize()");
   check::in_range(src, 0, hosts() - 1, "network send source host");
   check::in_range(dst, 0, hosts() - 1, "network send destination host");
-  if (payload.count() < 0) check::fail("network send payload bytes", payload.count(), "a size >= 0");
-  const Message m{token,
-                  flow,
-                  payload.count(),
-                  0,
-                  static_cast<std::uint32_t>(src),
-                  static_cast<std::uint32_t>(dst),
-                  host_nodes_[static_cast<std::size_t>(dst)]};
-  const std::uint32_t slot = take_slot(messages_, free_messages_, m);
+  check::fail("network send payload bytes", payload.count(), "a size >= 0");
+}
+
+void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::uint64_t flow) {
+  // One test for all the argument checks (a negative host index wraps to a huge one).
+  const std::size_t n = hosts_.size();
+  if (!finalized_ || static_cast<std::size_t>(src) >= n || static_cast<std::size_t>(dst) >= n || payload.count() < 0)
+    reject_send(src, dst, payload);
+  // A free slot (the one freed last), or a new one.
+  std::uint32_t slot = free_message_;
+  if (slot != kNone) {
+    free_message_ = messages_[slot].next_free;
+  } else {
+    slot = static_cast<std::uint32_t>(messages_.size());
+    messages_.emplace_back();
+  }
+  ++in_flight_;
+  Message& m = messages_[slot];
+  m.token = token;
+  m.flow = flow;
+  m.to_inject = payload.count();
+  m.src = static_cast<std::uint32_t>(src);
+  m.dst = static_cast<std::uint32_t>(dst);
+  m.dst_node = hosts_[static_cast<std::size_t>(dst)].node;
+  Host& from = hosts_[static_cast<std::size_t>(src)];
   if (src == dst) {
-    local_[static_cast<std::size_t>(src)] += payload.count();
+    from.local += payload.count();
     engine_.schedule_after(Time::zero(), *this, kLocal, slot);
     return;
   }
+  m.first_port = pick_port(from.routes, from.node, m.dst, flow);
   // The first segment reserves the first port now, for a start after the sender's NIC
   // latency: every send of a host has the same latency, so reservations stay in time order
   // and no event is needed for it.
-  inject(slot, engine_.now() + nic_latency_[host_nodes_[static_cast<std::size_t>(src)]]);
+  inject(slot, engine_.now() + from.nic_latency);
 }
 
 // The next segment of a message enters the first port at `at` (>= now).
 void Network::inject(std::uint32_t message, Time at) {
   Message& m = messages_[message];
-  const std::int64_t payload = std::min<std::int64_t>(m.to_inject, config_.segment.count());
+  const std::int64_t payload = std::min(m.to_inject, segment_payload_);
   m.to_inject -= payload;
-  ++m.segments_in_flight;
-  const Segment s{message, pick_port(host_nodes_[m.src], m.dst, m.flow), payload,
-                  wire_bytes(payload)};
-  const std::uint32_t seg = take_slot(segments_, free_segments_, s);
-  tx_[m.src] += payload;
-  const Time first_finish = transmit(seg, at);
-  if (m.to_inject > 0) engine_.schedule_at(first_finish, *this, kInject, message);
+  const bool last = m.to_inject == 0;
+  if (last) {
+    m.last_payload = payload;
+    m.last_wire = wire_bytes(payload);
+  }
+  hosts_[m.src].tx += payload;
+  const Time first_finish = transmit(message, m.first_port, last, at);
+  if (!last) engine_.schedule_at(first_finish, *this, kInject, message);
 }
 
-// A segment enters port segments_[seg].port at `at`: reserve the port, then hand the segment
-// to the next node at the pipelined time (network.hpp).
-Time Network::transmit(std::uint32_t seg, Time at) {
-  Segment& s = segments_[seg];
-  Port& p = ports_[s.port];
-  const Time serial = Time::round_ns(static_cast<double>(s.wire) * p.ns_per_byte);
+// A segment of `message` enters `port` at `at`: reserve the port, then hand the segment to
+// the next node at the pipelined time (network.hpp). Inlined into its two callers (inject
+// and on_event), which saves a call per hop.
+[[gnu::always_inline]] inline Time Network::transmit(std::uint32_t message, std::uint32_t port, bool last, Time at) {
+  Port& p = ports_[port];
+  const Message& m = messages_[message];
+  const std::int64_t wire = last ? m.last_wire : segment_wire_;
+  // Full segments use the serialisation time rounded once per port (the same figure).
+  const Time serial = last ? Time::round_ns(static_cast<double>(wire) * p.ns_per_byte) : p.full_segment;
   const Time start = std::max(at, p.free_at);
   const Time finish = start + serial;
   p.free_at = finish;
   p.busy += serial;
-  p.wire += s.wire;
-  p.payload += s.payload;
-  const Message& m = messages_[s.message];
+  p.wire += wire;
+  p.payload += last ? m.last_payload : segment_payload_;
   if (p.to == m.dst_node) {
-    engine_.schedule_at(finish + p.hop + nic_latency_[p.to], *this, kLanded, seg);
+    engine_.schedule_at(finish + p.land, *this, kLanded, segment_arg(message, 0, last));
     return finish;
   }
-  const std::uint32_t next = pick_port(p.to, m.dst, m.flow);
-  const Port& q = ports_[next];
-  const Time next_serial = Time::round_ns(static_cast<double>(s.wire) * q.ns_per_byte);
-  const Time enter = std::max(start + frame_time(p, s.wire), finish + frame_time(q, s.wire) - next_serial) + p.hop;
-  s.port = next;
-  engine_.schedule_at(enter, *this, kArrive, seg);
+  const std::uint32_t next = pick_port(p.routes, p.to, m.dst, m.flow);
+  // max(start + frame here, finish + frame next - serial next): for a segment of one frame
+  // (or less) the frame is the whole segment, so it is finish (store-and-forward).
+  Time enter = finish;
+  if (wire > wire_per_frame_) {
+    const Port& q = ports_[next];
+    const Time next_serial = last ? Time::round_ns(static_cast<double>(wire) * q.ns_per_byte) : q.full_segment;
+    enter = std::max(start + p.frame, finish + q.frame - next_serial);
+  }
+  engine_.schedule_at(enter + p.hop, *this, kArrive, segment_arg(message, next, last));
   return finish;
 }
 
-void Network::landed(std::uint32_t seg) {
-  const std::uint32_t message = segments_[seg].message;
+// A segment has fully arrived. Segments of a message take one path of FIFO ports and each
+// enters every port no earlier than the one before it, so they land in order: the message
+// is delivered when its last segment lands.
+void Network::landed(std::uint32_t message, bool last) {
   Message& m = messages_[message];
-  rx_[m.dst] += segments_[seg].payload;
-  free_segments_.push_back(seg);
-  if (--m.segments_in_flight == 0 && m.to_inject == 0) {
-    free_messages_.push_back(message);
-    client_.on_delivered(*this, m.token);
-  }
+  hosts_[m.dst].rx += last ? m.last_payload : segment_payload_;
+  if (last) deliver(message);
+}
+
+// Frees the message's slot, then tells the client.
+void Network::deliver(std::uint32_t message) {
+  Message& m = messages_[message];
+  m.next_free = free_message_;
+  free_message_ = message;
+  --in_flight_;
+  client_.on_delivered(*this, m.token);
 }
 
 void Network::on_event(Engine&, EventTag tag, std::uint64_t arg) {
-  const auto slot = static_cast<std::uint32_t>(arg);
+  const auto message = static_cast<std::uint32_t>(arg);
+  const auto port = static_cast<std::uint32_t>((arg & ~kLastBit) >> 32);
+  const bool last = (arg & kLastBit) != 0;
   switch (tag) {
-    case kInject: inject(slot, engine_.now()); break;
-    case kArrive: transmit(slot, engine_.now()); break;
-    case kLanded: landed(slot); break;
-    case kLocal:
-      free_messages_.push_back(slot);
-      client_.on_delivered(*this, messages_[slot].token);
-      break;
+    case kInject: inject(message, engine_.now()); break;
+    case kArrive: transmit(message, port, last, engine_.now()); break;
+    case kLanded: landed(message, last); break;
+    case kLocal: deliver(message); break;
     default: break;
   }
 }
 
-Bytes Network::tx_payload(int host) const { return Bytes{tx_[host_index(host)]}; }
-Bytes Network::rx_payload(int host) const { return Bytes{rx_[host_index(host)]}; }
-Bytes Network::local_payload(int host) const { return Bytes{local_[host_index(host)]}; }
+Bytes Network::tx_payload(int host) const { return Bytes{hosts_[host_index(host)].tx}; }
+Bytes Network::rx_payload(int host) const { return Bytes{hosts_[host_index(host)].rx}; }
+Bytes Network::local_payload(int host) const { return Bytes{hosts_[host_index(host)].local}; }
 
 std::vector<PortReport> Network::ports() const {
   std::vector<PortReport> out;
@@ -252,11 +299,11 @@ std::vector<std::string> Network::path(int src, int dst, std::uint64_t flow) con
   if (!finalized_) throw InvalidArgument("network: path() before finalize()");
   check::in_range(src, 0, hosts() - 1, "network path source host");
   check::in_range(dst, 0, hosts() - 1, "network path destination host");
-  std::vector<std::string> out{nodes_[host_nodes_[static_cast<std::size_t>(src)]].name};
-  NodeId at = host_nodes_[static_cast<std::size_t>(src)];
-  const NodeId target = host_nodes_[static_cast<std::size_t>(dst)];
+  NodeId at = hosts_[static_cast<std::size_t>(src)].node;
+  const NodeId target = hosts_[static_cast<std::size_t>(dst)].node;
+  std::vector<std::string> out{nodes_[at].name};
   while (at != target) {
-    at = bundles_[ports_[pick_port(at, static_cast<std::uint32_t>(dst), flow)].bundle].to;
+    at = ports_[pick_port(static_cast<std::size_t>(at) * hosts_.size(), at, static_cast<std::uint32_t>(dst), flow)].to;
     out.push_back(nodes_[at].name);
   }
   return out;
@@ -269,9 +316,7 @@ void Network::reset_stats() {
     p.wire = 0;
     p.payload = 0;
   }
-  std::fill(tx_.begin(), tx_.end(), 0);
-  std::fill(rx_.begin(), rx_.end(), 0);
-  std::fill(local_.begin(), local_.end(), 0);
+  for (Host& h : hosts_) h.tx = h.rx = h.local = 0;
   stats_since_ = engine_.now();
 }
 

@@ -91,7 +91,7 @@ class Network final : public EventHandler {
   /// path and team-port selection. on_delivered(token) fires when the last byte arrived.
   void send(std::uint64_t token, int src, int dst, Bytes payload, std::uint64_t flow);
 
-  int hosts() const { return static_cast<int>(host_nodes_.size()); }
+  int hosts() const { return static_cast<int>(hosts_.size()); }
   const Framing& framing() const { return config_.framing; }
   /// Payload bytes a host sent to / received from other hosts since the last reset.
   Bytes tx_payload(int host) const;
@@ -101,7 +101,7 @@ class Network final : public EventHandler {
   std::vector<PortReport> ports() const;
   /// Node names along the path a flow takes, source first.
   std::vector<std::string> path(int src, int dst, std::uint64_t flow) const;
-  std::size_t in_flight() const { return messages_.size() - free_messages_.size(); }
+  std::size_t in_flight() const { return in_flight_; }
   void reset_stats();
 
   void on_event(Engine& engine, EventTag tag, std::uint64_t arg) override;
@@ -134,34 +134,58 @@ class Network final : public EventHandler {
     std::uint32_t bundle = 0;
     NodeId to = 0;                // the bundle's far end (copied here for the hot path)
     Time hop;                     // the bundle's hop latency, rounded once
+    Time land;                    // hop + the receiving NIC's latency when `to` is a host
+    Time frame;                   // serialisation time of one full frame, rounded once
+    Time full_segment;            // serialisation time of a full segment, rounded once
+    std::size_t routes = 0;       // where the row of `to` starts in next_port_ (to * hosts)
   };
+  struct Host {
+    NodeId node = 0;
+    std::size_t routes = 0;       // where the row of `node` starts in next_port_
+    Time nic_latency;             // rounded once
+    std::int64_t tx = 0;          // payload bytes since the last reset: sent, received, local
+    std::int64_t rx = 0;
+    std::int64_t local = 0;
+  };
+  // A transfer. Its segments carry config_.segment payload bytes each except the last one,
+  // which carries the rest (all of it for a message of one segment, the common case), so a
+  // segment in flight is named by its message, the port it enters and whether it is the last.
   struct Message {
     std::uint64_t token;
     std::uint64_t flow;
     std::int64_t to_inject;       // payload bytes not yet handed to the first port
-    std::uint32_t segments_in_flight;
+    std::int64_t last_payload;    // the last segment's payload and wire bytes, set when it
+    std::int64_t last_wire;       // is injected
     std::uint32_t src;
     std::uint32_t dst;
     NodeId dst_node;
-  };
-  struct Segment {
-    std::uint32_t message;
-    std::uint32_t port;           // the port it enters at the event
-    std::int64_t payload;
-    std::int64_t wire;
+    std::uint32_t first_port;     // every segment of a flow takes the same path
+    std::uint32_t next_free;      // while the slot is free: the next free slot, or kNone
   };
   enum Tag : EventTag { kInject = 1, kArrive = 2, kLanded = 3, kLocal = 4 };
+  // Event argument of a segment: message slot (bits 0-31), the port it enters (bits 32-62;
+  // unused at landing) and whether it is the message's last segment (bit 63).
+  static constexpr std::uint64_t kLastBit = std::uint64_t{1} << 63;
+  static std::uint64_t segment_arg(std::uint32_t message, std::uint32_t port, bool last) {
+    return message | (static_cast<std::uint64_t>(port) << 32) | (last ? kLastBit : 0);
+  }
+  // next_port_ entry when the hop has a choice of ports (several bundles or ports).
+  static constexpr std::uint32_t kChoose = 0xFFFFFFFFu;
+  static constexpr std::uint32_t kNone = 0xFFFFFFFFu;   // end of the free message slots
 
   std::size_t host_index(int host) const;
-  std::uint32_t pick_port(NodeId at, std::uint32_t dst_host, std::uint64_t flow) const;
+  [[noreturn]] void reject_send(int src, int dst, Bytes payload) const;
+  // The port out of node `at` (whose next_port_ row is `routes`) that a flow to `dst_host` takes.
+  std::uint32_t pick_port(std::size_t routes, NodeId at, std::uint32_t dst_host, std::uint64_t flow) const {
+    const std::uint32_t port = next_port_[routes + dst_host];
+    return port != kChoose ? port : choose_port(at, dst_host, flow);
+  }
+  std::uint32_t choose_port(NodeId at, std::uint32_t dst_host, std::uint64_t flow) const;
   void inject(std::uint32_t message, Time at);
   // Returns when the segment leaves the port it enters.
-  Time transmit(std::uint32_t segment, Time at);
-  void landed(std::uint32_t segment);
-  // Serialisation time of the first frame of a segment of `wire` bytes at port p.
-  Time frame_time(const Port& p, std::int64_t wire) const {
-    return Time::round_ns(static_cast<double>(std::min(wire, wire_per_frame_)) * p.ns_per_byte);
-  }
+  Time transmit(std::uint32_t message, std::uint32_t port, bool last, Time at);
+  void landed(std::uint32_t message, bool last);
+  void deliver(std::uint32_t message);
   // Framing::wire_bytes with the per-frame figures computed once.
   std::int64_t wire_bytes(std::int64_t payload) const {
     return framed_wire_bytes(payload, payload_per_frame_, wire_per_frame_);
@@ -172,20 +196,21 @@ class Network final : public EventHandler {
   NetworkClient& client_;
   std::int64_t payload_per_frame_ = 0;   // config_.framing's figures, fixed for the run
   std::int64_t wire_per_frame_ = 0;
+  std::int64_t segment_payload_ = 0;     // payload and wire bytes of a full segment
+  std::int64_t segment_wire_ = 0;        // (config_.segment), fixed for the run
   std::vector<Node> nodes_;
-  std::vector<Time> nic_latency_;        // per node: a host's NIC latency, rounded once
   std::vector<Bundle> bundles_;
   std::vector<Port> ports_;
-  std::vector<NodeId> host_nodes_;
+  std::vector<Host> hosts_;
   // next_[node * hosts + dst] = [begin, end) in next_bundles_: bundles on a shortest path.
   std::vector<std::uint32_t> next_begin_;
   std::vector<std::uint32_t> next_bundles_;
+  // next_port_[node * hosts + dst]: the port when the hop has a single one, else kChoose.
+  std::vector<std::uint32_t> next_port_;
   bool finalized_ = false;
-  std::vector<std::int64_t> tx_, rx_, local_;
   std::vector<Message> messages_;
-  std::vector<std::uint32_t> free_messages_;
-  std::vector<Segment> segments_;
-  std::vector<std::uint32_t> free_segments_;
+  std::uint32_t free_message_ = kNone;   // first free slot of messages_
+  std::size_t in_flight_ = 0;
   Time stats_since_;
 };
 

@@ -1,11 +1,13 @@
-// Samplers: exponential and the lognormal's standard normal by the ziggurat method (Marsaglia
-// & Tsang, "The Ziggurat Method for Generating Random Variables", J. Stat. Software 5(8), 2000;
-// 256 layers, 53-bit version), inversion for uniform/empirical.
+// Samplers: exponential by the ziggurat method (Marsaglia & Tsang, "The Ziggurat Method for
+// Generating Random Variables", J. Stat. Software 5(8), 2000; 256 layers, 53-bit version),
+// inversion for uniform/empirical, Box-Muller for the lognormal's normal (Law, "Simulation
+// Modeling and Analysis", 5th ed., ch. 8).
 #include "hcisim/core/distribution.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numbers>
 
 #include "hcisim/core/check.hpp"
 
@@ -19,7 +21,7 @@ namespace {
 constexpr double kZigR = 7.69711747013104972;   // right edge of the base layer
 
 // k: acceptance thresholds on the 53-bit draw, w: layer width / 2^53, f: exp(-x_i).
-struct ExpZiggurat : ZigguratTables {
+struct ExpZiggurat : ExpZigguratTables {
   static constexpr double kR = kZigR;
   static constexpr double kV = 3.949659822581572e-3;
   static constexpr double kScale = 9007199254740992.0;   // 2^53
@@ -47,50 +49,6 @@ struct ExpZiggurat : ZigguratTables {
 
 const ExpZiggurat& exp_ziggurat() {
   static const ExpZiggurat tables;   // immutable; thread-safe initialisation
-  return tables;
-}
-
-// Ziggurat tables for the half-normal |N(0,1)| (Marsaglia & Tsang 2000): the area under
-// the unnormalised density f(x) = exp(-x^2 / 2), x >= 0, cut into 256 layers of equal area v.
-// Layer 0 is the base: the rectangle [0, r] x [0, f(r)] plus the tail beyond r; layer i >= 1
-// is the rectangle [0, x_i] x [f(x_i), f(x_{i-1})], with x_255 = r and x_i from
-// x_{i-1} = f^-1(v / x_i + f(x_i)); equal areas put x_0 at 0, the top of the density.
-// r and v are the paper's method applied to 256 layers, checked at high precision:
-// v = r f(r) + integral_r^inf f = 4.928673233974655e-3, and the recursion from r reaches
-// v / x_1 + f(x_1) = 1 (x_0 = 0) to 3e-15. (The rounded v = 4.92867323399e-3 leaves the top
-// layer's area 1e-9 off.)
-// k: acceptance thresholds on the 53-bit draw, w: layer width / 2^53, f: exp(-x_i^2 / 2).
-constexpr double kNormZigR = 3.6541528853610088;   // right edge of the base layer
-
-struct NormalZiggurat : ZigguratTables {
-  static constexpr double kR = kNormZigR;
-  static constexpr double kV = 4.928673233974655e-3;
-  static constexpr double kScale = 9007199254740992.0;   // 2^53
-
-  static double density(double x) { return std::exp(-0.5 * x * x); }
-
-  NormalZiggurat() {
-    double dn = kR;
-    double tn = dn;
-    const double q = kV / density(dn);   // width of the base layer as a rectangle of height f(r)
-    k[0] = static_cast<std::uint64_t>((dn / q) * kScale);
-    k[1] = 0;   // the top layer (x_0 = 0) has no rectangle: every draw goes to the wedge test
-    w[0] = q / kScale;
-    w[255] = dn / kScale;
-    f[0] = 1.0;
-    f[255] = density(dn);
-    for (int i = 254; i >= 1; --i) {
-      dn = std::sqrt(-2.0 * std::log(kV / dn + density(dn)));
-      k[static_cast<std::size_t>(i) + 1] = static_cast<std::uint64_t>((dn / tn) * kScale);
-      tn = dn;
-      f[static_cast<std::size_t>(i)] = density(dn);
-      w[static_cast<std::size_t>(i)] = dn / kScale;
-    }
-  }
-};
-
-const NormalZiggurat& normal_ziggurat() {
-  static const NormalZiggurat tables;   // immutable; thread-safe initialisation
   return tables;
 }
 
@@ -127,15 +85,11 @@ Distribution Distribution::empirical(std::span<const double> points) {
   return d;
 }
 
-Distribution::Distribution(Kind k, double a, double b)
-    : zig_(k == Kind::lognormal ? static_cast<const ZigguratTables*>(&normal_ziggurat()) : &exp_ziggurat()),
-      kind_(k),
-      a_(a),
-      b_(b) {}
+Distribution::Distribution(Kind k, double a, double b) : zig_(&exp_ziggurat()), kind_(k), a_(a), b_(b) {}
 
 // The ziggurat loop from a first draw u (Marsaglia & Tsang, section 2).
 double Distribution::exp_rejected(RngStream& rng, std::uint64_t u) const {
-  const ZigguratTables& z = *zig_;
+  const ExpZigguratTables& z = *zig_;
   for (;;) {
     const std::size_t i = u & 0xFFu;
     const std::uint64_t j = u >> 11;   // 53 random bits
@@ -147,36 +101,6 @@ double Distribution::exp_rejected(RngStream& rng, std::uint64_t u) const {
   }
 }
 
-// The standard normal's ziggurat loop from a first draw u (Marsaglia & Tsang 2000):
-// bits 0-7 pick the layer, bit 8 the sign, bits 11-63 the 53-bit position within the layer.
-double Distribution::normal_rejected(RngStream& rng, std::uint64_t u) const {
-  const ZigguratTables& z = *zig_;
-  for (;;) {
-    const std::size_t i = u & 0xFFu;
-    const std::uint64_t j = u >> 11;   // 53 random bits
-    double x = static_cast<double>(j) * z.w[i];
-    if (j < z.k[i]) {
-      // inside the layer's rectangle (98.5% of first draws)
-    } else if (i == 0) {
-      // The tail beyond r, by Marsaglia's exact method (as in Marsaglia & Tsang 2000; from
-      // Marsaglia, Technometrics 6, 1964): t = -ln(U1) / r and y = -ln(U2), accepted when
-      // 2y >= t^2, make r + t distributed as |Z| given |Z| > r.
-      double t;
-      double y;
-      do {
-        t = -std::log(rng.uniform_open0()) / kNormZigR;
-        y = -std::log(rng.uniform_open0());
-      } while (y + y < t * t);
-      x = kNormZigR + t;
-    } else if (!(z.f[i] + rng.uniform01() * (z.f[i - 1] - z.f[i]) < std::exp(-0.5 * x * x))) {
-      // wedge: (x, y) uniform in the layer beyond its rectangle, kept if y < f(x)
-      u = rng.next_u64();   // above the density: start over
-      continue;
-    }
-    return (u & 0x100u) != 0 ? -x : x;
-  }
-}
-
 double Distribution::sample_other(RngStream& rng) const {
   switch (kind_) {
     case Kind::deterministic:
@@ -185,8 +109,11 @@ double Distribution::sample_other(RngStream& rng) const {
       return a_ * exp_rejected(rng, rng.next_u64());
     case Kind::uniform:
       return a_ + (b_ - a_) * rng.uniform01();
-    case Kind::lognormal:   // sample() normally takes the rectangle test inline
-      return std::exp(a_ + b_ * normal_rejected(rng, rng.next_u64()));
+    case Kind::lognormal: {
+      const double r = std::sqrt(-2.0 * std::log(rng.uniform_open0()));
+      const double z = r * std::cos(2.0 * std::numbers::pi * rng.uniform01());
+      return std::exp(a_ + b_ * z);
+    }
     case Kind::empirical: {
       if (points_.size() == 1) return points_[0];
       const double x = rng.uniform01() * static_cast<double>(points_.size() - 1);

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -14,10 +13,9 @@
 
 namespace hcisim {
 
-/// Ziggurat tables (built once in distribution.cpp, immutable), one set for Exp(1) and one
-/// for the half-normal |N(0,1)|: layer i accepts a 53-bit draw j < k[i] as j * w[i];
-/// f[i] = exp(-x_i) resp. exp(-x_i^2 / 2) serves the rare wedge test.
-struct ZigguratTables {
+/// Ziggurat tables for Exp(1) (built once in distribution.cpp, immutable): layer i accepts
+/// a 53-bit draw j < k[i] as j * w[i]; f[i] = exp(-x_i) serves the rare wedge test.
+struct ExpZigguratTables {
   std::array<std::uint64_t, 256> k{};
   std::array<double, 256> w{};
   std::array<double, 256> f{};
@@ -34,8 +32,7 @@ class Distribution {
   /// Uniform on [lo, hi], 0 <= lo <= hi.
   static Distribution uniform(double lo, double hi);
   /// Lognormal with the given mean (> 0) and coefficient of variation (>= 0):
-  /// sigma^2 = ln(1 + cv^2), mu = ln(mean) - sigma^2 / 2 (normal by the ziggurat method,
-  /// exact: 98.5 % of draws pass the rectangle test and cost one exp() in all).
+  /// sigma^2 = ln(1 + cv^2), mu = ln(mean) - sigma^2 / 2 (normal by Box-Muller).
   static Distribution lognormal(double mean, double cv);
   /// Piecewise-linear inverse CDF through the sorted sample `points` (>= 1 finite, >= 0):
   /// each gap between neighbours carries equal probability.
@@ -49,16 +46,6 @@ class Distribution {
       if (j < zig_->k[i]) return a_ * (static_cast<double>(j) * zig_->w[i]);
       return a_ * exp_rejected(rng, u);
     }
-    if (kind_ == Kind::lognormal) {   // exp(mu + sigma * Z): the normal ziggurat's rectangle test, inline
-      const std::uint64_t u = rng.next_u64();
-      const std::size_t i = u & 0xFFu;
-      const std::uint64_t j = u >> 11;   // 53 random bits; bit 8 is the sign
-      if (j < zig_->k[i]) {
-        const double s = (u & 0x100u) != 0 ? -b_ : b_;
-        return std::exp(a_ + s * (static_cast<double>(j) * zig_->w[i]));
-      }
-      return std::exp(a_ + b_ * normal_rejected(rng, u));
-    }
     return sample_other(rng);
   }
   double mean() const;
@@ -68,10 +55,8 @@ class Distribution {
   Distribution(Kind k, double a, double b);
   // Exp(1) draw whose first 64 bits `u` missed the rectangle test: tail, wedge or retry.
   double exp_rejected(RngStream& rng, std::uint64_t u) const;
-  // N(0,1) draw whose first 64 bits `u` missed the rectangle test: tail, wedge or retry.
-  double normal_rejected(RngStream& rng, std::uint64_t u) const;
   double sample_other(RngStream& rng) const;
-  const ZigguratTables* zig_;   // shared immutable tables: normal for lognormal, else Exp(1)
+  const ExpZigguratTables* zig_;   // shared immutable tables
   Kind kind_;
   double a_;
   double b_;

@@ -8,26 +8,37 @@
 
 namespace hcisim {
 
-EventQueue::EventQueue() : lists_(static_cast<std::size_t>(kBuckets)) {}
+EventQueue::EventQueue() : lists_(static_cast<std::size_t>(kBuckets)) { clear_buckets(); }
 
-void EventQueue::push_far(const Event& e) { far_.push(e); }
-
-std::uint32_t EventQueue::new_node(const Event& e) {
-  events_.push_back(e);
-  next_.push_back(kNil);
-  return static_cast<std::uint32_t>(events_.size() - 1);
+// Every bucket empty: no heads, each tail at its head link.
+void EventQueue::clear_buckets() {
+  next_.assign(kFirstNode, kNil);
+  for (std::size_t slot = 0; slot < lists_.size(); ++slot) lists_[slot] = List{static_cast<std::uint32_t>(slot), kEmptyTail};
+  bits_.fill(0);
 }
 
-void EventQueue::insert_sorted(List& list, std::uint32_t n) {
-  const Event& e = events_[n];
+void EventQueue::push_far(Time time, std::uint64_t order, EventHandler* target, std::uint64_t arg) {
+  far_.push(Event{time, order, target, arg});
+}
+
+std::uint32_t EventQueue::new_node() {
+  events_.emplace_back();
+  next_.push_back(kNil);
+  return static_cast<std::uint32_t>(next_.size() - 1);
+}
+
+// Links node n into `slot`'s list before the first event it fires before (one exists: the
+// tail's, or insert() would have appended).
+void EventQueue::insert_sorted(std::size_t slot, std::uint32_t n) {
+  const Event& e = event(n);
   ++walks_;
-  if (fires_before(e, events_[list.head])) {
-    next_[n] = list.head;
-    list.head = n;
+  std::uint32_t prev = next_[slot];   // the head
+  if (fires_before(e, event(prev))) {
+    next_[n] = prev;
+    next_[slot] = n;
     return;
   }
-  std::uint32_t prev = list.head;
-  while (!fires_before(e, events_[next_[prev]])) {
+  while (!fires_before(e, event(next_[prev]))) {
     prev = next_[prev];
     ++walk_steps_;
   }
@@ -66,7 +77,7 @@ void EventQueue::advance() {
       far_.pop();
       place<false>(e);
     }
-    if (lists_[slot_of(cur_)].head != kNil) break;
+    if (next_[slot_of(cur_)] != kNil) break;
   }
   ++activations_;
   if (pushes_ >= kResizePeriod) maybe_resize();
@@ -90,14 +101,12 @@ void EventQueue::maybe_resize() {
 void EventQueue::rebuild(int new_shift, bool keep_window) {
   scratch_.clear();
   scratch_.insert(scratch_.end(), far_.items().begin(), far_.items().end());
-  for (auto& list : lists_) {
-    for (std::uint32_t n = list.head; n != kNil; n = next_[n]) scratch_.push_back(events_[n]);
-    list = List{};
+  for (std::size_t slot = 0; slot < lists_.size(); ++slot) {
+    for (std::uint32_t n = next_[slot]; n != kNil; n = next_[n]) scratch_.push_back(event(n));
   }
-  bits_.fill(0);
+  clear_buckets();
   far_.clear();
   events_.clear();
-  next_.clear();
   free_ = kNil;
   const std::size_t count = size_;
   // Re-insert in firing order so every bucket list is built by appends.

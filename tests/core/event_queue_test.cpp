@@ -100,9 +100,10 @@ TEST_CASE("calendar queue matches a reference heap on a mixed hold workload", "[
 }
 
 TEST_CASE("calendar queue drained to empty and refilled keeps (time, order) order", "[core]") {
-  // The current bucket is kept non-empty eagerly; this walks the cases that could break
-  // that: refilling an empty queue in the ring, only beyond the window (far heap), at the
-  // current instant, and take_until() stopping at a limit before the next event.
+  // A push into an empty queue may leave the current bucket empty until the next top() or
+  // take; this walks the cases that could go wrong there: refilling an empty queue in the
+  // ring, only beyond the window (far heap), at the current instant, and take_until()
+  // stopping at a limit before the next event.
   RngStream rng(5, 0, "refill");
   QueueAndReference m;
   Time now = Time::zero();

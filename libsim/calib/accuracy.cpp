@@ -165,8 +165,56 @@ AccuracySummary summarize(const std::vector<Prediction>& rows) {
   return s;
 }
 
+namespace {
+AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog,
+                             const AccuracyOptions& options, const std::function<void(double)>& progress);
+}  // namespace
+
+// Replications: the same rows predicted with scenario seeds 1..N (placement, every random
+// choice), combined row by row. A row's error is affine in its prediction (relative % or
+// points), so the mean error is the error of the mean prediction.
 AccuracyReport evaluate(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog,
                         const AccuracyOptions& options, const std::function<void(double)>& progress) {
+  const int n = static_cast<int>(check::in_range(options.replications, 1, 100, "accuracy replications"));
+  if (n == 1) return evaluate_once(measurements, catalog, options, progress);
+  AccuracyReport combined;
+  for (int k = 1; k <= n; ++k) {
+    AccuracyOptions o = options;
+    o.overrides.push_back("seed=" + std::to_string(k));
+    const AccuracyReport r = evaluate_once(measurements, catalog, o, [&](double f) {
+      if (progress) progress((k - 1 + f) / n);
+    });
+    if (k == 1) {
+      combined = r;
+      continue;
+    }
+    for (std::size_t i = 0; i < r.rows.size(); ++i) {
+      Prediction& c = combined.rows[i];
+      const Prediction& p = r.rows[i];
+      if (c.cls == AccuracyClass::unsupported) continue;
+      if (p.cls == AccuracyClass::unsupported) {   // a replication failed: the row is not predicted
+        c = p;
+        continue;
+      }
+      c.predicted += p.predicted;
+      c.error_pct += p.error_pct;
+      c.predicted_min = std::min(c.predicted_min, p.predicted);
+      c.predicted_max = std::max(c.predicted_max, p.predicted);
+    }
+  }
+  for (Prediction& c : combined.rows) {
+    if (c.cls == AccuracyClass::unsupported) continue;
+    c.predicted /= n;
+    c.error_pct /= n;
+  }
+  combined.summary = summarize(combined.rows);
+  combined.replications = n;
+  return combined;
+}
+
+namespace {
+AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog,
+                             const AccuracyOptions& options, const std::function<void(double)>& progress) {
   std::vector<const Measurement*> rows;
   for (const Measurement& m : measurements) {
     bool keep = options.only_seeds.empty();
@@ -259,7 +307,7 @@ AccuracyReport evaluate(const std::vector<Measurement>& measurements, const Hard
     auto relative = [&](double predicted) { return 100.0 * (predicted - m.value) / std::fabs(m.value); };
     auto record = [&](AccuracyClass cls, double predicted, double error_pct) {
       p.cls = cls;
-      p.predicted = predicted;
+      p.predicted = p.predicted_min = p.predicted_max = predicted;
       p.error_pct = error_pct;
       report.rows.push_back(p);
     };
@@ -409,12 +457,19 @@ AccuracyReport evaluate(const std::vector<Measurement>& measurements, const Hard
   report.summary = summarize(report.rows);
   return report;
 }
+}  // namespace
 
 std::string format_accuracy(const AccuracyReport& report, bool include_unsupported) {
   std::ostringstream os;
   char buf[512];
-  std::snprintf(buf, sizeof buf, "%-5s %-58s %-20s %12s %12s %9s  %s\n", "seed", "scenario", "metric", "measured",
-                "predicted", "error %", "class");
+  // With replications, the lowest and highest prediction over the scenario seeds follow.
+  const bool spread = report.replications > 1;
+  if (spread)
+    std::snprintf(buf, sizeof buf, "%-5s %-58s %-20s %12s %12s %9s  %-16s%11s  %11s\n", "seed", "scenario", "metric",
+                  "measured", "predicted", "error %", "class", "min", "max");
+  else
+    std::snprintf(buf, sizeof buf, "%-5s %-58s %-20s %12s %12s %9s  %s\n", "seed", "scenario", "metric", "measured",
+                  "predicted", "error %", "class");
   os << buf;
   for (const Prediction& p : report.rows) {
     if (p.cls == AccuracyClass::unsupported && !include_unsupported) continue;
@@ -425,12 +480,17 @@ std::string format_accuracy(const AccuracyReport& report, bool include_unsupport
     if (p.cls == AccuracyClass::unsupported)
       std::snprintf(buf, sizeof buf, "%-5.3s %-58.58s %-20.20s %12.6g %12s %9s  %s\n", p.m.seed_file.c_str(), scen.c_str(),
                     p.m.metric.c_str(), p.m.value, "-", "-", p.reason.c_str());
+    else if (spread)
+      std::snprintf(buf, sizeof buf, "%-5.3s %-58.58s %-20.20s %12.6g %12.6g %+9.1f  %-16s%11.6g  %11.6g\n",
+                    p.m.seed_file.c_str(), scen.c_str(), p.m.metric.c_str(), p.m.value, p.predicted, p.error_pct,
+                    accuracy_class_name(p.cls), p.predicted_min, p.predicted_max);
     else
       std::snprintf(buf, sizeof buf, "%-5.3s %-58.58s %-20.20s %12.6g %12.6g %+9.1f  %s\n", p.m.seed_file.c_str(),
                     scen.c_str(), p.m.metric.c_str(), p.m.value, p.predicted, p.error_pct, accuracy_class_name(p.cls));
     os << buf;
   }
   os << "\n" << format_summary(report.summary);
+  if (spread) os << "(predictions are means over scenario seeds 1-" << report.replications << ")\n";
   return os.str();
 }
 

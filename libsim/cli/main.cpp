@@ -39,10 +39,12 @@ usage:
       run two scenarios and print their results side by side with deltas
   hcisim validate FILE [--set KEY=VALUE]...
       check a scenario file without running it
-  hcisim accuracy [--all] [--cv] [--seeds 000,003] [--set KEY=VALUE]... [--jobs N]
+  hcisim accuracy [--all] [--cv] [--seeds 000,003] [--replications N] [--set KEY=VALUE]... [--jobs N]
       run every scenario of data/measurements.csv with data/calibration.yaml and print
       measured vs predicted with errors (--all also lists rows not predicted, and why);
-      --cv adds leave-one-seed-out cross-validation (one fit per seed, on 1 s runs)
+      --cv adds leave-one-seed-out cross-validation (one fit per seed, on 1 s runs);
+      --replications N predicts each row as the mean over scenario seeds 1..N and adds
+      the lowest and highest prediction (placement and every random choice vary)
   hcisim calibrate [--params P1,P2,...] [--iterations N] [--out FILE] [--seeds ...] [--set ...]
       fit the calibration parameters to data/measurements.csv (Levenberg-Marquardt on log
       errors, 1 s runs unless --set says otherwise), print before/after and write FILE
@@ -74,6 +76,7 @@ struct Args {
   std::vector<std::string> seeds;
   std::vector<std::string> params;
   int iterations = 12;
+  int replications = 1;
   bool out_given = false;
 };
 
@@ -125,6 +128,14 @@ Args parse_args(int argc, char** argv) {
       if (end == v.c_str() || *end || n < 0 || n > 100) usage_error("--iterations = '" + v + "' is not allowed; expected 0..100");
       a.iterations = static_cast<int>(n);
     }
+    else if (arg == "--replications") {
+      const std::string v = value("--replications");
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (end == v.c_str() || *end || n < 1 || n > 100)
+        usage_error("--replications = '" + v + "' is not allowed; expected 1..100");
+      a.replications = static_cast<int>(n);
+    }
     else if (arg == "--jobs") {
       const std::string v = value("--jobs");
       char* end = nullptr;
@@ -134,7 +145,7 @@ Args parse_args(int argc, char** argv) {
     } else if (!arg.empty() && arg[0] == '-') {
       usage_error("unknown option '" + arg +
                   "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --cv, --seeds, --params, "
-                  "--iterations, --help");
+                  "--iterations, --replications, --help");
     } else {
       a.files.push_back(arg);
     }
@@ -297,7 +308,8 @@ AccuracyOptions measurement_runs(const Args& a, const std::vector<std::string>& 
 int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
   if (!a.files.empty()) usage_error("accuracy takes no file (it reads data/measurements.csv)");
   const auto measurements = load_measurements(default_data_dir() + "/measurements.csv");
-  const AccuracyOptions o = measurement_runs(a);
+  AccuracyOptions o = measurement_runs(a);
+  o.replications = a.replications;
   Progress p(!a.quiet);
   const AccuracyReport report = evaluate(measurements, cat, o, p.fn());
   p.done();

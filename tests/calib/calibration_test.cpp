@@ -3,6 +3,8 @@
 // recovers parameters planted in synthetic measurements produced by the model itself.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -130,4 +132,49 @@ workload: {vms: 3, vmdks_per_vm: 2, outstanding_per_vmdk: 4, duration_s: 0.1, wa
   CHECK(cv.summary.throughput_max_abs_pct < 5.0);
   CHECK(cv.summary.latency_rows == 4);
   CHECK(cv.summary.latency_median_abs_pct < 10.0);
+}
+
+TEST_CASE("accuracy replications average the predictions over scenario seeds 1..N", "[slow]") {
+  const fs::path dir = fs::temp_directory_path() / "hcisim_replications_test";
+  fs::create_directories(dir);
+  std::ofstream(dir / "small.yaml") << R"(name: small
+cluster:
+  hosts: 3
+  host:
+    cpu: {cores: 2, ghz: 2.5, threads_per_core: 1}
+    network: {speed_gbe: 25}
+    disk_groups: [{cache: optane-p4800x-375gb, capacity: [intel-p4500-2tb]}]
+workload: {vms: 3, vmdks_per_vm: 2, outstanding_per_vmdk: 4, duration_s: 0.05, warmup_s: 0.01, history_s: 0}
+)";
+  const HardwareCatalog cat = HardwareCatalog::load();
+  Measurement m;
+  m.seed_file = "999_synthetic.txt";
+  m.scenario = "small.yaml";
+  m.metric = "iops";
+  m.value = 10000;
+  m.kind = "absolute";
+  AccuracyOptions o;
+  o.repo_dir = dir.string();
+  o.jobs = 1;
+  auto single = [&](int seed) {
+    AccuracyOptions s = o;
+    s.overrides.push_back("seed=" + std::to_string(seed));
+    return evaluate({m}, cat, s).rows.at(0);
+  };
+  const Prediction a = single(1), b = single(2), c = single(3);
+  REQUIRE(a.cls == AccuracyClass::throughput);
+  REQUIRE(a.predicted != b.predicted);   // the seeds do give different runs
+  o.replications = 3;
+  const AccuracyReport r = evaluate({m}, cat, o);
+  REQUIRE(r.rows.size() == 1);
+  const Prediction& p = r.rows[0];
+  CHECK(p.predicted == Approx((a.predicted + b.predicted + c.predicted) / 3).epsilon(1e-12));
+  CHECK(p.error_pct == Approx(100.0 * (p.predicted - m.value) / m.value).epsilon(1e-9));
+  CHECK(p.predicted_min == std::min({a.predicted, b.predicted, c.predicted}));
+  CHECK(p.predicted_max == std::max({a.predicted, b.predicted, c.predicted}));
+  CHECK(r.summary.throughput_rows == 1);
+  CHECK(r.summary.throughput_max_abs_pct == Approx(std::fabs(p.error_pct)));
+  CHECK_THAT(format_accuracy(r, false), Catch::Contains("min") && Catch::Contains("means over scenario seeds 1-3"));
+  o.replications = 0;
+  CHECK_THROWS_WITH(evaluate({m}, cat, o), Catch::Contains("accuracy replications") && Catch::Contains("[1, 100]"));
 }

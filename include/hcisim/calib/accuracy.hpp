@@ -38,8 +38,10 @@ const char* accuracy_class_name(AccuracyClass c);
 struct Prediction {
   Measurement m;
   AccuracyClass cls = AccuracyClass::unsupported;
-  double predicted = 0;
+  double predicted = 0;     // with replications: the mean over scenario seeds 1..N
   double error_pct = 0;     // (predicted - measured) / |measured| x 100; ratios in points where % changes
+  double predicted_min = 0; // lowest and highest prediction over the replications (both =
+  double predicted_max = 0; // predicted with one run)
   std::string reason;       // why unsupported
 };
 
@@ -59,11 +61,14 @@ struct AccuracyOptions {
   std::vector<std::string> overrides;  // applied to every scenario (e.g. shorter durations)
   int jobs = 0;                        // threads; 0 = all cores
   std::vector<std::string> only_seeds; // seed_file prefixes to keep (empty: all)
+  int replications = 1;                // runs per scenario, with scenario seeds 1..N (1: the
+                                       // scenario's own seed); predictions are their mean
 };
 
 struct AccuracyReport {
   std::vector<Prediction> rows;
   AccuracySummary summary;
+  int replications = 1;   // scenario seeds per prediction (format_accuracy then adds min/max)
 };
 
 /// Runs the scenarios with `catalog` (and its calibration) and predicts every measurement.

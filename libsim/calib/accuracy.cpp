@@ -176,7 +176,11 @@ AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const
 AccuracyReport evaluate(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog,
                         const AccuracyOptions& options, const std::function<void(double)>& progress) {
   const int n = static_cast<int>(check::in_range(options.replications, 1, 100, "accuracy replications"));
-  if (n == 1) return evaluate_once(measurements, catalog, options, progress);
+  if (n == 1) return evaluate_once(measurements, catalog, options, progress);   // the scenario's own seed
+  for (const std::string& o : options.overrides)
+    if (o.rfind("seed=", 0) == 0)
+      throw InvalidArgument("accuracy: override '" + o + "' fixes the scenario seed, but replications = " +
+                            std::to_string(n) + " runs seeds 1.." + std::to_string(n) + "; use one or the other");
   AccuracyReport combined;
   for (int k = 1; k <= n; ++k) {
     AccuracyOptions o = options;
@@ -194,6 +198,7 @@ AccuracyReport evaluate(const std::vector<Measurement>& measurements, const Hard
       if (c.cls == AccuracyClass::unsupported) continue;
       if (p.cls == AccuracyClass::unsupported) {   // a replication failed: the row is not predicted
         c = p;
+        c.reason = "scenario seed " + std::to_string(k) + ": " + p.reason;
         continue;
       }
       c.predicted += p.predicted;

@@ -43,8 +43,9 @@ usage:
       run every scenario of data/measurements.csv with data/calibration.yaml and print
       measured vs predicted with errors (--all also lists rows not predicted, and why);
       --cv adds leave-one-seed-out cross-validation (one fit per seed, on 1 s runs);
-      --replications N predicts each row as the mean over scenario seeds 1..N and adds
-      the lowest and highest prediction (placement and every random choice vary)
+      --replications N (2..100) predicts each row as the mean over scenario seeds 1..N and
+      adds the lowest and highest prediction (placement and every random choice vary);
+      1, the default, runs each scenario with its own seed
   hcisim calibrate [--params P1,P2,...] [--iterations N] [--out FILE] [--seeds ...] [--set ...]
       fit the calibration parameters to data/measurements.csv (Levenberg-Marquardt on log
       errors, 1 s runs unless --set says otherwise), print before/after and write FILE

@@ -175,6 +175,9 @@ workload: {vms: 3, vmdks_per_vm: 2, outstanding_per_vmdk: 4, duration_s: 0.05, w
   CHECK(r.summary.throughput_rows == 1);
   CHECK(r.summary.throughput_max_abs_pct == Approx(std::fabs(p.error_pct)));
   CHECK_THAT(format_accuracy(r, false), Catch::Contains("min") && Catch::Contains("means over scenario seeds 1-3"));
+  o.overrides = {"seed=7"};
+  CHECK_THROWS_WITH(evaluate({m}, cat, o), Catch::Contains("'seed=7'") && Catch::Contains("replications = 3"));
+  o.overrides.clear();
   o.replications = 0;
   CHECK_THROWS_WITH(evaluate({m}, cat, o), Catch::Contains("accuracy replications") && Catch::Contains("[1, 100]"));
 }

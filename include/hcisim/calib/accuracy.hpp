@@ -62,7 +62,8 @@ struct AccuracyOptions {
   int jobs = 0;                        // threads; 0 = all cores
   std::vector<std::string> only_seeds; // seed_file prefixes to keep (empty: all)
   int replications = 1;                // runs per scenario, with scenario seeds 1..N (1: the
-                                       // scenario's own seed); predictions are their mean
+                                       // scenario's own seed); predictions are their mean; a
+                                       // "seed=" override with N >= 2 is rejected
 };
 
 struct AccuracyReport {

@@ -74,8 +74,9 @@ class EventQueue {
     // Whether the bucket just emptied is a coin toss at low density, so nothing branches on
     // it: the bookkeeping is masked, and the next bucket is taken from the same bitmap word.
     // Only the rare general case (no further bucket in this word) takes a branch to
-    // advance(), which keeps the current bucket non-empty while events are queued and makes
-    // the periodic width check. A step inside the word may widen the window over a far
+    // advance(), which moves to the next non-empty bucket and makes the periodic width check
+    // (the current bucket may also be empty after a push into an empty queue: take and top
+    // move on then). A step inside the word may widen the window over a far
     // event; it can wait in the far heap until advance() pulls it, as it lies at least
     // kBuckets beyond the old current bucket, after every bucket of this word.
     const bool emptied = after == kNil;

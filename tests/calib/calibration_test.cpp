@@ -17,6 +17,21 @@
 using namespace hcisim;
 namespace fs = std::filesystem;
 
+namespace {
+// A small 3-host OSA scenario of `duration_s` simulated seconds, written to dir/small.yaml.
+void write_small_scenario(const fs::path& dir, const char* duration_s) {
+  std::ofstream(dir / "small.yaml") << "name: small\n"
+                                       "cluster:\n"
+                                       "  hosts: 3\n"
+                                       "  host:\n"
+                                       "    cpu: {cores: 2, ghz: 2.5, threads_per_core: 1}\n"
+                                       "    network: {speed_gbe: 25}\n"
+                                       "    disk_groups: [{cache: optane-p4800x-375gb, capacity: [intel-p4500-2tb]}]\n"
+                                       "workload: {vms: 3, vmdks_per_vm: 2, outstanding_per_vmdk: 4, duration_s: "
+                                    << duration_s << ", warmup_s: 0.01, history_s: 0}\n";
+}
+}  // namespace
+
 TEST_CASE("data/measurements.csv loads and its scenarios exist") {
   const auto rows = load_measurements(default_data_dir() + "/measurements.csv");
   CHECK(rows.size() > 300);
@@ -49,15 +64,7 @@ TEST_CASE("calibration files round-trip and reject unknown or out-of-range param
 TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slow]") {
   const fs::path dir = fs::temp_directory_path() / "hcisim_fit_test";
   fs::create_directories(dir);
-  std::ofstream(dir / "small.yaml") << R"(name: small
-cluster:
-  hosts: 3
-  host:
-    cpu: {cores: 2, ghz: 2.5, threads_per_core: 1}
-    network: {speed_gbe: 25}
-    disk_groups: [{cache: optane-p4800x-375gb, capacity: [intel-p4500-2tb]}]
-workload: {vms: 3, vmdks_per_vm: 2, outstanding_per_vmdk: 4, duration_s: 0.1, warmup_s: 0.01, history_s: 0}
-)";
+  write_small_scenario(dir, "0.1");
   HardwareCatalog cat = HardwareCatalog::load();
   Calibration planted = Calibration::defaults();
   planted.set("cpu_per_io_scale", 4.0);
@@ -137,15 +144,7 @@ workload: {vms: 3, vmdks_per_vm: 2, outstanding_per_vmdk: 4, duration_s: 0.1, wa
 TEST_CASE("accuracy replications average the predictions over scenario seeds 1..N", "[slow]") {
   const fs::path dir = fs::temp_directory_path() / "hcisim_replications_test";
   fs::create_directories(dir);
-  std::ofstream(dir / "small.yaml") << R"(name: small
-cluster:
-  hosts: 3
-  host:
-    cpu: {cores: 2, ghz: 2.5, threads_per_core: 1}
-    network: {speed_gbe: 25}
-    disk_groups: [{cache: optane-p4800x-375gb, capacity: [intel-p4500-2tb]}]
-workload: {vms: 3, vmdks_per_vm: 2, outstanding_per_vmdk: 4, duration_s: 0.05, warmup_s: 0.01, history_s: 0}
-)";
+  write_small_scenario(dir, "0.05");
   const HardwareCatalog cat = HardwareCatalog::load();
   Measurement m;
   m.seed_file = "999_synthetic.txt";

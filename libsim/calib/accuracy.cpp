@@ -166,58 +166,7 @@ AccuracySummary summarize(const std::vector<Prediction>& rows) {
 }
 
 namespace {
-AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog,
-                             const AccuracyOptions& options, const std::function<void(double)>& progress);
-}  // namespace
-
-// Replications: the same rows predicted with scenario seeds 1..N (placement, every random
-// choice), combined row by row. A row's error is affine in its prediction (relative % or
-// points), so the mean error is the error of the mean prediction.
-AccuracyReport evaluate(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog,
-                        const AccuracyOptions& options, const std::function<void(double)>& progress) {
-  const int n = static_cast<int>(check::in_range(options.replications, 1, 100, "accuracy replications"));
-  if (n == 1) return evaluate_once(measurements, catalog, options, progress);   // the scenario's own seed
-  for (const std::string& o : options.overrides)
-    if (o.rfind("seed=", 0) == 0)
-      throw InvalidArgument("accuracy: override '" + o + "' fixes the scenario seed, but replications = " +
-                            std::to_string(n) + " runs seeds 1.." + std::to_string(n) + "; use one or the other");
-  AccuracyReport combined;
-  for (int k = 1; k <= n; ++k) {
-    AccuracyOptions o = options;
-    o.overrides.push_back("seed=" + std::to_string(k));
-    const AccuracyReport r = evaluate_once(measurements, catalog, o, [&](double f) {
-      if (progress) progress((k - 1 + f) / n);
-    });
-    if (k == 1) {
-      combined = r;
-      continue;
-    }
-    for (std::size_t i = 0; i < r.rows.size(); ++i) {
-      Prediction& c = combined.rows[i];
-      const Prediction& p = r.rows[i];
-      if (c.cls == AccuracyClass::unsupported) continue;
-      if (p.cls == AccuracyClass::unsupported) {   // a replication failed: the row is not predicted
-        c = p;
-        c.reason = "scenario seed " + std::to_string(k) + ": " + p.reason;
-        continue;
-      }
-      c.predicted += p.predicted;
-      c.error_pct += p.error_pct;
-      c.predicted_min = std::min(c.predicted_min, p.predicted);
-      c.predicted_max = std::max(c.predicted_max, p.predicted);
-    }
-  }
-  for (Prediction& c : combined.rows) {
-    if (c.cls == AccuracyClass::unsupported) continue;
-    c.predicted /= n;
-    c.error_pct /= n;
-  }
-  combined.summary = summarize(combined.rows);
-  combined.replications = n;
-  return combined;
-}
-
-namespace {
+// Every row predicted from one run of each scenario (with options.overrides).
 AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog,
                              const AccuracyOptions& options, const std::function<void(double)>& progress) {
   std::vector<const Measurement*> rows;
@@ -463,6 +412,53 @@ AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const
   return report;
 }
 }  // namespace
+
+// Replications: the same rows predicted with scenario seeds 1..N (placement, every random
+// choice), combined row by row. A row's error is affine in its prediction (relative % or
+// points), so the mean error is the error of the mean prediction.
+AccuracyReport evaluate(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog,
+                        const AccuracyOptions& options, const std::function<void(double)>& progress) {
+  const int n = static_cast<int>(check::in_range(options.replications, 1, 100, "accuracy replications"));
+  if (n == 1) return evaluate_once(measurements, catalog, options, progress);   // the scenario's own seed
+  for (const std::string& o : options.overrides)
+    if (o.rfind("seed=", 0) == 0)
+      throw InvalidArgument("accuracy: override '" + o + "' fixes the scenario seed, but replications = " +
+                            std::to_string(n) + " runs seeds 1.." + std::to_string(n) + "; use one or the other");
+  AccuracyReport combined;
+  for (int k = 1; k <= n; ++k) {
+    AccuracyOptions o = options;
+    o.overrides.push_back("seed=" + std::to_string(k));
+    const AccuracyReport r = evaluate_once(measurements, catalog, o, [&](double f) {
+      if (progress) progress((k - 1 + f) / n);
+    });
+    if (k == 1) {
+      combined = r;
+      continue;
+    }
+    for (std::size_t i = 0; i < r.rows.size(); ++i) {
+      Prediction& c = combined.rows[i];
+      const Prediction& p = r.rows[i];
+      if (c.cls == AccuracyClass::unsupported) continue;
+      if (p.cls == AccuracyClass::unsupported) {   // a replication failed: the row is not predicted
+        c = p;
+        c.reason = "scenario seed " + std::to_string(k) + ": " + p.reason;
+        continue;
+      }
+      c.predicted += p.predicted;
+      c.error_pct += p.error_pct;
+      c.predicted_min = std::min(c.predicted_min, p.predicted);
+      c.predicted_max = std::max(c.predicted_max, p.predicted);
+    }
+  }
+  for (Prediction& c : combined.rows) {
+    if (c.cls == AccuracyClass::unsupported) continue;
+    c.predicted /= n;
+    c.error_pct /= n;
+  }
+  combined.summary = summarize(combined.rows);
+  combined.replications = n;
+  return combined;
+}
 
 std::string format_accuracy(const AccuracyReport& report, bool include_unsupported) {
   std::ostringstream os;

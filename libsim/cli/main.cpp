@@ -108,6 +108,15 @@ Args parse_args(int argc, char** argv) {
       if (i + 1 >= argc) usage_error(std::string(flag) + " needs a value");
       return argv[++i];
     };
+    auto int_value = [&](const char* flag, long lo, long hi) {
+      const std::string v = value(flag);
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (end == v.c_str() || *end || n < lo || n > hi)
+        usage_error(std::string(flag) + " = '" + v + "' is not allowed; expected " + std::to_string(lo) + ".." +
+                    std::to_string(hi));
+      return static_cast<int>(n);
+    };
     if (arg == "--help" || arg == "-h") a.command = "help";
     else if (arg == "--json") a.json = true;
     else if (arg == "--csv") a.csv = true;
@@ -123,26 +132,11 @@ Args parse_args(int argc, char** argv) {
     } else if (arg == "--params") {
       a.params = split_list(value("--params"));
     } else if (arg == "--iterations") {
-      const std::string v = value("--iterations");
-      char* end = nullptr;
-      const long n = std::strtol(v.c_str(), &end, 10);
-      if (end == v.c_str() || *end || n < 0 || n > 100) usage_error("--iterations = '" + v + "' is not allowed; expected 0..100");
-      a.iterations = static_cast<int>(n);
-    }
-    else if (arg == "--replications") {
-      const std::string v = value("--replications");
-      char* end = nullptr;
-      const long n = std::strtol(v.c_str(), &end, 10);
-      if (end == v.c_str() || *end || n < 1 || n > 100)
-        usage_error("--replications = '" + v + "' is not allowed; expected 1..100");
-      a.replications = static_cast<int>(n);
-    }
-    else if (arg == "--jobs") {
-      const std::string v = value("--jobs");
-      char* end = nullptr;
-      const long n = std::strtol(v.c_str(), &end, 10);
-      if (end == v.c_str() || *end || n < 1 || n > 256) usage_error("--jobs = '" + v + "' is not allowed; expected 1..256");
-      a.jobs = static_cast<int>(n);
+      a.iterations = int_value("--iterations", 0, 100);
+    } else if (arg == "--replications") {
+      a.replications = int_value("--replications", 1, 100);
+    } else if (arg == "--jobs") {
+      a.jobs = int_value("--jobs", 1, 256);
     } else if (!arg.empty() && arg[0] == '-') {
       usage_error("unknown option '" + arg +
                   "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --cv, --seeds, --params, "

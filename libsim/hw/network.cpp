@@ -136,8 +136,6 @@ void Network::finalize() {
     const Bundle& b = bundles_[next_bundles_[next_begin_[cell]]];
     if (b.active == 1) next_port_[cell] = b.first_port;
   }
-  for (Port& p : ports_) p.routes = static_cast<std::size_t>(p.to) * hosts_.size();
-  for (Host& h : hosts_) h.routes = static_cast<std::size_t>(h.node) * hosts_.size();
   finalized_ = true;
   stats_since_ = engine_.now();
 }
@@ -188,7 +186,7 @@ void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::ui
     engine_.schedule_after(Time::zero(), *this, kLocal, slot);
     return;
   }
-  m.first_port = pick_port(from.routes, from.node, m.dst, flow);
+  m.first_port = pick_port(from.node, m.dst, flow);
   // The first segment reserves the first port now, for a start after the sender's NIC
   // latency: every send of a host has the same latency, so reservations stay in time order
   // and no event is needed for it.
@@ -229,7 +227,7 @@ void Network::inject(std::uint32_t message, Time at) {
     engine_.schedule_at(finish + p.land, *this, kLanded, segment_arg(message, 0, last));
     return finish;
   }
-  const std::uint32_t next = pick_port(p.routes, p.to, m.dst, m.flow);
+  const std::uint32_t next = pick_port(p.to, m.dst, m.flow);
   // max(start + frame here, finish + frame next - serial next): for a segment of one frame
   // (or less) the frame is the whole segment, so it is finish (store-and-forward).
   Time enter = finish;
@@ -303,7 +301,7 @@ std::vector<std::string> Network::path(int src, int dst, std::uint64_t flow) con
   const NodeId target = hosts_[static_cast<std::size_t>(dst)].node;
   std::vector<std::string> out{nodes_[at].name};
   while (at != target) {
-    at = ports_[pick_port(static_cast<std::size_t>(at) * hosts_.size(), at, static_cast<std::uint32_t>(dst), flow)].to;
+    at = ports_[pick_port(at, static_cast<std::uint32_t>(dst), flow)].to;
     out.push_back(nodes_[at].name);
   }
   return out;

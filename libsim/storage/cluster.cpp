@@ -675,13 +675,14 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
       Time stack = cpu.charge(CpuStage::network, Bytes{s.out_bytes}, t);
       if (s.kind == SubKind::foreground) stack += cpu.charge(CpuStage::network, Bytes{s.back_bytes}, t);
       const Time lsom = component_work(cpu, s);
-      if (world_of(s.device) == nullptr) {
+      Station* world = world_of(s.device);
+      if (world == nullptr) {
         cpu.run(token(kSubCpu, index), stack + lsom);
         break;
       }
       // With LSOM worlds the stack work is a shared-core job nobody waits for (token kind 0).
       cpu.run(0, stack);
-      run_lsom(index, cpu, lsom);
+      world->arrive(token(kSubCpu, index), lsom);
       break;
     }
     case kSubBack: {

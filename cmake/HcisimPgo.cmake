@@ -1,0 +1,66 @@
+# Profile-guided optimisation of the library (GCC), on by default for Release builds.
+#
+# 1. hcisim_pgo_gen (libsim/pgo/): the library's sources compiled again with -fprofile-generate;
+# 2. hcisim_pgo_train (libsim/pgo/pgo_train.cpp) runs it on a few scenarios, writing branch
+#    and call counts to <build>/pgo/ (old counts are removed first, so the profile, and with
+#    it the build, is deterministic);
+# 3. the library proper is compiled after that with -fprofile-use.
+# Both compiles of a source get the same -dumpbase, an absolute name under <build>/pgo-names/:
+# GCC names the profile file after it and keys the profile of functions with internal linkage
+# (anonymous namespaces, statics) on it, so without it those would find no profile.
+# The optimised code computes the same results (no -ffast-math: GCC keeps IEEE semantics);
+# profiles only steer inlining, code layout and branch order. -fprofile-partial-training keeps
+# code the training never ran optimised as usual. -DHCISIM_PGO=OFF builds in one pass (faster
+# edit-compile cycles).
+option(HCISIM_PGO "Profile-guided optimisation of the library (GCC, Release builds)" ON)
+
+# Gives each source of `sources` (relative to the current source directory) its -dumpbase.
+function(hcisim_pgo_dumpbase sources)
+  foreach(s ${sources})
+    get_filename_component(abs ${s} ABSOLUTE BASE_DIR ${PROJECT_SOURCE_DIR}/libsim)
+    file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${abs})
+    set_property(SOURCE ${s} APPEND PROPERTY COMPILE_OPTIONS -dumpbase ${PROJECT_BINARY_DIR}/pgo-names/${rel})
+  endforeach()
+endfunction()
+
+function(hcisim_enable_pgo target sources)
+  if(NOT HCISIM_PGO OR HCISIM_SANITIZE OR NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU"
+     OR NOT CMAKE_BUILD_TYPE STREQUAL "Release")
+    return()
+  endif()
+  set(dir ${PROJECT_BINARY_DIR}/pgo)
+
+  # libsim/pgo/CMakeLists.txt defines hcisim_pgo_gen from these and the trainer.
+  set(HCISIM_PGO_SOURCES)
+  foreach(s ${sources})
+    list(APPEND HCISIM_PGO_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/${s})
+  endforeach()
+  add_subdirectory(${CMAKE_CURRENT_SOURCE_DIR}/pgo)
+  # The same compile and link settings as the library (those set before this call).
+  foreach(prop INCLUDE_DIRECTORIES COMPILE_OPTIONS COMPILE_FEATURES LINK_LIBRARIES INTERFACE_INCLUDE_DIRECTORIES
+               INTERFACE_COMPILE_FEATURES INTERFACE_LINK_LIBRARIES POSITION_INDEPENDENT_CODE)
+    get_target_property(value ${target} ${prop})
+    if(value)
+      set_property(TARGET hcisim_pgo_gen PROPERTY ${prop} "${value}")
+    endif()
+  endforeach()
+  # The training run reads the catalogs of the source tree, even for a packaged build.
+  set_property(TARGET hcisim_pgo_gen PROPERTY COMPILE_DEFINITIONS HCISIM_DATA_DIR="${PROJECT_SOURCE_DIR}/data")
+  target_compile_options(hcisim_pgo_gen PRIVATE -fprofile-generate=${dir} -fprofile-update=single)
+  target_link_options(hcisim_pgo_gen INTERFACE -fprofile-generate)
+
+  add_custom_command(OUTPUT ${dir}/profile.stamp
+    COMMAND ${CMAKE_COMMAND} -E rm -rf ${dir}
+    COMMAND hcisim_pgo_train ${PROJECT_SOURCE_DIR}
+    COMMAND ${CMAKE_COMMAND} -E touch ${dir}/profile.stamp
+    DEPENDS hcisim_pgo_train
+    COMMENT "Profile-guided build: training run of the instrumented library"
+    VERBATIM)
+  add_custom_target(hcisim_pgo_profile DEPENDS ${dir}/profile.stamp)
+  add_dependencies(${target} hcisim_pgo_profile)
+  target_compile_options(${target} PRIVATE -fprofile-use=${dir} -fprofile-partial-training
+                         -Wno-missing-profile)   # sources the training never links in
+  hcisim_pgo_dumpbase("${sources}")
+  # A new profile recompiles the library (source properties belong to this directory only).
+  set_source_files_properties(${sources} PROPERTIES OBJECT_DEPENDS ${dir}/profile.stamp)
+endfunction()

@@ -109,7 +109,6 @@ void Network::connect(NodeId a, NodeId b, double gbps, int lanes) {
       Port p;
       p.ns_per_byte = ns_per_byte;
       p.bundle = static_cast<std::uint32_t>(bundles_.size());
-      p.to = to;
       p.hop = Time::round_ns(bu.hop_latency_ns);
       p.land = p.hop + (nodes_[to].host >= 0 ? Time::round_ns(nodes_[to].latency_us * 1e3) : Time::zero());
       p.frame = Time::round_ns(static_cast<double>(wire_per_frame_) * ns_per_byte);
@@ -123,6 +122,8 @@ void Network::connect(NodeId a, NodeId b, double gbps, int lanes) {
 void Network::finalize() {
   if (finalized_) return;
   if (hosts_.empty()) throw InvalidArgument("network: no hosts");
+  if (nodes_.size() * hosts_.size() >= kLands)   // routing rows fit in 32 bits below kLands
+    throw InvalidArgument("network: too many nodes and hosts");
   std::vector<NodeId> host_nodes;
   for (const Host& h : hosts_) host_nodes.push_back(h.node);
   const auto hops = detail::compute_next_hops(nodes_, bundles_, host_nodes,
@@ -136,18 +137,24 @@ void Network::finalize() {
     const Bundle& b = bundles_[next_bundles_[next_begin_[cell]]];
     if (b.active == 1) next_port_[cell] = b.first_port;
   }
+  const auto row = [&](NodeId node) { return static_cast<std::uint32_t>(node * hosts_.size()); };
+  for (Host& h : hosts_) h.row = row(h.node);
+  for (Port& p : ports_) {
+    const NodeId to = bundles_[p.bundle].to;
+    p.row = nodes_[to].host >= 0 ? kLands : row(to);
+  }
   finalized_ = true;
   stats_since_ = engine_.now();
 }
 
 // A hop with a choice of ports: the flow hash picks a bundle among the shortest paths, then
 // a port of that bundle.
-std::uint32_t Network::choose_port(NodeId at, std::uint32_t dst_host, std::uint64_t flow) const {
-  const std::size_t cell = static_cast<std::size_t>(at) * hosts_.size() + dst_host;
+std::uint32_t Network::choose_port(std::size_t cell, std::uint64_t flow) const {
+  const std::uint64_t at = cell / hosts_.size();   // the node
   const std::uint32_t begin = next_begin_[cell];
   const std::uint32_t count = next_begin_[cell + 1] - begin;
   const Bundle& b =
-      bundles_[next_bundles_[begin + (count == 1 ? 0 : mix(flow ^ (static_cast<std::uint64_t>(at) << 40)) % count)]];
+      bundles_[next_bundles_[begin + (count == 1 ? 0 : mix(flow ^ (at << 40)) % count)]];
   return b.first_port + (b.active == 1 ? 0u : static_cast<std::uint32_t>(mix(flow) % b.active));
 }
 
@@ -179,14 +186,13 @@ void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::ui
   m.to_inject = payload.count();
   m.src = static_cast<std::uint32_t>(src);
   m.dst = static_cast<std::uint32_t>(dst);
-  m.dst_node = hosts_[static_cast<std::size_t>(dst)].node;
   Host& from = hosts_[static_cast<std::size_t>(src)];
   if (src == dst) {
     from.local += payload.count();
     engine_.schedule_after(Time::zero(), *this, kLocal, slot);
     return;
   }
-  m.first_port = pick_port(from.node, m.dst, flow);
+  m.first_port = pick_port(from.row, m.dst, flow);
   // The first segment reserves the first port now, for a start after the sender's NIC
   // latency: every send of a host has the same latency, so reservations stay in time order
   // and no event is needed for it.
@@ -223,11 +229,11 @@ void Network::inject(std::uint32_t message, Time at) {
   p.busy += serial;
   p.wire += wire;
   p.payload += last ? m.last_payload : segment_payload_;
-  if (p.to == m.dst_node) {
+  if (p.row == kLands) {
     engine_.schedule_at(finish + p.land, *this, kLanded, segment_arg(message, 0, last));
     return finish;
   }
-  const std::uint32_t next = pick_port(p.to, m.dst, m.flow);
+  const std::uint32_t next = pick_port(p.row, m.dst, m.flow);
   // max(start + frame here, finish + frame next - serial next): for a segment of one frame
   // (or less) the frame is the whole segment, so it is finish (store-and-forward).
   Time enter = finish;
@@ -301,7 +307,8 @@ std::vector<std::string> Network::path(int src, int dst, std::uint64_t flow) con
   const NodeId target = hosts_[static_cast<std::size_t>(dst)].node;
   std::vector<std::string> out{nodes_[at].name};
   while (at != target) {
-    at = ports_[pick_port(at, static_cast<std::uint32_t>(dst), flow)].to;
+    const std::uint32_t port = pick_port(static_cast<std::uint32_t>(at * hosts_.size()), static_cast<std::uint32_t>(dst), flow);
+    at = bundles_[ports_[port].bundle].to;
     out.push_back(nodes_[at].name);
   }
   return out;

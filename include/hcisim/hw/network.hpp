@@ -132,7 +132,10 @@ class Network final : public EventHandler {
     std::int64_t wire = 0;
     std::int64_t payload = 0;
     std::uint32_t bundle = 0;
-    NodeId to = 0;                // the bundle's far end (copied here for the hot path)
+    // Routing row of the far end (its node index times the hosts, set by finalize()), or
+    // kLands when the far end is a host: routes never pass through a host, so a segment
+    // entering this port is bound for that host.
+    std::uint32_t row = 0;
     Time hop;                     // the bundle's hop latency, rounded once
     Time land;                    // hop + the receiving NIC's latency when `to` is a host
     Time frame;                   // serialisation time of one full frame, rounded once
@@ -140,6 +143,7 @@ class Network final : public EventHandler {
   };
   struct Host {
     NodeId node = 0;
+    std::uint32_t row = 0;        // routing row of the host's node (set by finalize())
     Time nic_latency;             // rounded once
     std::int64_t tx = 0;          // payload bytes since the last reset: sent, received, local
     std::int64_t rx = 0;
@@ -156,7 +160,6 @@ class Network final : public EventHandler {
     std::int64_t last_wire;       // is injected
     std::uint32_t src;
     std::uint32_t dst;
-    NodeId dst_node;
     std::uint32_t first_port;     // every segment of a flow takes the same path
     std::uint32_t next_free;      // while the slot is free: the next free slot, or kNone
   };
@@ -169,16 +172,18 @@ class Network final : public EventHandler {
   }
   // next_port_ entry when the hop has a choice of ports (several bundles or ports).
   static constexpr std::uint32_t kChoose = 0xFFFFFFFFu;
+  static constexpr std::uint32_t kLands = 0xFFFFFFFFu;  // Port::row of a port into a host
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;   // end of the free message slots
 
   std::size_t host_index(int host) const;
   [[noreturn]] void reject_send(int src, int dst, Bytes payload) const;
-  // The port out of node `at` that a flow to `dst_host` takes.
-  std::uint32_t pick_port(NodeId at, std::uint32_t dst_host, std::uint64_t flow) const {
-    const std::uint32_t port = next_port_[static_cast<std::size_t>(at) * hosts_.size() + dst_host];
-    return port != kChoose ? port : choose_port(at, dst_host, flow);
+  // The port that a flow to `dst_host` takes out of the node whose routing row is `row`
+  // (node index times the hosts: its cells in next_port_ and next_begin_).
+  std::uint32_t pick_port(std::uint32_t row, std::uint32_t dst_host, std::uint64_t flow) const {
+    const std::uint32_t port = next_port_[std::size_t{row} + dst_host];
+    return port != kChoose ? port : choose_port(std::size_t{row} + dst_host, flow);
   }
-  std::uint32_t choose_port(NodeId at, std::uint32_t dst_host, std::uint64_t flow) const;
+  std::uint32_t choose_port(std::size_t cell, std::uint64_t flow) const;
   void inject(std::uint32_t message, Time at);
   // Returns when the segment leaves the port it enters.
   Time transmit(std::uint32_t message, std::uint32_t port, bool last, Time at);

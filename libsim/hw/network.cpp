@@ -199,8 +199,9 @@ void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::ui
   inject(slot, engine_.now() + from.nic_latency);
 }
 
-// The next segment of a message enters the first port at `at` (>= now).
-void Network::inject(std::uint32_t message, Time at) {
+// The next segment of a message enters the first port at `at` (>= now). Inlined into its
+// two callers (send and on_event), which saves a call per message.
+[[gnu::always_inline]] inline void Network::inject(std::uint32_t message, Time at) {
   Message& m = messages_[message];
   const std::int64_t payload = std::min(m.to_inject, segment_payload_);
   m.to_inject -= payload;

@@ -187,6 +187,8 @@ class Network final : public EventHandler {
   void inject(std::uint32_t message, Time at);
   // Returns when the segment leaves the port it enters.
   Time transmit(std::uint32_t message, std::uint32_t port, bool last, Time at);
+  [[gnu::noinline]] void inject_now(std::uint32_t message);
+  [[gnu::noinline]] void arrive(std::uint64_t arg);
   void landed(std::uint32_t message, bool last);
   void deliver(std::uint32_t message);
   // Framing::wire_bytes with the per-frame figures computed once.

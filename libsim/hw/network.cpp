@@ -38,7 +38,7 @@ Network::Network(Engine& engine, const NetworkConfig& config, NetworkClient& cli
 }
 
 int Network::add_host(const std::string& name, const NicSpec& nic, int active_ports, Teaming teaming) {
-  if (finalized_) throw InvalidArgument("network: add_host('" + name + "') after finalize()");
+  if (finalized()) throw InvalidArgument("network: add_host('" + name + "') after finalize()");
   nic.validate();
   check::in_range(active_ports, 1, nic.ports, "host '" + name + "' active NIC ports");
   if (teaming == Teaming::failover && active_ports != 1)
@@ -60,7 +60,7 @@ int Network::add_host(const std::string& name, const NicSpec& nic, int active_po
 }
 
 Network::NodeId Network::add_switch(const std::string& name, const SwitchSpec& spec) {
-  if (finalized_) throw InvalidArgument("network: add_switch('" + name + "') after finalize()");
+  if (finalized()) throw InvalidArgument("network: add_switch('" + name + "') after finalize()");
   spec.validate();
   Node node;
   node.name = name;
@@ -78,7 +78,7 @@ std::size_t Network::host_index(int host) const {
 Network::NodeId Network::host_node(int host) const { return hosts_[host_index(host)].node; }
 
 void Network::connect(NodeId a, NodeId b, double gbps, int lanes) {
-  if (finalized_) throw InvalidArgument("network: connect() after finalize()");
+  if (finalized()) throw InvalidArgument("network: connect() after finalize()");
   check::in_range(a, 0, static_cast<std::int64_t>(nodes_.size()) - 1, "network connect node a");
   check::in_range(b, 0, static_cast<std::int64_t>(nodes_.size()) - 1, "network connect node b");
   if (a == b) throw InvalidArgument("network: connect() of node '" + nodes_[a].name + "' to itself");
@@ -120,7 +120,7 @@ void Network::connect(NodeId a, NodeId b, double gbps, int lanes) {
 }
 
 void Network::finalize() {
-  if (finalized_) return;
+  if (finalized()) return;
   if (hosts_.empty()) throw InvalidArgument("network: no hosts");
   if (nodes_.size() * hosts_.size() >= kLands)   // routing rows fit in 32 bits below kLands
     throw InvalidArgument("network: too many nodes and hosts");
@@ -143,7 +143,7 @@ void Network::finalize() {
     const NodeId to = bundles_[p.bundle].to;
     p.row = nodes_[to].host >= 0 ? kLands : row(to);
   }
-  finalized_ = true;
+  routed_hosts_ = hosts_.size();
   stats_since_ = engine_.now();
 }
 
@@ -160,16 +160,17 @@ std::uint32_t Network::choose_port(std::size_t cell, std::uint64_t flow) const {
 
 // The argument checks of send(), in the order they are made, for the rare bad call.
 void Network::reject_send(int src, int dst, Bytes payload) const {
-  if (!finalized_) throw InvalidArgument("network: send() before finalize()");
+  if (!finalized()) throw InvalidArgument("network: send() before finalize()");
   check::in_range(src, 0, hosts() - 1, "network send source host");
   check::in_range(dst, 0, hosts() - 1, "network send destination host");
   check::fail("network send payload bytes", payload.count(), "a size >= 0");
 }
 
 void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::uint64_t flow) {
-  // One test for all the argument checks (a negative host index wraps to a huge one).
-  const std::size_t n = hosts_.size();
-  if (!finalized_ || static_cast<std::size_t>(src) >= n || static_cast<std::size_t>(dst) >= n || payload.count() < 0)
+  // One test for all the argument checks (a negative host index wraps to a huge one, and
+  // before finalize() no index is below routed_hosts_).
+  if (static_cast<std::size_t>(src) >= routed_hosts_ || static_cast<std::size_t>(dst) >= routed_hosts_ ||
+      payload.count() < 0)
     reject_send(src, dst, payload);
   // A free slot (the one freed last), or a new one.
   std::uint32_t slot = free_message_;
@@ -308,7 +309,7 @@ std::vector<PortReport> Network::ports() const {
 }
 
 std::vector<std::string> Network::path(int src, int dst, std::uint64_t flow) const {
-  if (!finalized_) throw InvalidArgument("network: path() before finalize()");
+  if (!finalized()) throw InvalidArgument("network: path() before finalize()");
   check::in_range(src, 0, hosts() - 1, "network path source host");
   check::in_range(dst, 0, hosts() - 1, "network path destination host");
   NodeId at = hosts_[static_cast<std::size_t>(src)].node;

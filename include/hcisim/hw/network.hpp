@@ -175,6 +175,7 @@ class Network final : public EventHandler {
   static constexpr std::uint32_t kLands = 0xFFFFFFFFu;  // Port::row of a port into a host
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;   // end of the free message slots
 
+  bool finalized() const { return routed_hosts_ != 0; }   // finalize() needs a host
   std::size_t host_index(int host) const;
   [[noreturn]] void reject_send(int src, int dst, Bytes payload) const;
   // The port that a flow to `dst_host` takes out of the node whose routing row is `row`
@@ -212,7 +213,7 @@ class Network final : public EventHandler {
   std::vector<std::uint32_t> next_bundles_;
   // next_port_[node * hosts + dst]: the port when the hop has a single one, else kChoose.
   std::vector<std::uint32_t> next_port_;
-  bool finalized_ = false;
+  std::size_t routed_hosts_ = 0;   // the hosts once finalize() has computed routes, 0 before
   std::vector<Message> messages_;
   // First free slot of messages_, the rest chained through Message::next_free (a vector of
   // free indices, as take_slot() keeps, costs about 70 more instructions per simulated I/O).

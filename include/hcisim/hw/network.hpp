@@ -152,7 +152,8 @@ class Network final : public EventHandler {
   // A transfer. Its segments carry config_.segment payload bytes each except the last one,
   // which carries the rest (all of it for a message of one segment, the common case), so a
   // segment in flight is named by its message, the port it enters and whether it is the last.
-  struct Message {
+  // One cache line each (56 bytes of fields): indexing is a shift.
+  struct alignas(64) Message {
     std::uint64_t token;
     std::uint64_t flow;
     std::int64_t to_inject;       // payload bytes not yet handed to the first port

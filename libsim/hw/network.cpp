@@ -185,7 +185,6 @@ void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::ui
   m.token = token;
   m.flow = flow;
   m.to_inject = payload.count();
-  m.src = static_cast<std::uint32_t>(src);
   m.dst = static_cast<std::uint32_t>(dst);
   Host& from = hosts_[static_cast<std::size_t>(src)];
   if (src == dst) {
@@ -211,7 +210,6 @@ void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::ui
     m.last_payload = payload;
     m.last_wire = wire_bytes(payload);
   }
-  hosts_[m.src].tx += payload;
   const Time first_finish = transmit(message, m.first_port, last, at);
   if (!last) engine_.schedule_at(first_finish, *this, kInject, message);
 }
@@ -284,7 +282,15 @@ void Network::on_event(Engine&, EventTag tag, std::uint64_t arg) {
   else if (tag == kLocal) deliver(message);
 }
 
-Bytes Network::tx_payload(int host) const { return Bytes{hosts_[host_index(host)].tx}; }
+// A host's ports carry only what it sends (routes never pass through a host) and count a
+// segment's payload when it is injected, so their sum is what the host sent.
+Bytes Network::tx_payload(int host) const {
+  const NodeId node = hosts_[host_index(host)].node;
+  std::int64_t sent = 0;
+  for (const Port& p : ports_)
+    if (bundles_[p.bundle].from == node) sent += p.payload;
+  return Bytes{sent};
+}
 Bytes Network::rx_payload(int host) const { return Bytes{hosts_[host_index(host)].rx}; }
 Bytes Network::local_payload(int host) const { return Bytes{hosts_[host_index(host)].local}; }
 
@@ -328,7 +334,7 @@ void Network::reset_stats() {
     p.wire = 0;
     p.payload = 0;
   }
-  for (Host& h : hosts_) h.tx = h.rx = h.local = 0;
+  for (Host& h : hosts_) h.rx = h.local = 0;
   stats_since_ = engine_.now();
 }
 

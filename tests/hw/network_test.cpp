@@ -1,7 +1,7 @@
 // Network model against arithmetic: frame overhead and goodput, one flow's goodput (within
 // 2% of the computed value), fair sharing of one egress port, unloaded small-message
 // latency = the sum of its hops, LACP and ECMP spreading, local traffic beyond link rate,
-// and clear errors for impossible topologies.
+// per-host payload counts, and clear errors for impossible topologies.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -220,6 +220,27 @@ TEST_CASE("Network: LACP spreads flows over active ports; failover teaming uses 
     if (teaming == Teaming::failover) CHECK(rate == Approx(one_port).epsilon(0.02));
     else CHECK(rate > 1.5 * one_port);
   }
+}
+
+TEST_CASE("Network: a host's sent payload counts every remote transfer, over all its ports") {
+  // Counted by the host's ports (a LACP team of two here), so local transfers do not count.
+  Star s(3, 10.0, {}, 2, Teaming::lacp);
+  std::int64_t sent0 = 0;
+  for (std::uint64_t t = 0; t < 12; ++t) {
+    const std::int64_t bytes = 1000 + 70000 * static_cast<std::int64_t>(t);   // 1 to 13 segments
+    s.net.send(t, 0, 1 + static_cast<int>(t % 2), Bytes{bytes}, t);
+    sent0 += bytes;
+  }
+  s.net.send(100, 1, 2, 4_KiB, 100);
+  s.net.send(101, 1, 1, 8_KiB, 101);   // local
+  s.engine.run();
+  CHECK(s.net.tx_payload(0).count() == sent0);
+  CHECK(s.net.tx_payload(1).count() == 4096);
+  CHECK(s.net.tx_payload(2).count() == 0);
+  CHECK(s.net.local_payload(1).count() == 8192);
+  CHECK(s.net.rx_payload(1).count() + s.net.rx_payload(2).count() == sent0 + 4096);
+  s.net.reset_stats();
+  CHECK(s.net.tx_payload(0).count() == 0);
 }
 
 TEST_CASE("Network: one flow never spans two LACP ports") {

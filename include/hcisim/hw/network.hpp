@@ -145,21 +145,20 @@ class Network final : public EventHandler {
     NodeId node = 0;
     std::uint32_t row = 0;        // routing row of the host's node (set by finalize())
     Time nic_latency;             // rounded once
-    std::int64_t tx = 0;          // payload bytes since the last reset: sent, received, local
-    std::int64_t rx = 0;
+    std::int64_t rx = 0;          // payload bytes since the last reset: received, local (what
+                                  // a host sent is counted by its ports)
     std::int64_t local = 0;
   };
   // A transfer. Its segments carry config_.segment payload bytes each except the last one,
   // which carries the rest (all of it for a message of one segment, the common case), so a
   // segment in flight is named by its message, the port it enters and whether it is the last.
-  // One cache line each (56 bytes of fields): indexing is a shift.
+  // One cache line each (52 bytes of fields): indexing is a shift.
   struct alignas(64) Message {
     std::uint64_t token;
     std::uint64_t flow;
     std::int64_t to_inject;       // payload bytes not yet handed to the first port
     std::int64_t last_payload;    // the last segment's payload and wire bytes, set when it
     std::int64_t last_wire;       // is injected
-    std::uint32_t src;
     std::uint32_t dst;
     std::uint32_t first_port;     // every segment of a flow takes the same path
     std::uint32_t next_free;      // while the slot is free: the next free slot, or kNone

@@ -320,8 +320,8 @@ std::vector<std::string> Network::path(int src, int dst, std::uint64_t flow) con
   const NodeId target = hosts_[static_cast<std::size_t>(dst)].node;
   std::vector<std::string> out{nodes_[at].name};
   while (at != target) {
-    const std::uint32_t port = pick_port(static_cast<std::uint32_t>(at * hosts_.size()), static_cast<std::uint32_t>(dst), flow);
-    at = bundles_[ports_[port].bundle].to;
+    const auto row = static_cast<std::uint32_t>(at * hosts_.size());
+    at = bundles_[ports_[pick_port(row, static_cast<std::uint32_t>(dst), flow)].bundle].to;
     out.push_back(nodes_[at].name);
   }
   return out;

@@ -137,7 +137,7 @@ class Network final : public EventHandler {
     // entering this port is bound for that host.
     std::uint32_t row = 0;
     Time hop;                     // the bundle's hop latency, rounded once
-    Time land;                    // hop + the receiving NIC's latency when `to` is a host
+    Time land;                    // hop + the receiving NIC's latency when the far end is a host
     Time frame;                   // serialisation time of one full frame, rounded once
     Time full_segment;            // serialisation time of a full segment, rounded once
   };

@@ -61,12 +61,12 @@ StorageDevice::StorageDevice(Engine& engine, const DeviceSpec& spec, const Conne
   if (connection_.max_mbps > 0) link_ = std::make_unique<FifoServers>(1);
 }
 
-Time StorageDevice::unit_time(const Request& r) {
-  const std::size_t o = idx(r.op);
-  double ns = static_cast<double>(r.size.count()) * model_.ns_per_byte[o];
+Time StorageDevice::unit_time(IoOp op, Bytes size, bool sequential) {
+  const std::size_t o = idx(op);
+  double ns = static_cast<double>(size.count()) * model_.ns_per_byte[o];
   if (spec_.kind == DeviceKind::hdd) {
-    if (!r.sequential) ns += (model_.seek_us + rng_.uniform01() * model_.revolution_us) * 1e3;
-  } else if (!r.sequential) {
+    if (!sequential) ns += (model_.seek_us + rng_.uniform01() * model_.revolution_us) * 1e3;
+  } else if (!sequential) {
     ns += model_.op_us[o] * 1e3;   // per-command cost of random I/O (mapping, GC on writes)
   }
   return Time::round_ns(ns);
@@ -78,28 +78,18 @@ Time StorageDevice::pipeline_time(IoOp op) {
 
 void StorageDevice::submit(std::uint64_t io, IoOp op, Bytes size, bool sequential) {
   if (size.count() <= 0) check::fail("device '" + spec_.name + "' I/O size (bytes)", size.count(), "a size > 0");
-  std::uint32_t slot;
-  if (free_.empty()) {
-    slot = static_cast<std::uint32_t>(requests_.size());
-    requests_.push_back({});
-  } else {
-    slot = free_.back();
-    free_.pop_back();
-  }
-  Request& r = requests_[slot];
-  r = Request{io, size, op, sequential};
+  ++submitted_;
   // FIFO with service times known on arrival: reserve the link (if any) and a unit now,
   // and schedule the completion once (fifo_servers.hpp). Link finishes are in arrival
-  // order, so the unit reservations stay in time order too.
+  // order, so the unit reservations stay in time order too. The completion event carries
+  // the caller's `io` itself, so the device keeps no state per request.
   Time ready = engine_.now();
   if (link_) ready = link_->reserve(ready, transfer_time(size, Rate::bytes_per_second(connection_.max_mbps * 1e6))).finish;
-  const FifoServers::Slot unit = units_.reserve(ready, unit_time(r));
-  engine_.schedule_at(unit.finish + pipeline_time(op), *this, kDone, slot);
+  const FifoServers::Slot unit = units_.reserve(ready, unit_time(op, size, sequential));
+  engine_.schedule_at(unit.finish + pipeline_time(op), *this, kDone, io);
 }
 
-void StorageDevice::on_event(Engine&, EventTag, std::uint64_t slot) {
-  const std::uint64_t io = requests_[slot].io;
-  free_.push_back(static_cast<std::uint32_t>(slot));
+void StorageDevice::on_event(Engine&, EventTag, std::uint64_t io) {
   ++completed_;
   client_.on_io_complete(*this, io);
 }

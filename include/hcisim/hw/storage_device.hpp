@@ -21,7 +21,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "hcisim/core/distribution.hpp"
 #include "hcisim/core/engine.hpp"
@@ -72,19 +71,13 @@ class StorageDevice final : public EventHandler {
   /// Mean fraction of the device's internal units busy since the last reset.
   double utilisation() const { return units_.utilisation(engine_.now()); }
   void reset_stats() { units_.reset_stats(engine_.now()); }
-  std::size_t in_flight() const { return requests_.size() - free_.size(); }
+  std::size_t in_flight() const { return static_cast<std::size_t>(submitted_ - completed_); }
   std::uint64_t completed() const { return completed_; }
 
-  void on_event(Engine& engine, EventTag tag, std::uint64_t slot) override;
+  void on_event(Engine& engine, EventTag tag, std::uint64_t io) override;
 
  private:
-  struct Request {
-    std::uint64_t io;
-    Bytes size;
-    IoOp op;
-    bool sequential;
-  };
-  Time unit_time(const Request& r);
+  Time unit_time(IoOp op, Bytes size, bool sequential);
   Time pipeline_time(IoOp op);
 
   Engine& engine_;
@@ -96,8 +89,7 @@ class StorageDevice final : public EventHandler {
   Distribution pipeline_[2] = {Distribution::deterministic(0.0), Distribution::deterministic(0.0)};
   std::unique_ptr<FifoServers> link_;   // only when the connection caps bandwidth
   FifoServers units_;
-  std::vector<Request> requests_;   // pool indexed by slot
-  std::vector<std::uint32_t> free_;
+  std::uint64_t submitted_ = 0;
   std::uint64_t completed_ = 0;
 };
 

@@ -60,3 +60,17 @@ TEST_CASE("stations reject zero servers and negative service", "[core]") {
   Station st(engine, "x", 1, nullptr);
   CHECK_THROWS_WITH(st.arrive(0, Time::zero() - 1_us), Catch::Contains("service"));
 }
+
+TEST_CASE("utilisation after a reset counts only the rest of a job in service", "[core]") {
+  Engine engine;
+  Station st(engine, "dev", 2, nullptr);
+  st.arrive(0, 10_us);
+  engine.run_for(4_us);
+  st.reset_stats();
+  CHECK(st.utilisation() == 0.5);   // empty window: the current busy servers
+  engine.run_for(2_us);
+  st.arrive(1, 2_us);
+  engine.run_for(10_us);            // window [4, 16] us: job 0 busy 6 us, job 1 2 us
+  CHECK(st.utilisation() == Approx((6.0 + 2.0) / 12 / 2));
+  CHECK(st.mean_in_system() == Approx((6.0 + 2.0) / 12));
+}

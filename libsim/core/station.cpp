@@ -46,13 +46,17 @@ void Station::arrive(std::uint64_t job, Time service) {
     start(idle_servers_[static_cast<std::size_t>(--idle_)], job, engine_.now(), service);
     return;
   }
+  enqueue(job, service);
+}
+
+void Station::enqueue(std::uint64_t job, Time service) {
   if (queued_ == ring_.size()) grow_ring();
   ring_[(head_ + queued_) & (ring_.size() - 1)] = Waiting{job, engine_.now(), service};
   ++queued_;
   queue_tw_.set(engine_.now(), static_cast<std::int64_t>(queued_));
 }
 
-void Station::on_event(Engine& engine, EventTag, std::uint64_t arg) {
+void Station::on_event(Engine&, EventTag, std::uint64_t arg) {
   const int server = static_cast<int>(arg);
   const InService& slot = in_service_[arg];
   const std::uint64_t id = slot.id;
@@ -60,16 +64,17 @@ void Station::on_event(Engine& engine, EventTag, std::uint64_t arg) {
   const Time started = slot.started;
   --busy_;
   ++departures_;
-  if (queued_ > 0) {
-    const Waiting next = ring_[head_];
-    head_ = (head_ + 1) & (ring_.size() - 1);
-    --queued_;
-    queue_tw_.set(engine.now(), static_cast<std::int64_t>(queued_));
-    start(server, next.id, next.arrived, next.service);
-  } else {
-    idle_servers_[static_cast<std::size_t>(idle_++)] = server;
-  }
+  if (queued_ > 0) start_next(server);
+  else idle_servers_[static_cast<std::size_t>(idle_++)] = server;
   if (client_ != nullptr) client_->on_departure(*this, id, arrived, started);
+}
+
+void Station::start_next(int server) {
+  const Waiting next = ring_[head_];
+  head_ = (head_ + 1) & (ring_.size() - 1);
+  --queued_;
+  queue_tw_.set(engine_.now(), static_cast<std::int64_t>(queued_));
+  start(server, next.id, next.arrived, next.service);
 }
 
 Station::Wide Station::remaining(Time now) const {

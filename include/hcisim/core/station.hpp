@@ -75,6 +75,10 @@ class Station final : public EventHandler {
     Time finish;   // stays after the departure (then <= now, so it adds no remaining work)
   };
   void start(int server, std::uint64_t id, Time arrived, Time service);
+  // Every server busy: the job waits. A departure found jobs waiting: `server` takes the
+  // first. Both out of line, so the common arrival and departure save fewer registers.
+  [[gnu::noinline]] void enqueue(std::uint64_t job, Time service);
+  [[gnu::noinline]] void start_next(int server);
   void grow_ring();
   // Service the jobs in service still have to run after `now`.
   Wide remaining(Time now) const;

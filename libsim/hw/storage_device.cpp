@@ -61,7 +61,7 @@ StorageDevice::StorageDevice(Engine& engine, const DeviceSpec& spec, const Conne
   if (connection_.max_mbps > 0) link_ = std::make_unique<FifoServers>(1);
 }
 
-Time StorageDevice::unit_time(IoOp op, Bytes size, bool sequential) {
+inline Time StorageDevice::unit_time(IoOp op, Bytes size, bool sequential) {
   const std::size_t o = idx(op);
   double ns = static_cast<double>(size.count()) * model_.ns_per_byte[o];
   if (spec_.kind == DeviceKind::hdd) {

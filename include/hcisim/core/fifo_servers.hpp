@@ -26,7 +26,8 @@ class FifoServers {
   Slot reserve(Time arrival, Time service) {
     // The job takes the server free first (the heap's root); its new free time is no
     // earlier, so one sift-down restores the heap (a pop + push would sift twice).
-    const Time start = std::max(arrival, free_at_[0]);
+    const Time first_free = free_at_[0];
+    const Time start = arrival < first_free ? first_free : arrival;
     const Time finish = start + service;
     sift_down_root(finish);
     busy_ += service;
@@ -51,9 +52,10 @@ class FifoServers {
     Time* h = free_at_.data();
     std::size_t i = 0;
     for (std::size_t c = 1; c < n; c = 2 * i + 1) {
-      if (c + 1 < n && h[c + 1] < h[c]) ++c;   // the smaller child
-      if (!(h[c] < t)) break;
-      h[i] = h[c];
+      Time child = h[c];
+      if (c + 1 < n && h[c + 1] < child) child = h[++c];   // the smaller child
+      if (!(child < t)) break;
+      h[i] = child;
       i = c;
     }
     h[i] = t;

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <numbers>
 
 #include "hcisim/core/check.hpp"
 
@@ -109,11 +108,8 @@ double Distribution::sample_other(RngStream& rng) const {
       return a_ * exp_rejected(rng, rng.next_u64());
     case Kind::uniform:
       return a_ + (b_ - a_) * rng.uniform01();
-    case Kind::lognormal: {
-      const double r = std::sqrt(-2.0 * std::log(rng.uniform_open0()));
-      const double z = r * std::cos(2.0 * std::numbers::pi * rng.uniform01());
-      return std::exp(a_ + b_ * z);
-    }
+    case Kind::lognormal:
+      return lognormal_sample(rng);
     case Kind::empirical: {
       if (points_.size() == 1) return points_[0];
       const double x = rng.uniform01() * static_cast<double>(points_.size() - 1);

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <span>
 #include <string>
 #include <vector>
@@ -46,6 +48,7 @@ class Distribution {
       if (j < zig_->k[i]) return a_ * (static_cast<double>(j) * zig_->w[i]);
       return a_ * exp_rejected(rng, u);
     }
+    if (kind_ == Kind::lognormal) return lognormal_sample(rng);   // device pipeline latencies, per I/O
     return sample_other(rng);
   }
   double mean() const;
@@ -56,6 +59,12 @@ class Distribution {
   // Exp(1) draw whose first 64 bits `u` missed the rectangle test: tail, wedge or retry.
   double exp_rejected(RngStream& rng, std::uint64_t u) const;
   double sample_other(RngStream& rng) const;
+  // exp(mu + sigma z), z standard normal by Box-Muller (one of the pair).
+  double lognormal_sample(RngStream& rng) const {
+    const double r = std::sqrt(-2.0 * std::log(rng.uniform_open0()));
+    const double z = r * std::cos(2.0 * std::numbers::pi * rng.uniform01());
+    return std::exp(a_ + b_ * z);
+  }
   const ExpZigguratTables* zig_;   // shared immutable tables
   Kind kind_;
   double a_;

@@ -21,21 +21,6 @@ void WriteBuffer::set_dirty(double bytes) {
   dirty_ = std::clamp(bytes, 0.0, limit);
 }
 
-bool WriteBuffer::has_room(Bytes bytes) const {
-  return dirty_ + k_ * static_cast<double>(bytes.count()) <= capacity_;
-}
-
-double WriteBuffer::write(Bytes bytes) {
-  const double b = static_cast<double>(bytes.count());
-  const double fresh = working_set_ > 0 ? b * std::max(0.0, 1.0 - dirty_ / working_set_) : b;
-  dirty_ = std::min(capacity_, dirty_ + k_ * fresh);
-  return fresh;
-}
-
-double WriteBuffer::hit_probability() const {
-  return working_set_ > 0 ? std::min(1.0, dirty_ / working_set_) : 0.0;
-}
-
 void WriteBuffer::destaged(double bytes) { dirty_ = std::max(0.0, dirty_ - k_ * bytes); }
 
 double WriteBuffer::congestion() const {
@@ -47,10 +32,6 @@ Time WriteBuffer::congestion_delay() const {
   const double c = congestion();
   if (c <= 0) return Time::zero();
   return Time::round_ns(settings_.congestion_delay_a_us * 1e3 * std::exp(settings_.congestion_delay_b * c));
-}
-
-bool WriteBuffer::wants_destage(bool idle) const {
-  return fill() > settings_.destage_start_fill || (idle && fill() > settings_.destage_idle_fill);
 }
 
 }  // namespace hcisim

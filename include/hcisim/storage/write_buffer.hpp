@@ -23,6 +23,7 @@
 // measurement window.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "hcisim/core/units.hpp"
@@ -45,11 +46,16 @@ class WriteBuffer {
   void add_working_set(Bytes bytes) { working_set_ += static_cast<double>(bytes.count()); }
 
   /// A write of `bytes` now fits without exceeding the capacity.
-  bool has_room(Bytes bytes) const;
+  bool has_room(Bytes bytes) const { return dirty_ + k_ * static_cast<double>(bytes.count()) <= capacity_; }
   /// Accounts a write of `bytes` (after coalescing with dirty blocks). Returns the bytes added.
-  double write(Bytes bytes);
+  double write(Bytes bytes) {
+    const double b = static_cast<double>(bytes.count());
+    const double fresh = working_set_ > 0 ? b * std::max(0.0, 1.0 - dirty_ / working_set_) : b;
+    dirty_ = std::min(capacity_, dirty_ + k_ * fresh);
+    return fresh;
+  }
   /// Probability that a read finds its block still in the buffer.
-  double hit_probability() const;
+  double hit_probability() const { return working_set_ > 0 ? std::min(1.0, dirty_ / working_set_) : 0.0; }
   /// Destage wrote `bytes` of dirty data back to capacity.
   void destaged(double bytes);
 
@@ -63,7 +69,9 @@ class WriteBuffer {
   Time congestion_delay() const;
   /// Whether the elevator should run: above destage_start_fill, or above destage_idle_fill
   /// when `idle` (no write arrived recently).
-  bool wants_destage(bool idle) const;
+  bool wants_destage(bool idle) const {
+    return fill() > settings_.destage_start_fill || (idle && fill() > settings_.destage_idle_fill);
+  }
 
  private:
   double capacity_ = 1;

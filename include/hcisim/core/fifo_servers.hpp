@@ -7,7 +7,6 @@
 // its future part (negligible over long windows).
 #pragma once
 
-#include <algorithm>
 #include <vector>
 
 #include "hcisim/core/units.hpp"

@@ -2,21 +2,11 @@
 #include "hcisim/core/latency_histogram.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 
 #include "hcisim/core/check.hpp"
 
 namespace hcisim {
-
-std::size_t LatencyHistogram::bucket_of(std::int64_t ns) {
-  if (ns < kSub) return static_cast<std::size_t>(ns);
-  const std::int64_t top = (std::int64_t{1} << kMaxBits) - 1;
-  const auto v = static_cast<std::uint64_t>(std::min(ns, top));
-  const int msb = 63 - std::countl_zero(v);
-  const int e = msb - kSubBits;
-  return static_cast<std::size_t>(e) * static_cast<std::size_t>(kSub) + static_cast<std::size_t>(v >> e);
-}
 
 std::int64_t LatencyHistogram::bucket_low(std::size_t index) {
   const auto i = static_cast<std::int64_t>(index);
@@ -31,13 +21,8 @@ std::int64_t LatencyHistogram::bucket_width(std::size_t index) {
   return std::int64_t{1} << (i / kSub - 1);
 }
 
-void LatencyHistogram::record_ns(std::int64_t ns) {
-  if (ns < 0) check::fail("latency (ns)", ns, "a duration >= 0");
-  ++counts_[bucket_of(ns)];
-  if (count_ == 0 || ns < min_) min_ = ns;
-  if (count_ == 0 || ns > max_) max_ = ns;
-  ++count_;
-  sum_ += static_cast<double>(ns);
+void LatencyHistogram::reject_negative(std::int64_t ns) {
+  check::fail("latency (ns)", ns, "a duration >= 0");
 }
 
 void LatencyHistogram::merge(const LatencyHistogram& other) {

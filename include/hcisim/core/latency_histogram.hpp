@@ -4,7 +4,9 @@
 // the bucket midpoint (error <= 0.4%). Range 1 ns .. 2^45 ns (~9.8 h); larger values clamp.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 
 #include "hcisim/core/units.hpp"
@@ -19,7 +21,15 @@ class LatencyHistogram {
   static constexpr std::size_t kBuckets = static_cast<std::size_t>(kSub + (kMaxBits - kSubBits) * kSub);
 
   void record(Time latency) { record_ns(latency.count_ns()); }
-  void record_ns(std::int64_t ns);
+  /// Inline: every simulated I/O records its latency.
+  void record_ns(std::int64_t ns) {
+    if (ns < 0) reject_negative(ns);
+    ++counts_[bucket_of(ns)];
+    if (count_ == 0 || ns < min_) min_ = ns;
+    if (count_ == 0 || ns > max_) max_ = ns;
+    ++count_;
+    sum_ += static_cast<double>(ns);
+  }
   /// Adds every sample of `other` (histograms of VMs pool into a cluster histogram).
   void merge(const LatencyHistogram& other);
   void reset();
@@ -33,11 +43,20 @@ class LatencyHistogram {
   /// at least ceil(q * count) samples <= v, reported as its bucket's midpoint.
   Time percentile(double q) const;
 
-  static std::size_t bucket_of(std::int64_t ns);
+  static std::size_t bucket_of(std::int64_t ns) {
+    if (ns < kSub) return static_cast<std::size_t>(ns);
+    const std::int64_t top = (std::int64_t{1} << kMaxBits) - 1;
+    const auto v = static_cast<std::uint64_t>(std::min(ns, top));
+    const int msb = 63 - std::countl_zero(v);
+    const int e = msb - kSubBits;
+    return static_cast<std::size_t>(e) * static_cast<std::size_t>(kSub) + static_cast<std::size_t>(v >> e);
+  }
   static std::int64_t bucket_low(std::size_t index);
   static std::int64_t bucket_width(std::size_t index);
 
  private:
+  [[noreturn]] static void reject_negative(std::int64_t ns);
+
   std::array<std::uint64_t, kBuckets> counts_{};
   std::uint64_t count_ = 0;
   std::int64_t min_ = 0;

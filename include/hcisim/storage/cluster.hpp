@@ -236,7 +236,8 @@ class Cluster final : public EventHandler,
   std::uint32_t pool_device(int host, int object, std::uint64_t offset) const;
   // OSA write buffers
   struct Targets {
-    std::array<std::uint32_t, 8> group{};   // at most k+m = 6 or FTT+1 = 4 disk groups
+    std::array<std::uint32_t, 8> group;     // at most k+m = 6 or FTT+1 = 4 disk groups; the
+                                            // first `count` set (no zeroing: twice per write)
     int count = 0;
     const std::uint32_t* begin() const { return group.data(); }
     const std::uint32_t* end() const { return group.data() + count; }

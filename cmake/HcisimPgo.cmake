@@ -3,7 +3,7 @@
 # 1. hcisim_pgo_gen (libsim/pgo/): the library's sources compiled again with -fprofile-generate;
 # 2. hcisim_pgo_train (libsim/pgo/pgo_train.cpp) runs it on a few scenarios, writing branch
 #    and call counts to <build>/pgo/ (old counts are removed first; the run is re-done when
-#    the library, the trainer, the catalogs or its scenario files change);
+#    the library, the trainer, the catalogs or the example scenarios change);
 # 3. the library proper is compiled after that with -fprofile-use.
 # Both compiles of a source get the same -dumpbase, an absolute name under <build>/pgo-names/:
 # GCC names the profile file after it and keys the profile of functions with internal linkage
@@ -25,7 +25,7 @@ option(HCISIM_PGO "Profile-guided optimisation of the library (GCC, Release buil
 # Gives each source of `sources` (relative to the current source directory) its -dumpbase.
 function(hcisim_pgo_dumpbase sources)
   foreach(s ${sources})
-    get_filename_component(abs ${s} ABSOLUTE BASE_DIR ${PROJECT_SOURCE_DIR}/libsim)
+    get_filename_component(abs ${s} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
     file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${abs})
     set_property(SOURCE ${s} APPEND PROPERTY COMPILE_OPTIONS -dumpbase ${PROJECT_BINARY_DIR}/pgo-names/${rel})
   endforeach()
@@ -60,13 +60,10 @@ function(hcisim_enable_pgo target sources)
   target_compile_options(hcisim_pgo_gen PRIVATE -fprofile-generate=${dir} -fprofile-update=single)
   target_link_options(hcisim_pgo_gen INTERFACE -fprofile-generate)
 
-  # What the training reads: the catalogs and calibration, and the scenarios it runs.
-  file(GLOB inputs ${PROJECT_SOURCE_DIR}/data/*.csv)
+  # What the training reads: the catalogs and calibration, and example scenarios (all of
+  # them, so that the trainer's choice is not listed twice).
+  file(GLOB inputs ${PROJECT_SOURCE_DIR}/data/*.csv ${PROJECT_SOURCE_DIR}/examples/scenarios/*.yaml)
   list(APPEND inputs ${PROJECT_SOURCE_DIR}/data/calibration.yaml)
-  foreach(name seed001-vxrail-esa-raid6-25gbe-oltp32k seed003-2node-osa-optane905p-100gbe-easyrun-4k-70r
-               seed000-nuc11-osa-optane-fio-256k-seqwrite seed004-r730xd-osa-sas-cache-vdbench-4k-70r)
-    list(APPEND inputs ${PROJECT_SOURCE_DIR}/examples/scenarios/${name}.yaml)
-  endforeach()
   add_custom_command(OUTPUT ${dir}/profile.stamp
     COMMAND ${CMAKE_COMMAND} -E rm -rf ${dir}
     COMMAND hcisim_pgo_train ${PROJECT_SOURCE_DIR}

@@ -4,8 +4,7 @@
 // RAID-1, dedupe and compression, 10 GbE switch), the same without data services on 25 GbE,
 // an ESA RAID-6 cluster on 25 GbE, a 2-node OSA cluster with a witness, large sequential
 // writes and RAID-5 read-modify-write.
-// Short runs: the profile needs representative counts, not converged statistics. The scenario
-// files named here are also listed as inputs of the training in cmake/HcisimPgo.cmake.
+// Short runs: the profile needs representative counts, not converged statistics.
 #include <cstdio>
 #include <string>
 #include <vector>

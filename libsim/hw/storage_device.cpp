@@ -61,13 +61,17 @@ StorageDevice::StorageDevice(Engine& engine, const DeviceSpec& spec, const Conne
   if (connection_.max_mbps > 0) link_ = std::make_unique<FifoServers>(1);
 }
 
-inline Time StorageDevice::unit_time(IoOp op, Bytes size, bool sequential) {
+inline Time StorageDevice::unit_time(IoOp op, Bytes size, bool sequential, std::uint32_t extents) {
   const std::size_t o = idx(op);
   double ns = static_cast<double>(size.count()) * model_.ns_per_byte[o];
+  if (sequential) return Time::round_ns(ns);
   if (spec_.kind == DeviceKind::hdd) {
-    if (!sequential) ns += (model_.seek_us + rng_.uniform01() * model_.revolution_us) * 1e3;
-  } else if (!sequential) {
-    ns += model_.op_us[o] * 1e3;   // per-command cost of random I/O (mapping, GC on writes)
+    // Each extent: the average seek and a uniform rotational delay. An elevator's sorted
+    // batch seeks shorter than average; the catalog has no seek curve, so this is an upper
+    // bound on its cost.
+    for (std::uint32_t e = 0; e < extents; ++e) ns += (model_.seek_us + rng_.uniform01() * model_.revolution_us) * 1e3;
+  } else {
+    ns += model_.op_us[o] * 1e3 * extents;   // per-command cost of random I/O (mapping, GC on writes)
   }
   return Time::round_ns(ns);
 }
@@ -76,7 +80,7 @@ Time StorageDevice::pipeline_time(IoOp op) {
   return Time::round_ns(pipeline_[idx(op)].sample(rng_));
 }
 
-void StorageDevice::submit(std::uint64_t io, IoOp op, Bytes size, bool sequential) {
+void StorageDevice::submit(std::uint64_t io, IoOp op, Bytes size, bool sequential, std::uint32_t extents) {
   if (size.count() <= 0) check::fail("device '" + spec_.name + "' I/O size (bytes)", size.count(), "a size > 0");
   ++submitted_;
   // FIFO with service times known on arrival: reserve the link (if any) and a unit now,
@@ -85,7 +89,7 @@ void StorageDevice::submit(std::uint64_t io, IoOp op, Bytes size, bool sequentia
   // the caller's `io` itself, so the device keeps no state per request.
   Time ready = engine_.now();
   if (link_) ready = link_->reserve(ready, transfer_time(size, Rate::bytes_per_second(connection_.max_mbps * 1e6))).finish;
-  const FifoServers::Slot unit = units_.reserve(ready, unit_time(op, size, sequential));
+  const FifoServers::Slot unit = units_.reserve(ready, unit_time(op, size, sequential, extents));
   engine_.schedule_at(unit.finish + pipeline_time(op), *this, kDone, io);
 }
 

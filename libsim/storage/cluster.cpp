@@ -158,7 +158,8 @@ void Cluster::reset_stats() {
 // ---------------------------------------------------------------------------------------
 // Requests
 
-void Cluster::submit(std::uint64_t tok, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size) {
+void Cluster::submit(std::uint64_t tok, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size,
+                     bool sequential) {
   check::in_range(object, 0, static_cast<std::int64_t>(objects_.size()) - 1, "submit object");
   check::in_range(client_host, 0, hosts() - 1, "submit client host");
   const Object& o = objects_[static_cast<std::size_t>(object)];
@@ -172,6 +173,7 @@ void Cluster::submit(std::uint64_t tok, int object, int client_host, IoOp op, st
   r.object = static_cast<std::uint32_t>(object);
   r.client = static_cast<std::uint16_t>(client_host);
   r.op = op;
+  r.sequential = sequential;
   const std::uint32_t idx = take_slot(requests_, free_requests_, r);
   ++counters_.submitted;
   (op == IoOp::read ? counters_.host_read_bytes : counters_.host_write_bytes) += size.count();
@@ -193,8 +195,9 @@ void Cluster::submit(std::uint64_t tok, int object, int client_host, IoOp op, st
     if (esa && spec_.services.compression) work += cpu.charge(CpuStage::compression, size);
     if (spec_.policy.checksum) work += cpu.charge(CpuStage::checksum, stored);
     if (esa && spec_.policy.encryption) work += cpu.charge(CpuStage::encryption, stored);
-  } else if (spec_.policy.checksum) {
-    work += cpu.charge(CpuStage::checksum, stored);
+  } else {
+    if (spec_.policy.checksum) work += cpu.charge(CpuStage::checksum, stored);
+    if (esa && spec_.policy.encryption) work += cpu.charge(CpuStage::encryption, stored);   // decrypt at the source
   }
   cpu.run(token(kClientCpu, idx), work);
 }
@@ -240,8 +243,9 @@ void Cluster::after_client_cpu(std::uint32_t req) {
         return;
       }
     }
+    const double run = r.sequential ? WriteBuffer::kStreamRun : static_cast<double>(r.size);
     for (std::uint32_t g : targets) {
-      groups_[g].buffer.write(per_target);
+      groups_[g].buffer.write(per_target, run);
       pump_destage(g);
     }
   }
@@ -354,8 +358,16 @@ void Cluster::add_read(std::uint32_t req, const ComponentPlace& c, std::uint32_t
       }
     }
   }
+  s.sequential = r.sequential && streams_on(s.device);
   ++r.pending;
   start_subop(new_subop(s));
+}
+
+// A VMDK's sequential stream stays sequential on an SSD (no per-command mapping cost). On a
+// disk it does not: the streams of the many components a disk holds interleave and the head
+// seeks between them, so disks serve foreground I/O as random.
+bool Cluster::streams_on(std::uint32_t device) const {
+  return devices_[device].device->spec().kind == DeviceKind::ssd;
 }
 
 void Cluster::add_write(std::uint32_t req, std::uint16_t host, std::uint32_t device, std::int64_t bytes) {
@@ -368,6 +380,7 @@ void Cluster::add_write(std::uint32_t req, std::uint16_t host, std::uint32_t dev
   s.op = IoOp::write;
   s.device_bytes = bytes;
   s.out_bytes = bytes;
+  s.sequential = r.sequential && streams_on(device);
   ++r.pending;
   start_subop(new_subop(s));
 }
@@ -413,12 +426,19 @@ void Cluster::add_write(std::uint32_t req, std::uint16_t host, std::uint32_t dev
   send(token(kSubOut, sub), s.from, s.host, s.out_bytes, s.kind != SubKind::foreground, sub);
 }
 
-// LSOM/zDOM work for a component operation; ESA reads also decompress there.
+// LSOM/zDOM work for a component operation; ESA reads also decompress there. OSA
+// data-at-rest encryption is per device write and read, on the component's host: blocks are
+// encrypted into the cache tier, decrypted for destage (dedupe and compression need the
+// plain text) and encrypted again into the capacity tier (linuxpark.com, "vSAN encryption,
+// checksum and data reduction features in I/O flow"); ESA encrypts once at the source
+// instead (client CPU; vsan-model-facts.md section 2, "Data services at ingest").
 Time Cluster::component_work(HostCpu& cpu, const SubOp& s) {
   Time work = cpu.charge(CpuStage::component, Bytes{s.device_bytes});
-  if (s.kind == SubKind::foreground && s.op == IoOp::read && spec_.architecture == Architecture::esa &&
-      spec_.services.compression)
+  const bool esa = spec_.architecture == Architecture::esa;
+  if (s.kind == SubKind::foreground && s.op == IoOp::read && esa && spec_.services.compression)
     work += cpu.charge(CpuStage::decompression, Bytes{s.back_bytes});
+  if (!esa && spec_.policy.encryption && s.kind == SubKind::foreground)
+    work += cpu.charge(CpuStage::encryption, Bytes{s.device_bytes});
   return work;
 }
 
@@ -451,7 +471,7 @@ void Cluster::subop_device(std::uint32_t sub) {
     (fg ? counters_.fg_device_write_bytes : counters_.bg_device_write_bytes) += s.device_bytes;
   }
   devices_[s.device].device->submit(token(kSubDevice, sub), s.op, Bytes{std::max<std::int64_t>(s.device_bytes, 1)},
-                                    s.sequential);
+                                    s.sequential, s.extents);
 }
 
 void Cluster::subop_done(std::uint32_t sub) {
@@ -471,6 +491,11 @@ void Cluster::subop_done(std::uint32_t sub) {
       Time work = cpu.charge(CpuStage::destage, b);
       if (spec_.services.dedupe) work += cpu.charge(CpuStage::dedupe, b);
       if (spec_.services.compression) work += cpu.charge(CpuStage::compression, b);
+      // Encrypted disk groups decrypt what the elevator read and encrypt what it writes back
+      // (see component_work).
+      if (spec_.policy.encryption)
+        work += cpu.charge(CpuStage::encryption, b) +
+                cpu.charge(CpuStage::encryption, Bytes{scaled(s.device_bytes, reduction_.total())});
       run_lsom(sub, cpu, work);   // s.device is the group's cache device
       return;
     }
@@ -481,7 +506,18 @@ void Cluster::subop_done(std::uint32_t sub) {
       s.device = dg.capacity[dg.next_capacity++ % dg.capacity.size()];
       s.out_bytes = s.device_bytes;   // logical bytes destaged, remembered for the buffer
       s.device_bytes = scaled(s.device_bytes, reduction_.total());
-      s.sequential = dg.hybrid;       // the elevator batches by proximity for disks
+      // A disk receives the batch as the dirty extents it holds, sorted by address: one seek and
+      // rotation per extent (WriteBuffer::mean_extent), so scattered random writes cost what
+      // they cost on a disk however the elevator orders them. An SSD takes the batch as one
+      // write: its datasheet random-write rating is a full-drive steady state (garbage
+      // collection at its worst), while vSAN capacity SSDs usually hold far less live data
+      // and write closer to their sequential rate; a fill-dependent model of that is not
+      // built yet (README, Storage layer).
+      s.sequential = false;
+      s.extents = dg.hybrid ? static_cast<std::uint16_t>(std::clamp(
+                                  std::ceil(static_cast<double>(s.out_bytes) / dg.buffer.mean_extent()), 1.0,
+                                  std::max(1.0, std::ceil(static_cast<double>(s.out_bytes) / static_cast<double>(kBlock)))))
+                            : 1;
       subop_device(sub);
       return;
     }

@@ -73,7 +73,8 @@ void VmWorkload::issue(std::uint32_t slot) {
   Slot& s = slots_[slot];
   Vmdk& k = vmdks_[s.vmdk];
   std::uint64_t block;
-  if (spec_.random_pct >= 100 || (spec_.random_pct > 0 && rng_.uniform01() * 100 < spec_.random_pct)) {
+  const bool random = spec_.random_pct >= 100 || (spec_.random_pct > 0 && rng_.uniform01() * 100 < spec_.random_pct);
+  if (random) {
     block = rng_.below(k.span_blocks);
   } else {
     block = k.next_block;
@@ -84,7 +85,8 @@ void VmWorkload::issue(std::uint32_t slot) {
   s.busy = true;
   ++k.active;
   in_flight_.add(engine_.now(), 1);
-  cluster_->submit(slot, k.object, k.host, s.op, block * static_cast<std::uint64_t>(spec_.block.count()), spec_.block);
+  cluster_->submit(slot, k.object, k.host, s.op, block * static_cast<std::uint64_t>(spec_.block.count()), spec_.block,
+                   !random);
 }
 
 void VmWorkload::on_io_done(Cluster&, std::uint64_t token) {

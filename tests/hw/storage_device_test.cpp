@@ -28,6 +28,7 @@ struct ClosedLoop final : DeviceClient {
   IoOp op;
   Bytes size;
   bool sequential;
+  std::uint32_t extents = 1;
   std::vector<Time> issued;
   std::uint64_t done = 0;
   double latency_sum_ns = 0;
@@ -38,7 +39,7 @@ struct ClosedLoop final : DeviceClient {
 
   void issue(std::uint64_t slot) {
     issued[slot] = engine.now();
-    device.submit(slot, op, size, sequential);
+    device.submit(slot, op, size, sequential, extents);
   }
   void on_io_complete(StorageDevice&, std::uint64_t slot) override {
     if (measuring) {
@@ -115,6 +116,30 @@ TEST_CASE("a 10K rpm disk: QD1 random latency is seek + half a turn + transfer",
   CHECK(r.mean_latency_us == Approx(expected_us).epsilon(0.03));   // sd of the mean ~0.3%
   const auto seq = closed_loop(hdd, IoOp::write, 1_MiB, 4, true, ConnectionSpec{}, 2'000);
   CHECK(seq.mbps == Approx(hdd.seq_write_mbps).epsilon(0.02));
+}
+
+TEST_CASE("a random transfer of n extents pays the per-command cost n times", "[hw]") {
+  const HardwareCatalog catalog = HardwareCatalog::load();
+  // SSD, saturated: each unit holds an I/O for n * s_op + bytes * k / BW.
+  const DeviceSpec& ssd = catalog.device("intel-s4500-3.84tb");
+  const DeviceModel m = derive_device_model(ssd);
+  for (std::uint32_t n : {1u, 8u}) {
+    ClosedLoop loop(ssd, ConnectionSpec{}, IoOp::write, 32_KiB, false);
+    loop.extents = n;
+    const double hold_us = n * m.op_us[1] + 32768 * m.ns_per_byte[1] * 1e-3;
+    INFO("extents " << n);
+    CHECK(loop.run(128, 10'000).iops == Approx(m.units / hold_us * 1e6).epsilon(0.03));
+  }
+  // Disk at QD1: one average seek and a uniform rotational delay per extent.
+  const DeviceSpec& hdd = catalog.device("seagate-10k-v7-1.2tb");
+  ClosedLoop disk(hdd, ConnectionSpec{}, IoOp::write, 32_KiB, false);
+  disk.extents = 8;
+  const double expected_us = 8 * (hdd.seek_ms * 1e3 + 0.5 * 60e6 / hdd.rpm) + 32768.0 / (hdd.seq_write_mbps * 1e6) * 1e6;
+  CHECK(disk.run(1, 1'000).mean_latency_us == Approx(expected_us).epsilon(0.03));
+  // A sequential transfer pays none, whatever the extents.
+  ClosedLoop seq(ssd, ConnectionSpec{}, IoOp::write, 256_KiB, true);
+  seq.extents = 8;
+  CHECK(seq.run(32, 5'000).mbps == Approx(ssd.seq_write_mbps).epsilon(0.05));
 }
 
 TEST_CASE("a USB bridge adds its latency and caps bandwidth", "[hw]") {

@@ -401,3 +401,71 @@ TEST_CASE("OSA LSOM worlds run the destage fingerprinting and compression; remot
   CHECK(world_busy_s == Approx(expected_s).epsilon(0.05));
   CHECK(remote_stack_jobs > 0);   // receive and reply stack costs on hosts without VMs
 }
+
+TEST_CASE("hybrid OSA: random writes beyond the write buffer run at the disks' seek rate") {
+  // One host, FTT 0, two 10K disks behind an S3700 whose 30 % write buffer (120 GB) the
+  // test shrinks to 64 MiB; a 500 GiB working set, so dirty blocks are scattered and every
+  // destaged 4 KiB block is its own extent: a seek and a rotation each.
+  ClusterSpec spec = test::osa_cluster(1, 1, 2, "seagate-10k-v7-1.2tb", "sas-hba");
+  spec.policy = {RaidLevel::raid1, 0};
+  spec.hosts[0].disk_groups[0].cache = test::drive("intel-s3700-400gb", "sata-hba");
+  spec.osa.write_buffer = 64_MiB;
+  WorkloadSpec w;
+  w.read_pct = 0;
+  w.vmdk_size = 500_GiB;
+  w.outstanding_per_vmdk = 8;
+  IoCounters n;
+  const WorkloadResult r = run_loop(spec, w, 6000_ms, 6000_ms, {}, &n);
+  const DeviceSpec& hdd = test::catalog().device("seagate-10k-v7-1.2tb");
+  const double per_disk = 1e3 / (hdd.seek_ms + 0.5 * 60e3 / hdd.rpm);   // extents per second
+  INFO("IOPS " << r.iops << ", destage writes " << n.bg_device_writes << ", disk limit " << 2 * per_disk);
+  CHECK(n.bg_device_writes > 0);
+  CHECK(r.iops < 1.3 * 2 * per_disk);   // ingest = destage in steady state
+  CHECK(r.iops > 0.5 * 2 * per_disk);
+}
+
+TEST_CASE("data-at-rest encryption costs CPU: OSA per device write, read and destage; ESA once at the source") {
+  for (bool esa : {false, true}) {
+    ClusterSpec spec = esa ? test::esa_cluster(3) : test::osa_cluster(3);
+    WorkloadSpec w;
+    w.read_pct = 70;
+    double share = 0;
+    spec.policy.encryption = true;
+    run_loop(spec, w, 10_ms, 50_ms, {}, nullptr, [&](const Cluster& c) {
+      for (int h = 0; h < 3; ++h) share += c.cpu(h).stage_share(CpuStage::encryption) / 3;
+    });
+    INFO((esa ? "ESA" : "OSA") << " encryption share of CPU work " << share);
+    CHECK(share > 0.005);
+    spec.policy.encryption = false;
+    share = 0;
+    run_loop(spec, w, 10_ms, 50_ms, {}, nullptr, [&](const Cluster& c) {
+      for (int h = 0; h < 3; ++h) share += c.cpu(h).stage_share(CpuStage::encryption);
+    });
+    CHECK(share == 0);
+  }
+}
+
+TEST_CASE("a sequential stream skips the SSD per-command cost; random I/O pays it") {
+  auto cache_busy = [](int random_pct) {
+    ClusterSpec spec = test::osa_cluster(1, 1, 1, "intel-s4500-3.84tb", "sata-hba");
+    spec.policy = {RaidLevel::raid1, 0};
+    spec.hosts[0].disk_groups[0].cache = test::drive("intel-s3700-400gb", "sata-hba");
+    WorkloadSpec w;
+    w.read_pct = 0;
+    w.random_pct = random_pct;
+    w.outstanding_per_vmdk = 1;
+    double utilisation = 0;
+    IoCounters n;
+    run_loop(spec, w, 10_ms, 200_ms, {}, &n, [&](const Cluster& c) {
+      for (const auto& d : c.devices())
+        if (d.role == "cache") utilisation = d.device->utilisation();
+    });
+    // Busy unit-seconds per write, over the units: the mean unit time / k.
+    return utilisation * 0.2 / static_cast<double>(n.fg_device_writes + n.bg_device_reads);
+  };
+  const double seq = cache_busy(0), rnd = cache_busy(100);
+  const DeviceModel m = derive_device_model(test::catalog().device("intel-s3700-400gb"));
+  INFO("cache busy per I/O: sequential " << seq << " s, random " << rnd << " s");
+  // Unit time per 4 KiB write, spread over k units: random adds s_op.
+  CHECK(rnd - seq == Approx(m.op_us[1] * 1e-6 / m.units).epsilon(0.15));
+}

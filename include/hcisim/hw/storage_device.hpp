@@ -64,7 +64,10 @@ class StorageDevice final : public EventHandler {
                 const std::string& stream_name, DeviceClient& client, double pipeline_cv = 0.2);
 
   /// Starts an I/O of `size` bytes; `io` comes back in DeviceClient::on_io_complete.
-  void submit(std::uint64_t io, IoOp op, Bytes size, bool sequential = false);
+  /// A random transfer made of `extents` separate address ranges (an elevator's batch of
+  /// scattered blocks) pays the per-command cost (SSD s_op; HDD seek and rotation) once per
+  /// extent; a sequential one pays none.
+  void submit(std::uint64_t io, IoOp op, Bytes size, bool sequential = false, std::uint32_t extents = 1);
 
   const DeviceSpec& spec() const { return spec_; }
   const DeviceModel& model() const { return model_; }
@@ -77,7 +80,7 @@ class StorageDevice final : public EventHandler {
   void on_event(Engine& engine, EventTag tag, std::uint64_t io) override;
 
  private:
-  Time unit_time(IoOp op, Bytes size, bool sequential);
+  Time unit_time(IoOp op, Bytes size, bool sequential, std::uint32_t extents);
   Time pipeline_time(IoOp op);
 
   Engine& engine_;

@@ -103,7 +103,11 @@ class Cluster final : public EventHandler,
   int add_object(int owner_host, Bytes size, Bytes working_set);
 
   /// Starts an I/O from a VM on `client_host`. on_io_done(token) when it completes.
-  void submit(std::uint64_t token, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size);
+  /// `sequential`: the I/O continues its VMDK's stream (the workload's non-random share):
+  /// SSDs serve it without the per-command cost of random I/O, and the OSA write buffer
+  /// keeps its data as one contiguous run for the elevator.
+  void submit(std::uint64_t token, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size,
+              bool sequential = false);
 
   /// Destages every OSA write buffer and writes out ESA partial stripes (like HCIBench's
   /// cache-drop step); background work then runs until the buffers are empty.
@@ -193,6 +197,7 @@ class Cluster final : public EventHandler,
     IoOp op = IoOp::read;
     std::uint8_t phase = 0;                  // RMW: 0 = reads, 1 = writes
     bool cached = false;                     // read served by the client cache
+    bool sequential = false;                 // continues its VMDK's stream (Cluster::submit)
   };
   struct SubOp {
     std::uint32_t parent = kNone;            // request, or disk group for destage
@@ -206,6 +211,7 @@ class Cluster final : public EventHandler,
     SubKind kind = SubKind::foreground;
     bool sequential = false;
     bool lookup_first = false;               // OSA dedupe: a metadata read precedes the data read
+    std::uint16_t extents = 1;               // random transfers: separate address ranges (destage)
   };
   static constexpr std::uint32_t kNone = 0xffffffffu;
   static std::uint64_t token(Kind kind, std::uint32_t index) { return (static_cast<std::uint64_t>(kind) << 56) | index; }
@@ -217,6 +223,7 @@ class Cluster final : public EventHandler,
   void start_subop(std::uint32_t sub);
   void subop_device(std::uint32_t sub);
   Time component_work(HostCpu& cpu, const SubOp& s);
+  bool streams_on(std::uint32_t device) const;
   /// The LSOM worlds of the disk group holding `device`, or null (ESA; OSA on shared cores).
   Station* world_of(std::uint32_t device) const;
   /// LSOM work of component operation `sub`: on its disk group's worlds, else on `cpu`.

@@ -47,13 +47,29 @@ class WriteBuffer {
 
   /// A write of `bytes` now fits without exceeding the capacity.
   bool has_room(Bytes bytes) const { return dirty_ + k_ * static_cast<double>(bytes.count()) <= capacity_; }
-  /// Accounts a write of `bytes` (after coalescing with dirty blocks). Returns the bytes added.
-  double write(Bytes bytes) {
+  /// Accounts a write of `bytes` (after coalescing with dirty blocks) whose data is
+  /// contiguous in runs of `run` bytes (a random write: its own size; a sequential stream:
+  /// the whole stream). Returns the bytes added.
+  double write(Bytes bytes, double run) {
     const double b = static_cast<double>(bytes.count());
     const double fresh = working_set_ > 0 ? b * std::max(0.0, 1.0 - dirty_ / working_set_) : b;
     dirty_ = std::min(capacity_, dirty_ + k_ * fresh);
+    fresh_bytes_ += fresh;
+    fresh_runs_ += fresh / std::max(run, 1.0);
     return fresh;
   }
+  /// Mean length in bytes of a contiguous dirty extent, as the elevator finds it when it
+  /// sorts the dirty blocks by address: runs of the mean written run length, merged with a
+  /// neighbour that is dirty too. With dirty density rho = D/W over the working set, a run
+  /// ends where the next block is clean (probability 1 - rho), so extents average
+  /// run / (1 - rho) (geometric merging; capped at the working set).
+  double mean_extent() const {
+    const double run = fresh_runs_ > 0 ? fresh_bytes_ / fresh_runs_ : kStreamRun;
+    const double rho = hit_probability();
+    return rho >= 1.0 ? kStreamRun : std::min(kStreamRun, run / (1.0 - rho));
+  }
+  /// A sequential stream's run: longer than any destage batch.
+  static constexpr double kStreamRun = 1e12;
   /// Probability that a read finds its block still in the buffer.
   double hit_probability() const { return working_set_ > 0 ? std::min(1.0, dirty_ / working_set_) : 0.0; }
   /// Destage wrote `bytes` of dirty data back to capacity.
@@ -78,6 +94,8 @@ class WriteBuffer {
   double working_set_ = 0;
   double dirty_ = 0;
   double k_ = 1;
+  double fresh_bytes_ = 0;             // bytes written into clean blocks ...
+  double fresh_runs_ = 0;              // ... and the contiguous runs they came in
   OsaSettings settings_;
 };
 

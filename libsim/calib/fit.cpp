@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "hcisim/core/check.hpp"
 
@@ -81,8 +82,21 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
   if (out.rows <= static_cast<int>(np))
     throw InvalidArgument("calibrate: " + std::to_string(out.rows) + " fitted rows for " + std::to_string(np) +
                           " parameters; need more rows than parameters");
-  double cost = r.squaredNorm();
-  out.rms_before = std::sqrt(cost / static_cast<double>(r.size()));
+  out.rms_before = std::sqrt(r.squaredNorm() / static_cast<double>(r.size()));
+  // IRLS weights (fit.hpp): all 1 for least squares; Huber's, frozen within an iteration.
+  Eigen::VectorXd w = Eigen::VectorXd::Ones(r.size());
+  auto reweight = [&]() {
+    if (options.loss != FitLoss::huber) return;
+    std::vector<double> a(static_cast<std::size_t>(r.size()));
+    for (Eigen::Index i = 0; i < r.size(); ++i) a[static_cast<std::size_t>(i)] = std::fabs(r[i]);
+    std::nth_element(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(a.size() / 2), a.end());
+    const double k = std::max(1e-6, 1.345 * 1.4826 * a[a.size() / 2]);
+    out.huber_k = k;
+    for (Eigen::Index i = 0; i < r.size(); ++i) w[i] = std::fabs(r[i]) <= k ? 1.0 : k / std::fabs(r[i]);
+  };
+  auto weighted_cost = [&](const Eigen::VectorXd& res) { return (w.array() * res.array().square()).sum(); };
+  reweight();
+  double cost = weighted_cost(r);
   double lambda = 1e-2;
   Eigen::MatrixXd J(r.size(), static_cast<Eigen::Index>(np));
   auto jacobian = [&]() {
@@ -94,9 +108,12 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
     }
   };
   for (int it = 0; it < options.max_iterations; ++it) {
+    reweight();
+    cost = weighted_cost(r);
     jacobian();
-    const Eigen::MatrixXd A = J.transpose() * J;
-    const Eigen::VectorXd g = J.transpose() * r;
+    const Eigen::MatrixXd Jw = w.array().sqrt().matrix().asDiagonal() * J;
+    const Eigen::MatrixXd A = Jw.transpose() * Jw;
+    const Eigen::VectorXd g = Jw.transpose() * (w.array().sqrt() * r.array()).matrix();
     bool improved = false;
     for (int tries = 0; tries < 6 && !improved; ++tries) {
       Eigen::MatrixXd damped = A;
@@ -106,7 +123,7 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
       for (std::size_t j = 0; j < np; ++j)
         xn[static_cast<Eigen::Index>(j)] = space.to_x(j, space.to_value(j, xn[static_cast<Eigen::Index>(j)]));
       const Eigen::VectorXd rn = evaluate_at(xn, nullptr);
-      const double cn = rn.squaredNorm();
+      const double cn = weighted_cost(rn);
       if (cn < cost) {
         x = xn;
         r = rn;
@@ -115,9 +132,9 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
         cost = cn;
         improved = true;
         if (log) {
-          char buf[128];
-          std::snprintf(buf, sizeof buf, "iteration %d: rms log error %.4f (lambda %.2g)", it + 1,
-                        std::sqrt(cost / static_cast<double>(r.size())), lambda);
+          char buf[160];
+          std::snprintf(buf, sizeof buf, "iteration %d: rms log error %.4f, weighted cost %.4f (lambda %.2g)", it + 1,
+                        std::sqrt(r.squaredNorm() / static_cast<double>(r.size())), cost, lambda);
           log(buf);
         }
         if (gain < 1e-6 * cost) it = options.max_iterations;   // converged
@@ -128,12 +145,15 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
     ++out.iterations;
     if (!improved) break;
   }
-  // Final state, Jacobian at the optimum and standard errors.
+  // Final state, Jacobian at the optimum and standard errors (for Huber: of the last
+  // weighted least-squares problem, the usual IRLS approximation).
   r = evaluate_at(x, &out.after);
+  reweight();
   jacobian();
+  const Eigen::MatrixXd Jw = w.array().sqrt().matrix().asDiagonal() * J;
   const double dof = std::max(1.0, static_cast<double>(r.size()) - static_cast<double>(np));
-  const double s2 = r.squaredNorm() / dof;
-  const Eigen::MatrixXd cov = s2 * (J.transpose() * J).completeOrthogonalDecomposition().pseudoInverse();
+  const double s2 = weighted_cost(r) / dof;
+  const Eigen::MatrixXd cov = s2 * (Jw.transpose() * Jw).completeOrthogonalDecomposition().pseudoInverse();
   for (std::size_t j = 0; j < np; ++j) {
     const auto jj = static_cast<Eigen::Index>(j);
     const double value = space.to_value(j, x[jj]);

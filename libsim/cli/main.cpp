@@ -46,10 +46,12 @@ usage:
       --replications N (2..100) predicts each row as the mean over scenario seeds 1..N and
       adds the lowest and highest prediction (placement and every random choice vary);
       1, the default, runs each scenario with its own seed
-  hcisim calibrate [--params P1,P2,...] [--iterations N] [--out FILE] [--seeds ...] [--set ...]
+  hcisim calibrate [--params P1,P2,...] [--iterations N] [--loss least-squares|huber] [--out FILE]
+                   [--seeds ...] [--set ...]
       fit the calibration parameters to data/measurements.csv (Levenberg-Marquardt on log
       errors, 1 s runs unless --set says otherwise), print before/after and write FILE
-      (default data/calibration.yaml)
+      (default data/calibration.yaml); --loss huber counts large errors linearly (rows the
+      model cannot represent pull less); accuracy --cv takes --loss too
   hcisim --help
 
 options:
@@ -77,6 +79,7 @@ struct Args {
   std::vector<std::string> seeds;
   std::vector<std::string> params;
   int iterations = 12;
+  FitLoss loss = FitLoss::least_squares;
   int replications = 1;
   bool out_given = false;
 };
@@ -133,6 +136,11 @@ Args parse_args(int argc, char** argv) {
       a.params = split_list(value("--params"));
     } else if (arg == "--iterations") {
       a.iterations = int_value("--iterations", 0, 100);
+    } else if (arg == "--loss") {
+      const std::string v = value("--loss");
+      if (v == "huber") a.loss = FitLoss::huber;
+      else if (v == "least-squares") a.loss = FitLoss::least_squares;
+      else usage_error("--loss = '" + v + "' is not allowed; expected huber or least-squares");
     } else if (arg == "--replications") {
       a.replications = int_value("--replications", 1, 100);
     } else if (arg == "--jobs") {
@@ -140,7 +148,7 @@ Args parse_args(int argc, char** argv) {
     } else if (!arg.empty() && arg[0] == '-') {
       usage_error("unknown option '" + arg +
                   "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --cv, --seeds, --params, "
-                  "--iterations, --replications, --help");
+                  "--iterations, --loss, --replications, --help");
     } else {
       a.files.push_back(arg);
     }
@@ -311,6 +319,7 @@ int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
   std::fputs(format_accuracy(report, a.all).c_str(), stdout);
   if (a.cv) {
     FitOptions f;
+    f.loss = a.loss;
     f.accuracy = measurement_runs(a, kFitRunOverrides);
     const AccuracyReport cv = cross_validate(measurements, cat, f, a.sets, [&](const std::string& line) {
       if (!a.quiet) std::fprintf(stderr, "%s\n", line.c_str());
@@ -328,6 +337,7 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
   FitOptions o;
   if (!a.params.empty()) o.parameters = a.params;
   o.max_iterations = a.iterations;
+  o.loss = a.loss;
   o.accuracy = measurement_runs(a, kFitRunOverrides);
   const FitResult f = fit(measurements, cat, o, [&](const std::string& line) {
     if (!a.quiet) std::fprintf(stderr, "%s\n", line.c_str());

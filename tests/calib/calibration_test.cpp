@@ -111,6 +111,23 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
   CHECK(f.rms_after < 0.02);
   CHECK(f.rms_after < f.rms_before / 10);
 
+  // One row the model cannot represent (a write latency three times the planted run's):
+  // least squares lets it pull the CPU scale; Huber's loss counts it linearly and stays
+  // nearer the planted value.
+  std::vector<Measurement> outlier = ms;
+  for (Measurement& m : outlier)
+    if (m.scenario == "small.yaml" && m.metric == "write_latency_ms") m.value *= 3;
+  FitOptions ls = o;
+  FitOptions huber = ls;
+  huber.loss = FitLoss::huber;
+  const double ls_scale = fit(outlier, cat, ls).calibration.value("cpu_per_io_scale");
+  const FitResult hf = fit(outlier, cat, huber);
+  const double huber_scale = hf.calibration.value("cpu_per_io_scale");
+  INFO("CPU scale with one outlier: least squares " << ls_scale << ", Huber " << huber_scale << " (k " << hf.huber_k << ")");
+  CHECK(std::fabs(huber_scale - 4.0) < std::fabs(ls_scale - 4.0));
+  CHECK(huber_scale == Approx(4.0).epsilon(0.10));
+  CHECK(hf.huber_k > 0);
+
   // A parameter no row responds to (ESA's CPU factor, on an OSA cluster) comes back at its
   // default with reset_uninformed, whatever the starting calibration held.
   FitOptions o2 = o;

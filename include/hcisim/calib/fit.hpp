@@ -3,6 +3,13 @@
 // scenarios with the same seeds (common random numbers), so differences come from the
 // parameters, not from noise. Standard errors come from the Jacobian at the optimum:
 // cov = s^2 (J^T J)^-1 with s^2 = SSR / (n - p).
+// Loss: least squares, or Huber's (FitLoss::huber): residuals beyond k count linearly,
+// not squared, so rows the model cannot represent (a limit it lacks) pull the global
+// parameters less than the rows it can. Solved by iteratively reweighted least squares
+// (Huber 1964; Holland & Welsch 1977): each iteration freezes the weights
+// w_i = min(1, k / |r_i|) and the scale k = 1.345 * 1.4826 * median |r_i| (Huber's
+// 95 %-efficiency constant times the MAD estimate of sigma) at the current parameters,
+// and Levenberg-Marquardt takes a step on sqrt(w_i) r_i.
 // Rows fitted: IOPS/throughput, mean latency and stated ratios (accuracy.hpp), and the
 // host CPU usage of HCIBench's Average row. Residual = ln(predicted / measured) (relative
 // error where a value can be negative).
@@ -21,11 +28,14 @@ namespace hcisim {
 /// numbers keep the finite differences smooth). Later overrides of the same keys win.
 inline const std::vector<std::string> kFitRunOverrides = {"workload.duration_s=1", "workload.warmup_s=0.2"};
 
+enum class FitLoss { least_squares, huber };
+
 struct FitOptions {
   std::vector<std::string> parameters = {"cpu_per_io_scale", "cpu_per_kib_scale", "stack_latency_us",
                                          "usb_bridge_latency_us", "esa_cpu_per_io_factor"};
   AccuracyOptions accuracy;          // which seeds, shorter durations, threads
   int max_iterations = 12;
+  FitLoss loss = FitLoss::least_squares;
   // Return a parameter that no fitted row responds to at its default (used by
   // cross-validation, so a value fitted on the held-out seed is not carried into its test).
   bool reset_uninformed = false;
@@ -35,6 +45,7 @@ struct FitResult {
   Calibration calibration;           // fitted values and standard errors
   double rms_before = 0;             // root mean square of the residuals (log errors)
   double rms_after = 0;
+  double huber_k = 0;                // Huber threshold at the optimum (FitLoss::huber), log error
   int iterations = 0;
   int evaluations = 0;
   int rows = 0;

@@ -9,6 +9,7 @@
 #include <exception>
 #include <fstream>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -97,6 +98,14 @@ std::vector<std::string> split_list(const std::string& v) {
 
 [[noreturn]] void usage_error(const std::string& msg) { throw InvalidArgument(msg + " (see hcisim --help)"); }
 
+// Writes `text` to `path`, or says which file could not be written (the option that named it).
+void write_file(const std::string& path, const std::string& text, const char* option) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw InvalidArgument(std::string(option) + ": cannot write '" + path + "' (does its directory exist?)");
+}
+
 Args parse_args(int argc, char** argv) {
   Args a;
   int i = 1;
@@ -157,9 +166,14 @@ Args parse_args(int argc, char** argv) {
   return a;
 }
 
-Scenario load(const std::string& file, const std::vector<std::string>& sets, const HardwareCatalog& cat) {
-  if (file.empty()) return parse_scenario(default_scenario_yaml(), "<built-in default>", sets, cat);
-  return load_scenario(file, sets, cat);
+// Loads a scenario and says its warnings on stderr (each once: `said` collects them).
+Scenario load(const std::string& file, const std::vector<std::string>& sets, const HardwareCatalog& cat,
+              std::set<std::string>* said = nullptr) {
+  Scenario s = file.empty() ? parse_scenario(default_scenario_yaml(), "<built-in default>", sets, cat)
+                            : load_scenario(file, sets, cat);
+  for (const std::string& w : s.warnings)
+    if (!said || said->insert(s.source + w).second) std::fprintf(stderr, "warning: %s: %s\n", s.source.c_str(), w.c_str());
+  return s;
 }
 
 // A progress bar on stderr, only when it is a terminal.
@@ -221,13 +235,15 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
     usage_error("sweep needs --vary KEY=V1,V2,...");
   const std::string key = a.vary.substr(0, eq);
   const std::vector<std::string> values = split_list(a.vary.substr(eq + 1));
+  if (values.empty()) usage_error("--vary '" + a.vary + "' lists no values; expected KEY=V1,V2,...");
   // Load every point first so bad input fails before any run.
   std::vector<Scenario> points;
+  std::set<std::string> said;
   for (const auto& file : a.files)
     for (const auto& v : values) {
       auto sets = a.sets;
       sets.push_back(key + "=" + v);
-      points.push_back(load(file, sets, cat));
+      points.push_back(load(file, sets, cat, &said));
     }
   std::vector<RunResult> results(points.size());
   std::vector<std::string> errors(points.size());
@@ -257,8 +273,8 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
     series.push_back(curve);
   }
   const std::string title = a.files.size() == 1 ? points[0].name + " - sweep of " + key : "sweep of " + key;
-  std::ofstream(a.out + ".csv") << csv;
-  std::ofstream(a.out + ".svg") << svg_line_chart(title, "IOPS", "mean latency (ms)", series);
+  write_file(a.out + ".csv", csv, "--out");
+  write_file(a.out + ".svg", svg_line_chart(title, "IOPS", "mean latency (ms)", series), "--out");
   std::fputs(csv.c_str(), stdout);
   std::fprintf(stderr, "wrote %s.csv and %s.svg\n", a.out.c_str(), a.out.c_str());
   return 0;
@@ -268,9 +284,28 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   if (a.files.size() != 2) usage_error("compare takes two scenario files");
   const Scenario sa = load(a.files[0], a.sets, cat), sb = load(a.files[1], a.sets, cat);
   RunResult ra, rb;
-  std::thread ta([&] { ra = simulate(sa); });
-  rb = simulate(sb);
+  std::exception_ptr failed_a;   // an exception must not leave the thread (std::terminate)
+  std::thread ta([&] {
+    try {
+      ra = simulate(sa);
+    } catch (...) {
+      failed_a = std::current_exception();
+    }
+  });
+  try {
+    rb = simulate(sb);
+  } catch (const std::exception& e) {
+    ta.join();
+    throw InvalidArgument(a.files[1] + ": " + e.what());
+  }
   ta.join();
+  if (failed_a) {
+    try {
+      std::rethrow_exception(failed_a);
+    } catch (const std::exception& e) {
+      throw InvalidArgument(a.files[0] + ": " + e.what());
+    }
+  }
   if (a.json) {
     std::printf("{\"a\": %s, \"b\": %s}\n", to_json(ra).c_str(), to_json(rb).c_str());
     return 0;
@@ -358,7 +393,7 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
       }
   }
   const std::string path = a.out_given ? a.out : data + "/calibration.yaml";
-  std::ofstream(path) << out.to_yaml();
+  write_file(path, out.to_yaml(), "--out");
   std::printf("\nwrote %s\n", path.c_str());
   return 0;
 }

@@ -11,6 +11,7 @@ void CpuSpec::validate() const {
   check::in_range(cores_per_socket, 1, 256, p + "cores_per_socket");
   check::in_range(threads_per_core, 1, 8, p + "threads_per_core");
   check::positive(ghz, p + "ghz");
+  if (!(ghz >= 0.1 && ghz <= 10)) check::fail(p + "ghz", ghz, "0.1 .. 10 GHz");
 }
 
 const char* cpu_stage_name(CpuStage stage) {

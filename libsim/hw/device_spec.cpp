@@ -1,29 +1,39 @@
 // Validation of device and connection figures: every figure the model uses must be a
-// finite positive number; the message names the device and the field.
+// finite positive number inside physical bounds; the message names the device and the field.
 #include "hcisim/hw/device_spec.hpp"
+
+#include <cstdio>
 
 #include "hcisim/core/check.hpp"
 
 namespace hcisim {
 
 namespace {
-void require_positive(const std::string& device, const char* field, double v) {
+// A positive, finite figure inside physical bounds (far wider than any real device, but
+// narrow enough that service times stay representable in nanoseconds).
+void require(const std::string& device, const char* field, double v, double lo, double hi) {
   check::positive(v, "device '" + device + "' " + field);
+  if (!(v >= lo && v <= hi)) {
+    char allowed[64];
+    std::snprintf(allowed, sizeof allowed, "%g .. %g", lo, hi);
+    check::fail("device '" + device + "' " + field, v, allowed);
+  }
 }
 }  // namespace
 
 void DeviceSpec::validate() const {
-  require_positive(name, "capacity_gb", capacity_gb);
-  require_positive(name, "seq_read_mbps", seq_read_mbps);
-  require_positive(name, "seq_write_mbps", seq_write_mbps);
+  require(name, "capacity_gb", capacity_gb, 1, 1e6);
+  require(name, "seq_read_mbps", seq_read_mbps, 1, 1e5);
+  require(name, "seq_write_mbps", seq_write_mbps, 1, 1e5);
   if (kind == DeviceKind::ssd) {
-    require_positive(name, "read_iops_4k", read_iops_4k);
-    require_positive(name, "write_iops_4k", write_iops_4k);
-    require_positive(name, "read_latency_us", read_latency_us);
-    require_positive(name, "write_latency_us", write_latency_us);
+    require(name, "read_iops_4k", read_iops_4k, 10, 1e8);
+    require(name, "write_iops_4k", write_iops_4k, 10, 1e8);
+    require(name, "read_latency_us", read_latency_us, 0.1, 1e6);
+    require(name, "write_latency_us", write_latency_us, 0.1, 1e6);
   } else {
-    require_positive(name, "rpm", rpm);
+    require(name, "rpm", rpm, 1000, 30000);
     check::non_negative(seek_ms, "device '" + name + "' seek_ms");
+    if (seek_ms > 100) check::fail("device '" + name + "' seek_ms", seek_ms, "0 .. 100");
   }
   if (interface != "nvme" && interface != "sas" && interface != "sata" && interface != "usb-nvme")
     check::fail("device '" + name + "' interface", interface, "one of nvme, sas, sata, usb-nvme");
@@ -32,6 +42,9 @@ void DeviceSpec::validate() const {
 void ConnectionSpec::validate() const {
   check::non_negative(added_latency_us, "connection '" + name + "' added_latency_us");
   check::non_negative(max_mbps, "connection '" + name + "' max_mbps");
+  if (added_latency_us > 1e6) check::fail("connection '" + name + "' added_latency_us", added_latency_us, "0 .. 1e6");
+  if (max_mbps > 0 && !(max_mbps >= 1 && max_mbps <= 1e6))
+    check::fail("connection '" + name + "' max_mbps", max_mbps, "0 (no cap) or 1 .. 1e6");
 }
 
 }  // namespace hcisim

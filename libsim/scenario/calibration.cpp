@@ -55,6 +55,8 @@ void Calibration::set(const std::string& name, double v) {
 Calibration Calibration::load(const std::string& path) {
   Calibration c = defaults();
   YAML::Node root;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InvalidArgument("calibration file '" + path + "' is a directory");
   try {
     root = YAML::LoadFile(path);
   } catch (const YAML::BadFile&) {
@@ -62,9 +64,13 @@ Calibration Calibration::load(const std::string& path) {
   } catch (const YAML::ParserException& e) {
     throw InvalidArgument(path + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
   }
+  if (!root.IsMap()) throw InvalidArgument(path + ": expected a map with the key 'parameters'");
   const YAML::Node params = root["parameters"];
   if (!params || !params.IsMap()) throw InvalidArgument(path + ": expected a map 'parameters'");
   for (const auto& kv : params) {
+    if (!kv.first.IsScalar())
+      throw InvalidArgument(path + ":" + std::to_string(kv.first.Mark().line + 1) +
+                            ": a parameter name must be a plain name");
     const std::string name = kv.first.as<std::string>();
     const std::string at = path + ":" + std::to_string(kv.first.Mark().line + 1) + ": ";
     CalibrationParameter* p = nullptr;
@@ -75,6 +81,7 @@ Calibration Calibration::load(const std::string& path) {
       for (const auto& q : c.params_) known += (known.empty() ? "" : ", ") + q.name;
       throw InvalidArgument(at + "unknown calibration parameter '" + name + "'; known: " + known);
     }
+    if (!kv.second.IsMap()) throw InvalidArgument(at + "parameter '" + name + "': expected a map {default, fitted, stderr, ...}");
     try {
       if (kv.second["fitted"]) p->fitted = kv.second["fitted"].as<double>();
       if (kv.second["stderr"]) p->stderr_value = kv.second["stderr"].as<double>();

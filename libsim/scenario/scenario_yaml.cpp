@@ -19,11 +19,14 @@
 //             vms, vmdks_per_vm, outstanding_per_vmdk, block_size, read_pct, random_pct,
 //             working_set_pct, vmdk_size, compress_pct, dedupe_pct, duration_s, warmup_s, history_s,
 //             iops_limit_per_vm, latency_target_ms
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "hcisim/core/check.hpp"
 #include "hcisim/scenario/scenario.hpp"
+#include "hcisim/storage/capacity.hpp"
 #include "hcisim/workload/workload_parsers.hpp"
 #include "yaml_reader.hpp"
 
@@ -140,6 +143,7 @@ std::vector<DriveSpec> read_drive_list(const YamlReader& r, const HardwareCatalo
   for (std::size_t i = 0; i < r.size(); ++i) {
     auto some = read_drives(r.item(i), cat, true);
     out.insert(out.end(), some.begin(), some.end());
+    if (out.size() > 64) r.item(i).fail("more than 64 devices in one list; at most 64 are allowed");
   }
   return out;
 }
@@ -150,7 +154,7 @@ SwitchSpec default_switch(double gbps, const HardwareCatalog& cat) {
   return cat.network_switch("dell-s5232f-on");
 }
 
-void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& out) {
+void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& out, std::vector<std::string>& notes) {
   c.expect_map({"hosts", "architecture", "witness_host", "host", "osa", "esa", "client_cache_mb"});
   const long hosts = c.integer("hosts", 0, 1, 64);
   if (hosts == 0) c.fail("missing key 'cluster.hosts' (1 to 64)");
@@ -208,8 +212,19 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     throw InvalidArgument(n.where(n.has("speed_gbe") ? n.node()["speed_gbe"] : n.node()) + ": " + e.what());
   }
   f.link_gbps = speed;
+  char note[320];
+  if (n.has("nic") && f.nic.speed_gbps < speed) {
+    std::snprintf(note, sizeof note, "%s = %g exceeds the %g GbE ports of NIC '%s': modelled as that NIC at %g GbE",
+                  n.key_path("speed_gbe").c_str(), speed, f.nic.speed_gbps, f.nic.name.c_str(), speed);
+    notes.emplace_back(note);
+  }
   if (f.nic.speed_gbps < speed) f.nic.speed_gbps = speed;
   const long ports = n.integer("ports", 1, 1, 8);
+  if (n.has("nic") && ports > f.nic.ports) {
+    std::snprintf(note, sizeof note, "%s = %ld exceeds the %d ports of NIC '%s': modelled with %ld ports",
+                  n.key_path("ports").c_str(), ports, f.nic.ports, f.nic.name.c_str(), ports);
+    notes.emplace_back(note);
+  }
   f.nic.ports = std::max(f.nic.ports, static_cast<int>(ports));
   f.teaming = n.choice("teaming", ports > 1 ? "lacp" : "failover", {"failover", "lacp"}) == "lacp" ? Teaming::lacp
                                                                                                    : Teaming::failover;
@@ -221,6 +236,11 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
       f.leaf = cat.network_switch(n.text("switch", ""));
     } catch (const InvalidArgument& e) {
       n.fail(e.what());
+    }
+    if (f.leaf.port_speed_gbps > 0 && f.leaf.port_speed_gbps < speed) {
+      std::snprintf(note, sizeof note, "%s = %g exceeds the %g GbE ports of switch '%s': modelled as that switch at %g GbE",
+                    n.key_path("speed_gbe").c_str(), speed, f.leaf.port_speed_gbps, f.leaf.name.c_str(), speed);
+      notes.emplace_back(note);
     }
   } else {
     f.leaf = default_switch(speed, cat);
@@ -329,6 +349,9 @@ void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s)
 
 }  // namespace
 
+static Scenario parse_root(YAML::Node root, const std::string& source, const std::vector<std::string>& overrides,
+                    const HardwareCatalog& catalog);
+
 Scenario parse_scenario(const std::string& text, const std::string& source, const std::vector<std::string>& overrides,
                         const HardwareCatalog& catalog) {
   YAML::Node root;
@@ -337,7 +360,23 @@ Scenario parse_scenario(const std::string& text, const std::string& source, cons
   } catch (const YAML::ParserException& e) {
     throw InvalidArgument(source + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
   }
-  if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  if (!root.IsDefined() || root.IsNull())
+    throw InvalidArgument(source + ": empty scenario; expected a map with the keys name, seed, cluster, policy, "
+                                   "data_services and workload");
+  if (!root.IsMap())
+    throw InvalidArgument(source + ":" + std::to_string(root.Mark().line + 1) +
+                          ": a scenario is a map with the keys name, seed, cluster, policy, data_services and workload");
+  try {
+    return parse_root(root, source, overrides, catalog);
+  } catch (const YAML::Exception& e) {
+    // yaml-cpp's own complaints (a key that is a list or map, a conversion it cannot make).
+    throw InvalidArgument(source + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg +
+                          " (keys are plain names; values as in examples/scenarios/)");
+  }
+}
+
+static Scenario parse_root(YAML::Node root, const std::string& source, const std::vector<std::string>& overrides,
+                    const HardwareCatalog& catalog) {
   for (const auto& o : overrides) apply_override(root, o);
   const YamlReader r(root, source, "");
   r.expect_map({"name", "seed", "cluster", "policy", "data_services", "workload"});
@@ -346,7 +385,7 @@ Scenario parse_scenario(const std::string& text, const std::string& source, cons
   s.name = r.text("name", source);
   s.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, 2147483647L));
   catalog.calibration().apply_settings(s.cluster);   // the scenario's own keys may override
-  read_cluster(r.child("cluster"), catalog, s.cluster);
+  read_cluster(r.child("cluster"), catalog, s.cluster, s.warnings);
   if (r.has("policy")) {
     const YamlReader p = r.child("policy");
     p.expect_map({"raid", "ftt", "checksum", "encryption"});
@@ -371,16 +410,39 @@ Scenario parse_scenario(const std::string& text, const std::string& source, cons
   }
   if (!r.has("workload")) r.fail("missing key 'workload'");
   read_workload(r.child("workload"), s.cluster, s);
+  const WorkloadSpec& w = s.workload;
+  if (w.vms > 0) {
+    // HCIBench writes every VMDK's working set before it measures: that data must fit.
+    const CapacityReport c = capacity(s.cluster, DataProfile{w.compress_pct, w.dedupe_pct});
+    const double data_gb = static_cast<double>(w.vms) * w.vmdks_per_vm * static_cast<double>(w.vmdk_size.count()) *
+                           w.working_set_pct / 100.0 / 1e9;
+    if (data_gb > c.usable_gb) {
+      char buf[256];
+      std::snprintf(buf, sizeof buf,
+                    "workload: the VMs' data (%.0f GB = vms x vmdks_per_vm x vmdk_size x working_set_pct) exceeds the "
+                    "cluster's usable capacity (%.0f GB after policy, data reduction and slack)",
+                    data_gb, c.usable_gb);
+      s.warnings.emplace_back(buf);
+    }
+  }
   return s;
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides,
                        const HardwareCatalog& catalog) {
-  std::ifstream in(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InvalidArgument("scenario file '" + path + "' is a directory");
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InvalidArgument("scenario file '" + path + "' cannot be read");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return parse_scenario(buf.str(), path, overrides, catalog);
+  // Read at most 16 MiB: a scenario is a few KiB; anything larger (or endless, /dev/zero)
+  // is not one.
+  constexpr std::size_t kMax = 16u << 20;
+  std::string text(kMax + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (in.bad()) throw InvalidArgument("scenario file '" + path + "' cannot be read");
+  if (text.size() > kMax) throw InvalidArgument("scenario file '" + path + "' is larger than 16 MiB; not a scenario");
+  return parse_scenario(text, path, overrides, catalog);
 }
 
 const std::string& default_scenario_yaml() {

@@ -30,6 +30,7 @@ void YamlReader::expect_map(std::initializer_list<const char*> keys) const {
     fail("expected a map with keys " + list);
   }
   for (const auto& kv : node_) {
+    if (!kv.first.IsScalar()) throw InvalidArgument(where(kv.first) + ": a key must be a plain name, not a list or map");
     const std::string k = kv.first.as<std::string>();
     bool known = false;
     for (const char* allowed : keys) known = known || k == allowed;

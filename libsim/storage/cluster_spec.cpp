@@ -3,8 +3,10 @@
 #include "hcisim/storage/cluster_spec.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "hcisim/core/check.hpp"
+#include "hcisim/hw/topology.hpp"
 
 namespace hcisim {
 
@@ -44,6 +46,9 @@ void ClusterSpec::validate() const {
       if (!host.disk_groups.empty())
         reject(at + ".disk_groups", "ESA has no disk groups; list the host's NVMe devices under pool");
       if (host.pool.empty()) reject(at + ".pool", "an ESA host needs at least one NVMe device in its pool");
+      // A bound, not a vSAN limit: ESA ReadyNodes hold up to 24 NVMe devices per host.
+      if (host.pool.size() > 64)
+        reject(at + ".pool", std::to_string(host.pool.size()) + " devices in one host's pool; at most 64 are allowed");
       for (std::size_t d = 0; d < host.pool.size(); ++d) {
         const std::string f = at + ".pool[" + std::to_string(d) + "]";
         validate_drive(host.pool[d], f);
@@ -102,6 +107,24 @@ void ClusterSpec::validate() const {
     if (osa.lsom_worlds_per_dg < 0 || osa.lsom_worlds_per_dg > 64)
       check::fail("osa.lsom_worlds_per_dg", osa.lsom_worlds_per_dg, "0 (shared cores) .. 64");
     check::positive(osa.lsom_cost_factor, "osa.lsom_cost_factor");
+    // Congestion delay a * exp(b * 255) at full congestion must stay a time (at most 1000 s).
+    check::non_negative(osa.congestion_delay_a_us, "osa.congestion_delay_a_us");
+    if (!(osa.congestion_delay_b >= 0 && osa.congestion_delay_b <= 0.1))
+      check::fail("osa.congestion_delay_b", osa.congestion_delay_b, "0 .. 0.1 (per congestion unit)");
+    if (osa.congestion_delay_a_us * std::exp(osa.congestion_delay_b * 255) > 1e9)
+      check::fail("osa.congestion_delay_a_us", osa.congestion_delay_a_us,
+                  "a value whose delay at congestion 255 (a * exp(255 b)) is at most 1000 s");
+    // The hybrid cache keeps a write buffer: its read-cache share is below 1.
+    if (!(osa.hybrid_read_cache_share >= 0 && osa.hybrid_read_cache_share <= 0.95))
+      check::fail("osa.hybrid_read_cache_share", osa.hybrid_read_cache_share, "0 .. 0.95");
+    // Erasure-coding columns are whole 4 KiB blocks.
+    if (osa.stripe_unit.count() % 4096 != 0) check::fail("osa.stripe_unit", osa.stripe_unit.count(), "a multiple of 4 KiB");
+    if (esa.stripe_unit.count() % 4096 != 0) check::fail("esa.stripe_unit", esa.stripe_unit.count(), "a multiple of 4 KiB");
+    try {
+      validate_fabric(fabric, static_cast<int>(hosts.size()));
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument(std::string("(host.network) ") + e.what());
+    }
     check::positive(esa.gc_factor, "esa.gc_factor");
     check::positive(esa.cpu_per_io_factor, "esa.cpu_per_io_factor");
     cpu_costs.validate();

@@ -3,6 +3,7 @@
 // in vsan-model-facts.md section 6; DiskSpd flags from its documentation.
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -31,17 +32,28 @@ std::vector<std::string_view> split(std::string_view s, std::string_view seps) {
                         std::string(allowed));
 }
 
+// A finite number (NaN and infinities are not numbers a tool takes).
 double number(std::string_view text, std::string_view what, std::string_view token) {
   double v = 0;
   const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc{} || p != text.data() + text.size() || text.empty()) bad(what, token, "a number");
+  if (ec != std::errc{} || p != text.data() + text.size() || text.empty() || !std::isfinite(v))
+    bad(what, token, "a number");
   return v;
 }
 
-int integer(std::string_view text, std::string_view what, std::string_view token) {
+double percentage(std::string_view text, std::string_view what, std::string_view token) {
+  const double v = number(text, what, token);
+  if (!(v >= 0 && v <= 100)) bad(what, token, "a percentage 0..100");
+  return v;
+}
+
+// A whole number in [lo, hi] (counts such as threads and queue depths, checked before any
+// product of them can overflow).
+int integer(std::string_view text, std::string_view what, std::string_view token, int lo = 1, int hi = 1024) {
   int v = 0;
   const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc{} || p != text.data() + text.size() || text.empty()) bad(what, token, "a whole number");
+  if (v < lo || v > hi) bad(what, token, "a whole number " + std::to_string(lo) + ".." + std::to_string(hi));
   return v;
 }
 
@@ -131,7 +143,7 @@ WorkloadSpec parse_diskspd(std::string_view command_line) {
       case 'C': break;   // cool-down: not measured
       case 't': threads = integer(arg, "DiskSpd -t (threads per target)", tok); break;
       case 'o': outstanding = integer(arg, "DiskSpd -o (outstanding per thread)", tok); break;
-      case 'w': w.read_pct = 100.0 - number(arg, "DiskSpd -w (write %)", tok); break;
+      case 'w': w.read_pct = 100.0 - percentage(arg, "DiskSpd -w (write %)", tok); break;
       case 'r': w.random_pct = 100; break;
       case 's': w.random_pct = 0; break;
       case 'L': case 'h': case 'Z': break;   // latency stats, caching and buffer options: no effect here
@@ -177,9 +189,9 @@ WorkloadSpec parse_fio_options(std::string_view options) {
     const std::string_view key = tok.substr(0, eq), val = tok.substr(eq + 1);
     if (key == "bs" || key == "blocksize") w.block = parse_size(val, "fio bs");
     else if (key == "rw" || key == "readwrite") rw = std::string(val);
-    else if (key == "rwmixread") rwmixread = number(val, "fio rwmixread", tok);
-    else if (key == "rwmixwrite") rwmixread = 100.0 - number(val, "fio rwmixwrite", tok);
-    else if (key == "percentage_random") percentage_random = number(val, "fio percentage_random", tok);
+    else if (key == "rwmixread") rwmixread = percentage(val, "fio rwmixread", tok);
+    else if (key == "rwmixwrite") rwmixread = 100.0 - percentage(val, "fio rwmixwrite", tok);
+    else if (key == "percentage_random") percentage_random = percentage(val, "fio percentage_random", tok);
     else if (key == "iodepth") iodepth = integer(val, "fio iodepth", tok);
     else if (key == "numjobs") numjobs = integer(val, "fio numjobs", tok);
     else if (key == "size") w.vmdk_size = parse_size(val, "fio size");

@@ -1,6 +1,7 @@
 // Validation and description of workload specs.
 #include "hcisim/workload/workload_spec.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "hcisim/core/check.hpp"
@@ -40,6 +41,14 @@ void WorkloadSpec::validate() const {
   if (!(warmup_s >= 0 && warmup_s <= 86400)) check::fail("workload warmup_s", warmup_s, "0..86400 seconds");
   if (!(history_s >= 0 && history_s <= 1e7)) check::fail("workload history_s", history_s, "0..1e7 seconds");
   check::non_negative(iops_limit_per_vm, "workload iops_limit_per_vm");
+  // The open loop releases an I/O every 1e9 / limit ns: between 10 ns and 1000 s apart.
+  if (iops_limit_per_vm > 0 && !(iops_limit_per_vm >= 1e-3 && iops_limit_per_vm <= 1e8))
+    check::fail("workload iops_limit_per_vm", iops_limit_per_vm, "0 (no limit) or 0.001..1e8 I/O/s per VM");
+  // Every outstanding I/O is a slot held in memory: bound the product of the counts.
+  if (static_cast<double>(std::max(vms, 1)) * vmdks_per_vm * outstanding_per_vmdk > 1e6)
+    check::fail("workload vms x vmdks_per_vm x outstanding_per_vmdk",
+                static_cast<double>(std::max(vms, 1)) * vmdks_per_vm * outstanding_per_vmdk,
+                "at most 1,000,000 outstanding I/Os");
   check::non_negative(latency_target_ms, "workload latency_target_ms");
   if (iops_limit_per_vm > 0 && latency_target_ms > 0)
     throw InvalidArgument("workload: iops_limit_per_vm and latency_target_ms cannot both be set");

@@ -7,6 +7,7 @@
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"
+#include "hcisim/workload/workload_parsers.hpp"
 
 using namespace hcisim;
 
@@ -184,3 +185,41 @@ TEST_CASE("the built-in default scenario runs, deterministically, and obeys Litt
     CHECK_THAT(json, Catch::Contains(key));
   CHECK(csv_header().find("iops,read_iops") != std::string::npos);
 }
+
+TEST_CASE("bad numbers that would overflow or stall the simulation are rejected when the scenario is read") {
+  // Open-loop rates whose release interval is under 10 ns or over 1000 s.
+  CHECK_THROWS_WITH(parse(kExample, {"workload.iops_limit_per_vm=3e9"}), Catch::Contains("iops_limit_per_vm") && Catch::Contains("0.001..1e8"));
+  CHECK_THROWS_WITH(parse(kExample, {"workload.iops_limit_per_vm=1e-10"}), Catch::Contains("iops_limit_per_vm"));
+  // Counts whose product would not fit in memory.
+  CHECK_THROWS_WITH(parse(kExample, {"workload.vms=10000", "workload.vmdks_per_vm=64", "workload.outstanding_per_vmdk=1024"}),
+                    Catch::Contains("at most 1,000,000 outstanding I/Os"));
+  // Hardware figures far outside physics (service times would leave the nanosecond range).
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.host.cpu={cores: 8, ghz: 1e-300}"}), Catch::Contains("ghz") && Catch::Contains("0.1 .. 10 GHz"));
+  // Congestion settings that would overflow the delay, a hybrid cache without a write buffer.
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.congestion_delay_b=1e6"}), Catch::Contains("osa.congestion_delay_b"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.hybrid_read_cache_share=1"}), Catch::Contains("osa.hybrid_read_cache_share"));
+  // Keys that are lists or maps, an empty or non-map document.
+  CHECK_THROWS_WITH(parse("? [a, b]\n: 1\n"), Catch::Contains("test.yaml:1") && Catch::Contains("plain name"));
+  CHECK_THROWS_WITH(parse("hello\n"), Catch::Contains("a scenario is a map"));
+  CHECK_THROWS_WITH(parse(""), Catch::Contains("empty scenario"));
+}
+
+TEST_CASE("tool command lines: counts are bounded before they multiply; percentages are 0..100") {
+  CHECK_THROWS_WITH(parse_diskspd("-t100000 -o100000 -b4k"), Catch::Contains("DiskSpd -t") && Catch::Contains("1..1024"));
+  CHECK_THROWS_WITH(parse_diskspd("-t-2 -o4 -b4k"), Catch::Contains("DiskSpd -t"));
+  CHECK_THROWS_WITH(parse_fio_options("rw=randrw iodepth=100000 numjobs=100000"), Catch::Contains("fio iodepth"));
+  CHECK_THROWS_WITH(parse_fio_options("rw=randrw rwmixread=nan"), Catch::Contains("fio rwmixread"));
+  CHECK_THROWS_WITH(parse_fio_options("rw=randrw rwmixread=-5"), Catch::Contains("a percentage 0..100"));
+}
+
+TEST_CASE("a link faster than the named NIC or switch, or more ports than the NIC has, is said as a warning") {
+  const Scenario plain = parse(kExample);
+  CHECK(plain.warnings.empty());
+  const Scenario fast = parse(replace(kExample, "network: {speed_gbe: 10, ports: 1}",
+                                      "network: {nic: intel-x520-da1, speed_gbe: 25, ports: 2}"));
+  REQUIRE(fast.warnings.size() == 2);
+  CHECK_THAT(fast.warnings[0], Catch::Contains("speed_gbe = 25 exceeds the 10 GbE ports of NIC 'intel-x520-da1'"));
+  CHECK_THAT(fast.warnings[1], Catch::Contains("ports = 2 exceeds the 1 ports of NIC 'intel-x520-da1'"));
+  CHECK(fast.cluster.fabric.link_gbps == 25);
+}
+

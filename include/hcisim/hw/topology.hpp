@@ -28,6 +28,9 @@ struct FabricSpec {
 
 /// Adds `host_names.size()` hosts and the fabric to `net` and finalises it. Host i gets
 /// index i. Throws InvalidArgument naming the field when the fabric cannot hold the hosts.
+/// Throws InvalidArgument naming the first rule `spec` breaks for `hosts` hosts (switch
+/// ports, 2 hosts for direct cabling, leaf-spine limits); build_fabric checks it first.
+void validate_fabric(const FabricSpec& spec, int hosts);
 void build_fabric(Network& net, const FabricSpec& spec, const std::vector<std::string>& host_names);
 
 }  // namespace hcisim

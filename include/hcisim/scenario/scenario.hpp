@@ -21,6 +21,9 @@ struct Scenario {
   ClusterSpec cluster;
   WorkloadSpec workload;
   int threads_per_vmdk = 1;           // DiskSpd -t: per-thread report rows
+  // What the scenario asks for that is legal but unusual, said once where the model departs
+  // from the file (a link faster than the named NIC, VM data beyond usable capacity, ...).
+  std::vector<std::string> warnings;
 };
 
 /// Parses YAML `text` (named `source` in errors). `overrides` are "key.path=value" strings

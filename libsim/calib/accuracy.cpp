@@ -140,6 +140,9 @@ std::vector<Measurement> load_measurements(const std::string& path) {
     if (m.kind != "absolute" && m.kind != "ratio")
       throw InvalidArgument(path + ":" + std::to_string(m.line) + ": column 'kind' = '" + m.kind +
                             "' is not allowed; expected absolute or ratio");
+    if (m.kind == "absolute" && !(m.value >= 0))
+      throw InvalidArgument(path + ":" + std::to_string(m.line) + ": column 'value' = " + std::to_string(m.value) +
+                            " is not allowed for an absolute measurement; expected a value >= 0");
     out.push_back(std::move(m));
   }
   return out;
@@ -174,6 +177,16 @@ AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const
     bool keep = options.only_seeds.empty();
     for (const auto& s : options.only_seeds) keep = keep || m.seed_file.rfind(s, 0) == 0;
     if (keep) rows.push_back(&m);
+  }
+  for (const auto& s : options.only_seeds) {
+    bool known = false;
+    std::string seeds;
+    for (const Measurement& m : measurements) {
+      known = known || m.seed_file.rfind(s, 0) == 0;
+      const std::string id = m.seed_file.substr(0, 3);
+      if (seeds.find(id) == std::string::npos) seeds += (seeds.empty() ? "" : ", ") + id;
+    }
+    if (!known) throw InvalidArgument("--seeds: no measurement of seed '" + s + "'; the measurements cover " + seeds);
   }
   // Every scenario referenced (and every ratio's baseline) runs once.
   // Every scenario referenced (and every ratio's baseline) runs once; scenarios whose rows
@@ -232,6 +245,9 @@ AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const
       progress(f);
     }
   });
+  // Every run failing means the input, not a scenario, is wrong (a bad --set): say so.
+  if (!jobs_to_run.empty() && std::all_of(errors.begin(), errors.end(), [](const std::string& e) { return !e.empty(); }))
+    throw InvalidArgument("no scenario of the measurements could run; the first: " + errors.front());
   for (std::size_t i = 0; i < jobs_to_run.size(); ++i) {
     if (errors[i].empty()) runs[jobs_to_run[i].key] = std::move(results[i]);
     else load_errors[jobs_to_run[i].key] = errors[i];

@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -67,12 +68,15 @@ Calibration Calibration::load(const std::string& path) {
   if (!root.IsMap()) throw InvalidArgument(path + ": expected a map with the key 'parameters'");
   const YAML::Node params = root["parameters"];
   if (!params || !params.IsMap()) throw InvalidArgument(path + ": expected a map 'parameters'");
+  std::vector<std::string> seen;
   for (const auto& kv : params) {
     if (!kv.first.IsScalar())
       throw InvalidArgument(path + ":" + std::to_string(kv.first.Mark().line + 1) +
                             ": a parameter name must be a plain name");
     const std::string name = kv.first.as<std::string>();
     const std::string at = path + ":" + std::to_string(kv.first.Mark().line + 1) + ": ";
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) throw InvalidArgument(at + "duplicate parameter '" + name + "'");
+    seen.push_back(name);
     CalibrationParameter* p = nullptr;
     for (auto& q : c.params_)
       if (q.name == name) p = &q;

@@ -63,6 +63,18 @@ void validate_at(const CsvTable& t, std::size_t row, const Spec& spec) {
   }
 }
 
+// Validates row `row` of `t` and appends it, refusing a name already in the catalog.
+template <typename Spec>
+void add_row(const CsvTable& t, std::size_t row, Spec spec, std::vector<Spec>& into) {
+  validate_at(t, row, spec);
+  for (const Spec& s : into)
+    if (s.name == spec.name)
+      throw InvalidArgument(t.path() + ":" + std::to_string(t.line_of(row)) + ": name '" + spec.name +
+                            "' appears twice; names must be unique");
+  if (spec.name.empty()) throw InvalidArgument(t.path() + ":" + std::to_string(t.line_of(row)) + ": empty name");
+  into.push_back(std::move(spec));
+}
+
 }  // namespace
 
 std::vector<std::string> closest_names(std::string_view name, const std::vector<std::string>& candidates,
@@ -97,8 +109,7 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     d.rpm = dev.number(r, "rpm");
     d.seek_ms = dev.number(r, "seek_ms");
     d.source = dev.text(r, "source");
-    validate_at(dev, r, d);
-    cat.devices_.push_back(std::move(d));
+    add_row(dev, r, std::move(d), cat.devices_);
   }
   const CsvTable con = CsvTable::read(dir + "/connections.csv");
   for (std::size_t r = 0; r < con.rows(); ++r) {
@@ -107,8 +118,7 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     c.added_latency_us = con.number(r, "added_latency_us");
     c.max_mbps = con.number(r, "max_mbps");
     c.source = con.text(r, "source");
-    validate_at(con, r, c);
-    cat.connections_.push_back(std::move(c));
+    add_row(con, r, std::move(c), cat.connections_);
   }
   const CsvTable nic = CsvTable::read(dir + "/nics.csv");
   for (std::size_t r = 0; r < nic.rows(); ++r) {
@@ -119,8 +129,7 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     n.latency_us = nic.number(r, "latency_us");
     n.rdma = nic.flag(r, "rdma");
     n.source = nic.text(r, "source");
-    validate_at(nic, r, n);
-    cat.nics_.push_back(std::move(n));
+    add_row(nic, r, std::move(n), cat.nics_);
   }
   const CsvTable sw = CsvTable::read(dir + "/switches.csv");
   for (std::size_t r = 0; r < sw.rows(); ++r) {
@@ -132,8 +141,7 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     s.cut_through = sw.flag(r, "cut_through");
     s.buffer_mb = sw.number(r, "buffer_mb");
     s.source = sw.text(r, "source");
-    validate_at(sw, r, s);
-    cat.switches_.push_back(std::move(s));
+    add_row(sw, r, std::move(s), cat.switches_);
   }
   const CsvTable cpu = CsvTable::read(dir + "/cpus.csv");
   for (std::size_t r = 0; r < cpu.rows(); ++r) {
@@ -148,8 +156,7 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
                             std::to_string(threads) + " is not allowed; expected a multiple of cores");
     c.ghz = cpu.number(r, "base_ghz");
     c.source = cpu.text(r, "source");
-    validate_at(cpu, r, c);
-    cat.cpus_.push_back(std::move(c));
+    add_row(cpu, r, std::move(c), cat.cpus_);
   }
   cat.calibration_ = Calibration::load_dir(dir);
   return cat;

@@ -279,7 +279,10 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
                   "congestion_delay_b", "stripe_unit_kb", "dedupe_lookup_miss", "lsom_worlds_per_dg",
                   "lsom_cost_factor"});
     OsaSettings& s = out.osa;
-    s.write_buffer = Bytes{static_cast<std::int64_t>(o.number("write_buffer_gb", static_cast<double>(s.write_buffer.count()) / 1e9) * 1e9)};
+    const double buffer_gb = o.number("write_buffer_gb", static_cast<double>(s.write_buffer.count()) / 1e9);
+    if (!(buffer_gb >= 0.001 && buffer_gb <= 1e5))
+      o.fail_value(o.key_path("write_buffer_gb"), std::to_string(buffer_gb), "0.001 .. 100000 GB", o.node()["write_buffer_gb"]);
+    s.write_buffer = Bytes{static_cast<std::int64_t>(buffer_gb * 1e9)};
     s.hybrid_read_cache_share = o.number("hybrid_read_cache_share", s.hybrid_read_cache_share);
     s.destage_start_fill = o.number("destage_start_fill", s.destage_start_fill);
     s.destage_batch_blocks = static_cast<int>(o.integer("destage_batch_blocks", s.destage_batch_blocks, 1, 4096));

@@ -1,8 +1,10 @@
 // Position-aware YAML access with key checking (yaml_reader.hpp).
 #include "yaml_reader.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <vector>
 
 #include "hcisim/core/check.hpp"
 
@@ -29,9 +31,13 @@ void YamlReader::expect_map(std::initializer_list<const char*> keys) const {
     for (const char* k : keys) list += (list.empty() ? "" : ", ") + std::string(k);
     fail("expected a map with keys " + list);
   }
+  std::vector<std::string> seen;
   for (const auto& kv : node_) {
     if (!kv.first.IsScalar()) throw InvalidArgument(where(kv.first) + ": a key must be a plain name, not a list or map");
     const std::string k = kv.first.as<std::string>();
+    if (std::find(seen.begin(), seen.end(), k) != seen.end())
+      throw InvalidArgument(where(kv.first) + ": duplicate key '" + key_path(k.c_str()) + "'");
+    seen.push_back(k);
     bool known = false;
     for (const char* allowed : keys) known = known || k == allowed;
     if (!known) {

@@ -81,7 +81,9 @@ Bytes parse_size(std::string_view text, std::string_view what) {
   const auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
   if (ec != std::errc{} || p != digits.data() + digits.size() || digits.empty() || !(v > 0))
     bad(what, text, "a positive size like 4k, 256k, 1m, 10g (binary units)");
-  return Bytes{static_cast<std::int64_t>(v * static_cast<double>(mult) + 0.5)};
+  const double bytes = v * static_cast<double>(mult) + 0.5;
+  if (!(bytes <= 1e18)) bad(what, text, "a size up to about 1e18 bytes (888 PiB)");   // inside int64
+  return Bytes{static_cast<std::int64_t>(bytes)};
 }
 
 WorkloadSpec parse_hcibench_name(std::string_view name) {

@@ -244,8 +244,12 @@ void Cluster::after_client_cpu(std::uint32_t req) {
       }
     }
     const double run = r.sequential ? WriteBuffer::kStreamRun : static_cast<double>(r.size);
-    for (std::uint32_t g : targets) {
-      groups_[g].buffer.write(per_target, run);
+    // A strided (sequential erasure-coded) write puts 1/k of its bytes on each parity column.
+    const bool strided = r.sequential && layout_.erasure_coded() && !full_stripe(r);
+    const Bytes parity = strided ? Bytes{std::max<std::int64_t>(1, (r.size + layout_.data - 1) / layout_.data)} : per_target;
+    for (int i = 0; i < targets.count; ++i) {
+      const std::uint32_t g = targets.group[static_cast<std::size_t>(i)];
+      groups_[g].buffer.write(i > 0 ? parity : per_target, run);
       pump_destage(g);
     }
   }
@@ -311,9 +315,22 @@ void Cluster::fan_out(std::uint32_t req) {
         add_write(req, o.place.data[i].host, groups_[o.groups[i]].cache, unit);
     return;
   }
-  // Partial stripe: read-modify-write of the data column and the m parity columns.
   const StripeColumns cols = stripe_columns(layout_, spec_.osa.stripe_unit, r.offset);
   int touched[3] = {cols.data_column, cols.parity_columns[0], cols.parity_columns[1]};
+  if (r.sequential) {
+    // A sequential stream: vSAN 7 U2+ gathers it into full-stripe ("strided") writes
+    // (vsan-model-facts.md section 3, [38][39]), so no reads, and each parity column receives
+    // 1/k of the data written: per row, k data units and m parity units.
+    add_write(req, o.place.data[static_cast<std::size_t>(touched[0])].host,
+              groups_[o.groups[static_cast<std::size_t>(touched[0])]].cache, r.size);
+    const std::int64_t parity = std::max<std::int64_t>(1, (r.size + layout_.data - 1) / layout_.data);
+    for (int i = 1; i <= cols.parity_count; ++i) {
+      const auto col = static_cast<std::size_t>(touched[i]);
+      add_write(req, o.place.data[col].host, groups_[o.groups[col]].cache, parity);
+    }
+    return;
+  }
+  // Partial stripe: read-modify-write of the data column and the m parity columns.
   for (int i = 0; i <= cols.parity_count; ++i) {
     const auto col = static_cast<std::size_t>(touched[i]);
     if (r.phase == 0) add_read(req, o.place.data[col], o.groups[col], r.size);
@@ -388,7 +405,7 @@ void Cluster::add_write(std::uint32_t req, std::uint16_t host, std::uint32_t dev
 [[gnu::always_inline]] inline void Cluster::request_done(std::uint32_t req) {
   Request& r = requests_[req];
   if (r.op == IoOp::write && spec_.architecture == Architecture::osa && layout_.erasure_coded() && r.phase == 0 &&
-      !full_stripe(r)) {
+      !full_stripe(r) && !r.sequential) {
     r.phase = 1;   // RMW: reads done, now the writes
     fan_out(req);
     return;

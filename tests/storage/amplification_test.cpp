@@ -154,6 +154,35 @@ TEST_CASE("amplification: an OSA full-stripe write needs no reads; k+m unit writ
   }
 }
 
+TEST_CASE("amplification: an OSA sequential stream on RAID-5/6 writes strided full stripes, no reads") {
+  // vSAN 7 U2+ gathers sequential writes into full stripes: 4 KiB to the data column and
+  // 4 KiB / k to each parity column, against m + 1 reads and m + 1 writes when random.
+  for (RaidLevel raid : {RaidLevel::raid5, RaidLevel::raid6}) {
+    for (bool sequential : {true, false}) {
+      Engine engine;
+      Recorder rec;
+      ClusterSpec spec = test::osa_cluster(6);
+      spec.policy = {raid, raid == RaidLevel::raid5 ? 1 : 2};
+      Cluster cluster(engine, spec, {}, 1, rec);
+      const int obj = cluster.add_object(0, 1_GiB, 1_GiB);
+      const Layout& l = cluster.layout();
+      for (std::uint64_t i = 0; i < 16; ++i) cluster.submit(i, obj, 0, IoOp::write, i * 4096, 4_KiB, sequential);
+      engine.run();
+      const IoCounters& k = cluster.counters();
+      INFO(l.describe() << (sequential ? ", sequential" : ", random"));
+      CHECK(rec.done.size() == 16);
+      if (sequential) {
+        CHECK(k.fg_device_reads == 0);
+        CHECK(k.fg_device_writes == static_cast<std::uint64_t>(16 * (1 + l.parity)));
+        CHECK(k.fg_device_write_bytes == 16 * (4096 + l.parity * ((4096 + l.data - 1) / l.data)));
+      } else {
+        CHECK(k.fg_device_reads == static_cast<std::uint64_t>(16 * (1 + l.parity)));
+        CHECK(k.fg_device_write_bytes == 16 * 4096 * (1 + l.parity));
+      }
+    }
+  }
+}
+
 TEST_CASE("2-node: RAID-1 with a witness host; reads are served by the local replica") {
   Engine engine;
   Recorder rec;

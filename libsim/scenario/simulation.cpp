@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 #include "hcisim/version.hpp"
 #include "hcisim/workload/vm_workload.hpp"
@@ -99,6 +100,12 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
       worst = c.max;
       r.bottleneck = c.name + " (" + c.busiest + ")";
     }
+  // Nothing near saturation: the outstanding I/O, not a resource, sets the rate (latency-bound).
+  if (worst < 0.8) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, " at %.0f %%", 100.0 * std::max(0.0, worst));
+    r.bottleneck = "none (busiest: " + r.bottleneck + buf + "; latency-bound at this outstanding I/O)";
+  }
   r.simulated_seconds = total.seconds();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return r;

@@ -85,6 +85,7 @@ void Cluster::build_osa() {
       const double wb_share = dg.hybrid ? 1.0 - spec_.osa.hybrid_read_cache_share : 1.0;
       const double wb = std::min(cache_bytes * wb_share, static_cast<double>(spec_.osa.write_buffer.count()));
       dg.buffer = WriteBuffer(Bytes{static_cast<std::int64_t>(wb)}, spec_.osa);
+      dg.buffer.track_runs(dg.hybrid);   // only disks pay per extent (pump_destage)
       dg.read_cache = dg.hybrid ? cache_bytes * spec_.osa.hybrid_read_cache_share : 0.0;
       groups_.push_back(std::move(dg));
       host_groups_[h].push_back(g);
@@ -243,13 +244,13 @@ void Cluster::after_client_cpu(std::uint32_t req) {
         return;
       }
     }
-    const double run = r.sequential ? WriteBuffer::kStreamRun : static_cast<double>(r.size);
+    const double runs_per_byte = r.sequential ? 0.0 : 1.0 / static_cast<double>(r.size);
     // A strided (sequential erasure-coded) write puts 1/k of its bytes on each parity column.
     const bool strided = r.sequential && layout_.erasure_coded() && !full_stripe(r);
     const Bytes parity = strided ? Bytes{std::max<std::int64_t>(1, (r.size + layout_.data - 1) / layout_.data)} : per_target;
     for (int i = 0; i < targets.count; ++i) {
       const std::uint32_t g = targets.group[static_cast<std::size_t>(i)];
-      groups_[g].buffer.write(i > 0 ? parity : per_target, run);
+      groups_[g].buffer.write(i > 0 ? parity : per_target, runs_per_byte);
       pump_destage(g);
     }
   }
@@ -470,7 +471,7 @@ Station* Cluster::world_of(std::uint32_t device) const {
   return g < 0 ? nullptr : lsom_[static_cast<std::size_t>(g)].get();
 }
 
-void Cluster::subop_device(std::uint32_t sub) {
+void Cluster::subop_device(std::uint32_t sub, std::uint32_t extents) {
   SubOp& s = subops_[sub];
   if (s.lookup_first) {
     // The dedupe map lookup: a 4 KiB read on the same capacity device, then the data read.
@@ -488,7 +489,7 @@ void Cluster::subop_device(std::uint32_t sub) {
     (fg ? counters_.fg_device_write_bytes : counters_.bg_device_write_bytes) += s.device_bytes;
   }
   devices_[s.device].device->submit(token(kSubDevice, sub), s.op, Bytes{std::max<std::int64_t>(s.device_bytes, 1)},
-                                    s.sequential, s.extents);
+                                    s.sequential, extents);
 }
 
 void Cluster::subop_done(std::uint32_t sub) {
@@ -528,14 +529,14 @@ void Cluster::subop_done(std::uint32_t sub) {
       // they cost on a disk however the elevator orders them. An SSD takes the batch as one
       // write: its datasheet random-write rating is a full-drive steady state (garbage
       // collection at its worst), while vSAN capacity SSDs usually hold far less live data
-      // and write closer to their sequential rate; a fill-dependent model of that is not
-      // built yet (README, Storage layer).
+      // and write closer to their sequential rate (README, Storage layer: a fill-dependent
+      // model was tried on branch ssd-gc-destage).
       s.sequential = false;
-      s.extents = dg.hybrid ? static_cast<std::uint16_t>(std::clamp(
-                                  std::ceil(static_cast<double>(s.out_bytes) / dg.buffer.mean_extent()), 1.0,
-                                  std::max(1.0, std::ceil(static_cast<double>(s.out_bytes) / static_cast<double>(kBlock)))))
-                            : 1;
-      subop_device(sub);
+      const double extents =
+          dg.hybrid ? std::clamp(std::ceil(static_cast<double>(s.out_bytes) / dg.buffer.mean_extent()), 1.0,
+                                 std::max(1.0, std::ceil(static_cast<double>(s.out_bytes) / static_cast<double>(kBlock))))
+                    : 1.0;
+      subop_device(sub, static_cast<std::uint32_t>(extents));
       return;
     }
     case SubKind::destage_write: {

@@ -211,7 +211,6 @@ class Cluster final : public EventHandler,
     SubKind kind = SubKind::foreground;
     bool sequential = false;
     bool lookup_first = false;               // OSA dedupe: a metadata read precedes the data read
-    std::uint16_t extents = 1;               // random transfers: separate address ranges (destage)
   };
   static constexpr std::uint32_t kNone = 0xffffffffu;
   static std::uint64_t token(Kind kind, std::uint32_t index) { return (static_cast<std::uint64_t>(kind) << 56) | index; }
@@ -221,7 +220,9 @@ class Cluster final : public EventHandler,
   std::uint32_t add_device(const DriveSpec& drive, int host, int group, const char* role);
   std::uint32_t new_subop(const SubOp& s);
   void start_subop(std::uint32_t sub);
-  void subop_device(std::uint32_t sub);
+  /// Submits component operation `sub` to its device; `extents`: separate address ranges of
+  /// a random transfer (a hybrid destage batch), 1 otherwise.
+  void subop_device(std::uint32_t sub, std::uint32_t extents = 1);
   Time component_work(HostCpu& cpu, const SubOp& s);
   bool streams_on(std::uint32_t device) const;
   /// The LSOM worlds of the disk group holding `device`, or null (ESA; OSA on shared cores).

@@ -48,16 +48,21 @@ class WriteBuffer {
   /// A write of `bytes` now fits without exceeding the capacity.
   bool has_room(Bytes bytes) const { return dirty_ + k_ * static_cast<double>(bytes.count()) <= capacity_; }
   /// Accounts a write of `bytes` (after coalescing with dirty blocks) whose data is
-  /// contiguous in runs of `run` bytes (a random write: its own size; a sequential stream:
-  /// the whole stream). Returns the bytes added.
-  double write(Bytes bytes, double run) {
+  /// contiguous in runs of 1 / `runs_per_byte` bytes (a random write: its own size; a
+  /// sequential stream: the whole stream, 0 runs per byte). Returns the bytes added.
+  double write(Bytes bytes, double runs_per_byte) {
     const double b = static_cast<double>(bytes.count());
     const double fresh = working_set_ > 0 ? b * std::max(0.0, 1.0 - dirty_ / working_set_) : b;
     dirty_ = std::min(capacity_, dirty_ + k_ * fresh);
-    fresh_bytes_ += fresh;
-    fresh_runs_ += fresh / std::max(run, 1.0);
+    if (track_runs_) {
+      fresh_bytes_ += fresh;
+      fresh_runs_ += fresh * runs_per_byte;
+    }
     return fresh;
   }
+  /// Keep the run statistics behind mean_extent (hybrid disk groups; all-flash destage
+  /// does not use them).
+  void track_runs(bool on) { track_runs_ = on; }
   /// Mean length in bytes of a contiguous dirty extent, as the elevator finds it when it
   /// sorts the dirty blocks by address: runs of the mean written run length, merged with a
   /// neighbour that is dirty too. With dirty density rho = D/W over the working set, a run
@@ -96,6 +101,7 @@ class WriteBuffer {
   double k_ = 1;
   double fresh_bytes_ = 0;             // bytes written into clean blocks ...
   double fresh_runs_ = 0;              // ... and the contiguous runs they came in
+  bool track_runs_ = false;
   OsaSettings settings_;
 };
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <set>
@@ -163,6 +164,40 @@ Args parse_args(int argc, char** argv) {
     }
   }
   if (a.json && a.csv) usage_error("--json and --csv cannot both be given");
+  // The first word names a command unless it is a scenario file: a word that is neither (a
+  // typo such as "rn") is an unknown command, not a missing file.
+  if (a.command == "run" && !a.files.empty() && !std::filesystem::exists(a.files[0]) &&
+      a.files[0].find('.') == std::string::npos && a.files[0].find('/') == std::string::npos)
+    usage_error("unknown command '" + a.files[0] + "'; commands: run, sweep, compare, validate, accuracy, calibrate");
+  // Options the command does not use are errors, not silently ignored.
+  struct Use {
+    bool given;
+    const char* option;
+    std::initializer_list<const char*> commands;
+  };
+  const Use uses[] = {
+      {!a.vary.empty(), "--vary", {"sweep"}},
+      {a.out_given, "--out", {"sweep", "calibrate"}},
+      {a.jobs > 0, "--jobs", {"sweep", "accuracy", "calibrate"}},
+      {a.all, "--all", {"accuracy"}},
+      {a.cv, "--cv", {"accuracy"}},
+      {!a.seeds.empty(), "--seeds", {"accuracy", "calibrate"}},
+      {!a.params.empty(), "--params", {"calibrate"}},
+      {a.iterations != 12, "--iterations", {"calibrate"}},
+      {a.loss != FitLoss::least_squares, "--loss", {"calibrate", "accuracy"}},
+      {a.replications != 1, "--replications", {"accuracy"}},
+      {a.json || a.csv, "--json/--csv", {"run", "compare"}},
+  };
+  for (const Use& u : uses) {
+    if (!u.given || a.command == "help") continue;
+    bool ok = false;
+    std::string list;
+    for (const char* c : u.commands) {
+      ok = ok || a.command == c;
+      list += (list.empty() ? "" : ", ") + std::string(c);
+    }
+    if (!ok) usage_error(std::string(u.option) + " is not an option of '" + a.command + "' (it is for " + list + ")");
+  }
   return a;
 }
 
@@ -266,7 +301,9 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
     ChartSeries curve{points[f * values.size()].name, {}, {}};
     for (std::size_t v = 0; v < values.size(); ++v) {
       const RunResult& r = results[f * values.size() + v];
-      csv += "\"" + values[v] + "\"," + csv_row(r) + "\n";
+      std::string quoted;   // RFC 4180: a quote inside a quoted field is doubled
+      for (char ch : values[v]) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+      csv += "\"" + quoted + "\"," + csv_row(r) + "\n";
       curve.x.push_back(r.result.iops);
       curve.y.push_back(r.result.pooled_latency_ms);
     }

@@ -53,6 +53,7 @@ CsvTable CsvTable::read(const std::string& path) {
   CsvTable t;
   t.path_ = path;
   std::size_t pos = 0, line = 1;
+  if (s.rfind("\xEF\xBB\xBF", 0) == 0) pos = 3;   // a UTF-8 byte-order mark (spreadsheet exports)
   const auto header = parse_record(s, pos, line);
   for (std::size_t i = 0; i < header.size(); ++i) t.columns_[header[i]] = i;
   while (pos < s.size()) {

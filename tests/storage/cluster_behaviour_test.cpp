@@ -259,9 +259,7 @@ TEST_CASE("hybrid OSA: reads hit the 70 % read cache in proportion to cache size
   // Intel S3700 400 GB cache (280 GB read cache) over 10K SAS disks.
   auto run = [](Bytes disk, double* cache_share) {
     // One host, FTT 0 and one VMDK: the disk group's working set is exactly the VMDK's.
-    ClusterSpec spec = test::osa_cluster(1, 1, 1, "seagate-10k-v7-1.2tb", "sas-hba");
-    spec.policy = {RaidLevel::raid1, 0};
-    spec.hosts[0].disk_groups[0].cache = test::drive("intel-s3700-400gb", "sata-hba");
+    ClusterSpec spec = test::one_host_osa("seagate-10k-v7-1.2tb", "sas-hba");
     WorkloadSpec w;
     w.read_pct = 100;
     w.vmdk_size = disk;
@@ -406,9 +404,7 @@ TEST_CASE("hybrid OSA: random writes beyond the write buffer run at the disks' s
   // One host, FTT 0, two 10K disks behind an S3700 whose 30 % write buffer (120 GB) the
   // test shrinks to 64 MiB; a 500 GiB working set, so dirty blocks are scattered and every
   // destaged 4 KiB block is its own extent: a seek and a rotation each.
-  ClusterSpec spec = test::osa_cluster(1, 1, 2, "seagate-10k-v7-1.2tb", "sas-hba");
-  spec.policy = {RaidLevel::raid1, 0};
-  spec.hosts[0].disk_groups[0].cache = test::drive("intel-s3700-400gb", "sata-hba");
+  ClusterSpec spec = test::one_host_osa("seagate-10k-v7-1.2tb", "sas-hba", 2);
   spec.osa.write_buffer = 64_MiB;
   WorkloadSpec w;
   w.read_pct = 0;
@@ -447,9 +443,7 @@ TEST_CASE("data-at-rest encryption costs CPU: OSA per device write, read and des
 
 TEST_CASE("a sequential stream skips the SSD per-command cost; random I/O pays it") {
   auto cache_busy = [](int random_pct) {
-    ClusterSpec spec = test::osa_cluster(1, 1, 1, "intel-s4500-3.84tb", "sata-hba");
-    spec.policy = {RaidLevel::raid1, 0};
-    spec.hosts[0].disk_groups[0].cache = test::drive("intel-s3700-400gb", "sata-hba");
+    ClusterSpec spec = test::one_host_osa("intel-s4500-3.84tb", "sata-hba");
     WorkloadSpec w;
     w.read_pct = 0;
     w.random_pct = random_pct;

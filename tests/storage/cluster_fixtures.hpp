@@ -54,6 +54,16 @@ inline ClusterSpec osa_cluster(int hosts, int groups = 1, int capacity = 1,
   return c;
 }
 
+/// One OSA host, FTT 0, one disk group: an Intel S3700 400 GB SATA cache over `capacity`
+/// devices of `capacity_device`. The group's working set is then exactly its VMDKs'.
+inline ClusterSpec one_host_osa(const std::string& capacity_device, const std::string& capacity_connection,
+                                int capacity = 1) {
+  ClusterSpec spec = osa_cluster(1, 1, capacity, capacity_device, capacity_connection);
+  spec.policy = {RaidLevel::raid1, 0};
+  spec.hosts[0].disk_groups[0].cache = drive("intel-s3700-400gb", "sata-hba");
+  return spec;
+}
+
 /// `hosts` ESA hosts with `devices` Samsung PM1733 3.84 TB each, 25 GbE, RAID-1 FTT 1.
 inline ClusterSpec esa_cluster(int hosts, int devices = 4) {
   ClusterSpec c = osa_cluster(hosts);

@@ -3,10 +3,12 @@
 //   start = max(arrival, earliest time a server is free)   (FIFO: jobs never overtake)
 // on that server and finishes at start + service, so the caller schedules one event at the
 // finish (plus any fixed latency). Arrivals must come in nondecreasing time order.
-// Busy time counts whole reservations, so utilisation over a window that cuts a job includes
-// its future part (negligible over long windows).
+// Busy time counts whole reservations; utilisation over a window counts the work carried in
+// from before it and leaves out the part of reserved work still ahead (each server taken as
+// busy from now until its free time), so it stays within [0, 1].
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "hcisim/core/units.hpp"
@@ -37,14 +39,23 @@ class FifoServers {
   /// Mean fraction of servers busy since the last reset.
   double utilisation(Time now) const {
     const double elapsed = static_cast<double>((now - since_).count_ns()) * static_cast<double>(free_at_.size());
-    return elapsed > 0 ? static_cast<double>(busy_.count_ns()) / elapsed : 0.0;
+    if (!(elapsed > 0)) return 0.0;
+    const double busy = static_cast<double>((busy_ - ahead(now)).count_ns());
+    return std::clamp(busy / elapsed, 0.0, 1.0);
   }
   void reset_stats(Time now) {
-    busy_ = Time::zero();
+    busy_ = ahead(now);   // work reserved before the window that runs inside it
     since_ = now;
   }
 
  private:
+  // Reserved work still ahead of `now`, over all servers.
+  Time ahead(Time now) const {
+    Time t = Time::zero();
+    for (Time f : free_at_)
+      if (now < f) t += f - now;
+    return t;
+  }
   // Replaces the root of the min-heap by `t` (>= the root) and restores the heap order.
   void sift_down_root(Time t) {
     const std::size_t n = free_at_.size();

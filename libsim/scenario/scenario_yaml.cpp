@@ -36,6 +36,23 @@ namespace {
 
 using detail::YamlReader;
 
+// A copy of `n` built node by node, so it carries no position: errors about it then say
+// "(--set)" instead of pointing at a line of the scenario file (YamlReader::where).
+YAML::Node without_marks(const YAML::Node& n) {
+  if (n.IsScalar()) return YAML::Node(n.Scalar());
+  if (n.IsSequence()) {
+    YAML::Node out(YAML::NodeType::Sequence);
+    for (const auto& item : n) out.push_back(without_marks(item));
+    return out;
+  }
+  if (n.IsMap()) {
+    YAML::Node out(YAML::NodeType::Map);
+    for (const auto& kv : n) out[without_marks(kv.first)] = without_marks(kv.second);
+    return out;
+  }
+  return YAML::Node(YAML::NodeType::Null);
+}
+
 // --set key.path=value: replace or create the node at the path.
 void apply_override(YAML::Node& root, const std::string& assignment) {
   const auto eq = assignment.find('=');
@@ -44,7 +61,7 @@ void apply_override(YAML::Node& root, const std::string& assignment) {
   const std::string path = assignment.substr(0, eq);
   YAML::Node value;
   try {
-    value = YAML::Load(assignment.substr(eq + 1));
+    value = without_marks(YAML::Load(assignment.substr(eq + 1)));
   } catch (const YAML::Exception& e) {
     throw InvalidArgument("--set '" + assignment + "': value is not valid YAML (" + e.msg + ")");
   }

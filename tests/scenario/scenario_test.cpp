@@ -152,6 +152,9 @@ TEST_CASE("scenario overrides given with --set replace any key and bad ones are 
   CHECK(s.workload.vms == 16);
   CHECK(s.cluster.fabric.link_gbps == 25);
   CHECK(s.cluster.policy.ftt == 0);
+  // A bad value given with --set is said to come from --set, not from a line of the file.
+  CHECK_THROWS_WITH(parse(kExample, {"workload.vms=eight"}),
+                    Catch::Contains("test.yaml (--set): workload.vms = 'eight' is not allowed"));
   CHECK_THROWS_WITH(parse(kExample, {"workload.vmz=16"}),
                     Catch::Contains("(--set)") && Catch::Contains("unknown key 'workload.vmz'"));
   CHECK_THROWS_WITH(parse(kExample, {"workload.vms"}), Catch::Contains("expected key.path=value"));

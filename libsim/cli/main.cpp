@@ -445,6 +445,9 @@ int main(int argc, char** argv) {
       return 0;
     }
     const HardwareCatalog cat = HardwareCatalog::load();
+    if (!std::filesystem::exists(default_data_dir() + "/calibration.yaml"))
+      std::fprintf(stderr, "warning: %s/calibration.yaml not found: the model runs with its default (uncalibrated) "
+                   "constants\n", default_data_dir().c_str());
     if (a.command == "validate") return cmd_validate(a, cat);
     if (a.command == "sweep") return cmd_sweep(a, cat);
     if (a.command == "compare") return cmd_compare(a, cat);

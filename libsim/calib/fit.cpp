@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <vector>
 
 #include "hcisim/core/check.hpp"
@@ -104,7 +105,11 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
       Eigen::VectorXd xh = x;
       const double h = space.step(j, x[static_cast<Eigen::Index>(j)]);
       xh[static_cast<Eigen::Index>(j)] += h;
-      J.col(static_cast<Eigen::Index>(j)) = (evaluate_at(xh, nullptr) - r) / h;
+      const Eigen::VectorXd rh = evaluate_at(xh, nullptr);
+      if (rh.size() != r.size())
+        throw InvalidArgument("calibrate: a finite-difference step of '" + space.params[j]->name +
+                              "' made a measured scenario fail; narrow its bounds");
+      J.col(static_cast<Eigen::Index>(j)) = (rh - r) / h;
     }
   };
   for (int it = 0; it < options.max_iterations; ++it) {
@@ -122,8 +127,14 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
       Eigen::VectorXd xn = x + delta;
       for (std::size_t j = 0; j < np; ++j)
         xn[static_cast<Eigen::Index>(j)] = space.to_x(j, space.to_value(j, xn[static_cast<Eigen::Index>(j)]));
-      const Eigen::VectorXd rn = evaluate_at(xn, nullptr);
-      const double cn = weighted_cost(rn);
+      Eigen::VectorXd rn;
+      try {
+        rn = evaluate_at(xn, nullptr);
+      } catch (const InvalidArgument&) {
+        rn.resize(0);   // every scenario failed at this trial point (accuracy.cpp): reject it
+      }
+      // A trial point where a row drops out (its scenario failed) is not comparable: reject it.
+      const double cn = rn.size() == r.size() ? weighted_cost(rn) : std::numeric_limits<double>::infinity();
       if (cn < cost) {
         x = xn;
         r = rn;

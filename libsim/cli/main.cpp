@@ -81,6 +81,7 @@ struct Args {
   std::vector<std::string> seeds;
   std::vector<std::string> params;
   int iterations = 12;
+  bool iterations_given = false;
   FitLoss loss = FitLoss::least_squares;
   int replications = 1;
   bool out_given = false;
@@ -115,6 +116,7 @@ Args parse_args(int argc, char** argv) {
                    std::strcmp(argv[i], "accuracy") == 0 || std::strcmp(argv[i], "calibrate") == 0 ||
                    std::strcmp(argv[i], "help") == 0))
     a.command = argv[i++];
+  const bool command_given = i > 1;
   for (; i < argc; ++i) {
     const std::string arg = argv[i];
     auto value = [&](const char* flag) -> std::string {
@@ -146,6 +148,7 @@ Args parse_args(int argc, char** argv) {
       a.params = split_list(value("--params"));
     } else if (arg == "--iterations") {
       a.iterations = int_value("--iterations", 0, 100);
+      a.iterations_given = true;
     } else if (arg == "--loss") {
       const std::string v = value("--loss");
       if (v == "huber") a.loss = FitLoss::huber;
@@ -166,7 +169,8 @@ Args parse_args(int argc, char** argv) {
   if (a.json && a.csv) usage_error("--json and --csv cannot both be given");
   // The first word names a command unless it is a scenario file: a word that is neither (a
   // typo such as "rn") is an unknown command, not a missing file.
-  if (a.command == "run" && !a.files.empty() && !std::filesystem::exists(a.files[0]) &&
+  std::error_code ec;
+  if (!command_given && a.command == "run" && !a.files.empty() && !std::filesystem::exists(a.files[0], ec) &&
       a.files[0].find('.') == std::string::npos && a.files[0].find('/') == std::string::npos)
     usage_error("unknown command '" + a.files[0] + "'; commands: run, sweep, compare, validate, accuracy, calibrate");
   // Options the command does not use are errors, not silently ignored.
@@ -183,8 +187,8 @@ Args parse_args(int argc, char** argv) {
       {a.cv, "--cv", {"accuracy"}},
       {!a.seeds.empty(), "--seeds", {"accuracy", "calibrate"}},
       {!a.params.empty(), "--params", {"calibrate"}},
-      {a.iterations != 12, "--iterations", {"calibrate"}},
-      {a.loss != FitLoss::least_squares, "--loss", {"calibrate", "accuracy"}},
+      {a.iterations_given, "--iterations", {"calibrate"}},
+      {a.loss != FitLoss::least_squares && !(a.command == "accuracy" && a.cv), "--loss", {"calibrate", "accuracy --cv"}},
       {a.replications != 1, "--replications", {"accuracy"}},
       {a.json || a.csv, "--json/--csv", {"run", "compare"}},
   };
@@ -331,15 +335,18 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   });
   try {
     rb = simulate(sb);
-  } catch (const std::exception& e) {
+  } catch (const InvalidArgument& e) {
     ta.join();
     throw InvalidArgument(a.files[1] + ": " + e.what());
+  } catch (...) {
+    ta.join();
+    throw;
   }
   ta.join();
   if (failed_a) {
     try {
       std::rethrow_exception(failed_a);
-    } catch (const std::exception& e) {
+    } catch (const InvalidArgument& e) {
       throw InvalidArgument(a.files[0] + ": " + e.what());
     }
   }
@@ -445,7 +452,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     const HardwareCatalog cat = HardwareCatalog::load();
-    if (!std::filesystem::exists(default_data_dir() + "/calibration.yaml"))
+    std::error_code ec;
+    if (!std::filesystem::exists(default_data_dir() + "/calibration.yaml", ec))
       std::fprintf(stderr, "warning: %s/calibration.yaml not found: the model runs with its default (uncalibrated) "
                    "constants\n", default_data_dir().c_str());
     if (a.command == "validate") return cmd_validate(a, cat);

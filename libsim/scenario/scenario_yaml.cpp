@@ -298,7 +298,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     OsaSettings& s = out.osa;
     const double buffer_gb = o.number("write_buffer_gb", static_cast<double>(s.write_buffer.count()) / 1e9);
     if (!(buffer_gb >= 0.001 && buffer_gb <= 1e5))
-      o.fail_value(o.key_path("write_buffer_gb"), std::to_string(buffer_gb), "0.001 .. 100000 GB", o.node()["write_buffer_gb"]);
+      o.fail_value(o.key_path("write_buffer_gb"), o.text("write_buffer_gb", ""), "0.001 .. 100000 GB", o.node()["write_buffer_gb"]);
     s.write_buffer = Bytes{static_cast<std::int64_t>(buffer_gb * 1e9)};
     s.hybrid_read_cache_share = o.number("hybrid_read_cache_share", s.hybrid_read_cache_share);
     s.destage_start_fill = o.number("destage_start_fill", s.destage_start_fill);
@@ -431,11 +431,16 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
   if (!r.has("workload")) r.fail("missing key 'workload'");
   read_workload(r.child("workload"), s.cluster, s);
   const WorkloadSpec& w = s.workload;
-  if (w.vms > 0) {
+  const double vms = w.vms > 0 ? w.vms : static_cast<double>(s.cluster.hosts.size());   // 0: one VM per host
+  // Every outstanding I/O is a slot held in memory: bound the total.
+  if (vms * w.vmdks_per_vm * w.outstanding_per_vmdk > 1e6)
+    r.child("workload").fail("vms x vmdks_per_vm x outstanding_per_vmdk = " +
+                             std::to_string(static_cast<long long>(vms * w.vmdks_per_vm * w.outstanding_per_vmdk)) +
+                             " outstanding I/Os; at most 1,000,000 are allowed");
+  {
     // HCIBench writes every VMDK's working set before it measures: that data must fit.
     const CapacityReport c = capacity(s.cluster, DataProfile{w.compress_pct, w.dedupe_pct});
-    const double data_gb = static_cast<double>(w.vms) * w.vmdks_per_vm * static_cast<double>(w.vmdk_size.count()) *
-                           w.working_set_pct / 100.0 / 1e9;
+    const double data_gb = vms * w.vmdks_per_vm * static_cast<double>(w.vmdk_size.count()) * w.working_set_pct / 100.0 / 1e9;
     if (data_gb > c.usable_gb) {
       char buf[256];
       std::snprintf(buf, sizeof buf,

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "hcisim/version.hpp"
@@ -100,11 +101,14 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
       worst = c.max;
       r.bottleneck = c.name + " (" + c.busiest + ")";
     }
-  // Nothing near saturation: the outstanding I/O, not a resource, sets the rate (latency-bound).
+  // Nothing near saturation: the workload, not a resource, sets the rate.
   if (worst < 0.8) {
     char buf[48];
-    std::snprintf(buf, sizeof buf, " at %.0f %%", 100.0 * std::max(0.0, worst));
-    r.bottleneck = "none (busiest: " + r.bottleneck + buf + "; latency-bound at this outstanding I/O)";
+    std::snprintf(buf, sizeof buf, " at %.0f %%", std::floor(100.0 * std::max(0.0, worst)));
+    const char* why = w.iops_limit_per_vm > 0   ? "the open-loop rate limit sets the rate"
+                      : w.latency_target_ms > 0 ? "the latency target sets the outstanding I/O"
+                                                : "latency-bound at this outstanding I/O";
+    r.bottleneck = "none (busiest: " + r.bottleneck + buf + "; " + why + ")";
   }
   r.simulated_seconds = total.seconds();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();

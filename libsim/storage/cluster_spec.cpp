@@ -112,8 +112,9 @@ void ClusterSpec::validate() const {
     if (!(osa.congestion_delay_b >= 0 && osa.congestion_delay_b <= 0.1))
       check::fail("osa.congestion_delay_b", osa.congestion_delay_b, "0 .. 0.1 (per congestion unit)");
     if (osa.congestion_delay_a_us * std::exp(osa.congestion_delay_b * 255) > 1e9)
-      check::fail("osa.congestion_delay_a_us", osa.congestion_delay_a_us,
-                  "a value whose delay at congestion 255 (a * exp(255 b)) is at most 1000 s");
+      check::fail("osa.congestion_delay_a_us x exp(255 x osa.congestion_delay_b) (us)",
+                  osa.congestion_delay_a_us * std::exp(osa.congestion_delay_b * 255),
+                  "at most 1e9 us (1000 s of delay at congestion 255)");
     // The hybrid cache keeps a write buffer: its read-cache share is below 1.
     if (!(osa.hybrid_read_cache_share >= 0 && osa.hybrid_read_cache_share <= 0.95))
       check::fail("osa.hybrid_read_cache_share", osa.hybrid_read_cache_share, "0 .. 0.95");

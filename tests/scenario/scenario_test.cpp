@@ -224,5 +224,9 @@ TEST_CASE("a link faster than the named NIC or switch, or more ports than the NI
   CHECK_THAT(fast.warnings[0], Catch::Contains("speed_gbe = 25 exceeds the 10 GbE ports of NIC 'intel-x520-da1'"));
   CHECK_THAT(fast.warnings[1], Catch::Contains("ports = 2 exceeds the 1 ports of NIC 'intel-x520-da1'"));
   CHECK(fast.cluster.fabric.link_gbps == 25);
+  // VM data beyond usable capacity, also when vms is left at 0 (one VM per host).
+  const Scenario big = parse(kExample, {"workload.vms=0", "workload.vmdk_size=100t"});
+  REQUIRE(big.warnings.size() == 1);
+  CHECK_THAT(big.warnings[0], Catch::Contains("exceeds the cluster's usable capacity"));
 }
 

@@ -67,7 +67,7 @@ class WriteBuffer {
   /// sorts the dirty blocks by address: runs of the mean written run length, merged with a
   /// neighbour that is dirty too. With dirty density rho = D/W over the working set, a run
   /// ends where the next block is clean (probability 1 - rho), so extents average
-  /// run / (1 - rho) (geometric merging; capped at the working set).
+  /// run / (1 - rho) (geometric merging; capped at kStreamRun, longer than any batch).
   double mean_extent() const {
     const double run = fresh_runs_ > 0 ? fresh_bytes_ / fresh_runs_ : kStreamRun;
     const double rho = hit_probability();

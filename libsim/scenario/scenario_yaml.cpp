@@ -426,7 +426,9 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
   try {
     s.cluster.validate();
   } catch (const InvalidArgument& e) {
-    throw InvalidArgument(source + ": " + e.what());
+    // Rules over the whole cluster: point at its section (every host is a copy of cluster.host).
+    const YamlReader c = r.child("cluster");
+    throw InvalidArgument(c.where(c.has("host") ? c.node()["host"] : c.node()) + ": " + e.what());
   }
   if (!r.has("workload")) r.fail("missing key 'workload'");
   read_workload(r.child("workload"), s.cluster, s);

@@ -71,8 +71,7 @@ inline Time StorageDevice::unit_time(IoOp op, Bytes size, bool sequential, std::
     // bound on its cost.
     for (std::uint32_t e = 0; e < extents; ++e) ns += (model_.seek_us + rng_.uniform01() * model_.revolution_us) * 1e3;
   } else {
-    const double command_ns = model_.op_us[o] * 1e3;   // per-command cost of random I/O (mapping, GC on writes)
-    ns += extents == 1 ? command_ns : command_ns * extents;
+    ns += model_.op_us[o] * 1e3 * extents;   // per-command cost of random I/O (mapping, GC on writes)
   }
   return Time::round_ns(ns);
 }

@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "hcisim/core/check.hpp"
 #include "hcisim/scenario/scenario.hpp"
@@ -229,19 +230,23 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     throw InvalidArgument(n.where(n.has("speed_gbe") ? n.node()["speed_gbe"] : n.node()) + ": " + e.what());
   }
   f.link_gbps = speed;
-  char note[320];
-  if (n.has("nic") && f.nic.speed_gbps < speed) {
-    std::snprintf(note, sizeof note, "%s = %g exceeds the %g GbE ports of NIC '%s': modelled as that NIC at %g GbE",
-                  n.key_path("speed_gbe").c_str(), speed, f.nic.speed_gbps, f.nic.name.c_str(), speed);
+  // A part asked to do more than its catalog figure: modelled as asked, and said (Scenario::warnings).
+  auto exceeds = [&](const char* key, double value, double limit, const char* part, const std::string& name) {
+    const bool speed_key = std::string_view(key) == "speed_gbe";
+    char note[320];
+    if (speed_key)
+      std::snprintf(note, sizeof note, "%s = %g exceeds the %g GbE ports of %s '%s': modelled as that %s at %g GbE",
+                    n.key_path(key).c_str(), value, limit, part, name.c_str(), part, value);
+    else
+      std::snprintf(note, sizeof note, "%s = %g exceeds the %g ports of %s '%s': modelled with %g ports",
+                    n.key_path(key).c_str(), value, limit, part, name.c_str(), value);
     notes.emplace_back(note);
-  }
+  };
+  if (n.has("nic") && f.nic.speed_gbps < speed) exceeds("speed_gbe", speed, f.nic.speed_gbps, "NIC", f.nic.name);
   if (f.nic.speed_gbps < speed) f.nic.speed_gbps = speed;
   const long ports = n.integer("ports", 1, 1, 8);
-  if (n.has("nic") && ports > f.nic.ports) {
-    std::snprintf(note, sizeof note, "%s = %ld exceeds the %d ports of NIC '%s': modelled with %ld ports",
-                  n.key_path("ports").c_str(), ports, f.nic.ports, f.nic.name.c_str(), ports);
-    notes.emplace_back(note);
-  }
+  if (n.has("nic") && ports > f.nic.ports)
+    exceeds("ports", static_cast<double>(ports), f.nic.ports, "NIC", f.nic.name);
   f.nic.ports = std::max(f.nic.ports, static_cast<int>(ports));
   f.teaming = n.choice("teaming", ports > 1 ? "lacp" : "failover", {"failover", "lacp"}) == "lacp" ? Teaming::lacp
                                                                                                    : Teaming::failover;
@@ -254,11 +259,8 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     } catch (const InvalidArgument& e) {
       n.fail(e.what());
     }
-    if (f.leaf.port_speed_gbps > 0 && f.leaf.port_speed_gbps < speed) {
-      std::snprintf(note, sizeof note, "%s = %g exceeds the %g GbE ports of switch '%s': modelled as that switch at %g GbE",
-                    n.key_path("speed_gbe").c_str(), speed, f.leaf.port_speed_gbps, f.leaf.name.c_str(), speed);
-      notes.emplace_back(note);
-    }
+    if (f.leaf.port_speed_gbps > 0 && f.leaf.port_speed_gbps < speed)
+      exceeds("speed_gbe", speed, f.leaf.port_speed_gbps, "switch", f.leaf.name);
   } else {
     f.leaf = default_switch(speed, cat);
   }
@@ -433,13 +435,14 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
   if (!r.has("workload")) r.fail("missing key 'workload'");
   read_workload(r.child("workload"), s.cluster, s);
   const WorkloadSpec& w = s.workload;
-  const double vms = w.vms > 0 ? w.vms : static_cast<double>(s.cluster.hosts.size());   // 0: one VM per host
-  // Every outstanding I/O is a slot held in memory: bound the total.
-  if (vms * w.vmdks_per_vm * w.outstanding_per_vmdk > 1e6)
-    r.child("workload").fail("vms x vmdks_per_vm x outstanding_per_vmdk = " +
-                             std::to_string(static_cast<long long>(vms * w.vmdks_per_vm * w.outstanding_per_vmdk)) +
-                             " outstanding I/Os; at most 1,000,000 are allowed");
+  const int hosts = static_cast<int>(s.cluster.hosts.size());
+  try {
+    w.check_outstanding(hosts);
+  } catch (const InvalidArgument& e) {
+    r.child("workload").fail(e.what());
+  }
   {
+    const double vms = w.vm_count(hosts);
     // HCIBench writes every VMDK's working set before it measures: that data must fit.
     const CapacityReport c = capacity(s.cluster, DataProfile{w.compress_pct, w.dedupe_pct});
     const double data_gb = vms * w.vmdks_per_vm * static_cast<double>(w.vmdk_size.count()) * w.working_set_pct / 100.0 / 1e9;
@@ -464,11 +467,13 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   // Read at most 16 MiB: a scenario is a few KiB; anything larger (or endless, /dev/zero)
   // is not one.
   constexpr std::size_t kMax = 16u << 20;
-  std::string text(kMax + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMax) throw InvalidArgument("scenario file '" + path + "' is larger than 16 MiB; not a scenario");
+  }
   if (in.bad()) throw InvalidArgument("scenario file '" + path + "' cannot be read");
-  if (text.size() > kMax) throw InvalidArgument("scenario file '" + path + "' is larger than 16 MiB; not a scenario");
   return parse_scenario(text, path, overrides, catalog);
 }
 

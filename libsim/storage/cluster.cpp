@@ -247,7 +247,7 @@ void Cluster::after_client_cpu(std::uint32_t req) {
     const double runs_per_byte = r.sequential ? 0.0 : 1.0 / static_cast<double>(r.size);
     // A strided (sequential erasure-coded) write puts 1/k of its bytes on each parity column.
     const bool strided = r.sequential && layout_.erasure_coded() && !full_stripe(r);
-    const Bytes parity = strided ? Bytes{std::max<std::int64_t>(1, (r.size + layout_.data - 1) / layout_.data)} : per_target;
+    const Bytes parity = strided ? Bytes{strided_parity_bytes(r)} : per_target;
     for (int i = 0; i < targets.count; ++i) {
       const std::uint32_t g = targets.group[static_cast<std::size_t>(i)];
       groups_[g].buffer.write(i > 0 ? parity : per_target, runs_per_byte);
@@ -324,7 +324,7 @@ void Cluster::fan_out(std::uint32_t req) {
     // 1/k of the data written: per row, k data units and m parity units.
     add_write(req, o.place.data[static_cast<std::size_t>(touched[0])].host,
               groups_[o.groups[static_cast<std::size_t>(touched[0])]].cache, r.size);
-    const std::int64_t parity = std::max<std::int64_t>(1, (r.size + layout_.data - 1) / layout_.data);
+    const std::int64_t parity = strided_parity_bytes(r);
     for (int i = 1; i <= cols.parity_count; ++i) {
       const auto col = static_cast<std::size_t>(touched[i]);
       add_write(req, o.place.data[col].host, groups_[o.groups[col]].cache, parity);
@@ -532,11 +532,7 @@ void Cluster::subop_done(std::uint32_t sub) {
       // and write closer to their sequential rate (README, Storage layer: a fill-dependent
       // model was tried on branch ssd-gc-destage).
       s.sequential = false;
-      const double extents =
-          dg.hybrid ? std::clamp(std::ceil(static_cast<double>(s.out_bytes) / dg.buffer.mean_extent()), 1.0,
-                                 std::max(1.0, std::ceil(static_cast<double>(s.out_bytes) / static_cast<double>(kBlock))))
-                    : 1.0;
-      subop_device(sub, static_cast<std::uint32_t>(extents));
+      subop_device(sub, dg.hybrid ? static_cast<std::uint32_t>(dg.buffer.extents_in(static_cast<double>(s.out_bytes))) : 1);
       return;
     }
     case SubKind::destage_write: {
@@ -582,6 +578,11 @@ std::uint32_t Cluster::pool_device(int host, int object, std::uint64_t offset) c
 bool Cluster::full_stripe(const Request& r) const {
   const std::int64_t row = spec_.osa.stripe_unit.count() * layout_.data;
   return r.size % row == 0 && r.offset % static_cast<std::uint64_t>(row) == 0;
+}
+
+// A strided write's share on each parity column: 1/k of its bytes (rounded up, at least 1).
+std::int64_t Cluster::strided_parity_bytes(const Request& r) const {
+  return std::max<std::int64_t>(1, (r.size + layout_.data - 1) / layout_.data);
 }
 
 Cluster::Targets Cluster::write_targets(const Request& r) const {

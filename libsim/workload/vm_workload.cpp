@@ -22,7 +22,7 @@ void VmWorkload::start(Cluster& cluster) {
   if (cluster_) throw InvalidArgument("VmWorkload::start called twice");
   cluster_ = &cluster;
   const int hosts = cluster.hosts();
-  const int vms = spec_.vms > 0 ? spec_.vms : hosts;
+  const int vms = spec_.vm_count(hosts);
   const auto ws = static_cast<std::int64_t>(static_cast<double>(spec_.vmdk_size.count()) * spec_.working_set_pct / 100.0);
   const std::int64_t blocks = std::max<std::int64_t>(1, ws / spec_.block.count());
   const int per_thread = spec_.outstanding_per_vmdk / threads_per_vmdk_;

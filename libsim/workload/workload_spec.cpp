@@ -1,7 +1,6 @@
 // Validation and description of workload specs.
 #include "hcisim/workload/workload_spec.hpp"
 
-#include <algorithm>
 #include <cstdio>
 
 #include "hcisim/core/check.hpp"
@@ -44,14 +43,16 @@ void WorkloadSpec::validate() const {
   // The open loop releases an I/O every 1e9 / limit ns: between 10 ns and 1000 s apart.
   if (iops_limit_per_vm > 0 && !(iops_limit_per_vm >= 1e-3 && iops_limit_per_vm <= 1e8))
     check::fail("workload iops_limit_per_vm", iops_limit_per_vm, "0 (no limit) or 0.001..1e8 I/O/s per VM");
-  // Every outstanding I/O is a slot held in memory: bound the product of the counts.
-  if (static_cast<double>(std::max(vms, 1)) * vmdks_per_vm * outstanding_per_vmdk > 1e6)
-    check::fail("workload vms x vmdks_per_vm x outstanding_per_vmdk",
-                static_cast<double>(std::max(vms, 1)) * vmdks_per_vm * outstanding_per_vmdk,
-                "at most 1,000,000 outstanding I/Os");
+  check_outstanding(1);
   check::non_negative(latency_target_ms, "workload latency_target_ms");
   if (iops_limit_per_vm > 0 && latency_target_ms > 0)
     throw InvalidArgument("workload: iops_limit_per_vm and latency_target_ms cannot both be set");
+}
+
+void WorkloadSpec::check_outstanding(int hosts) const {
+  const double total = static_cast<double>(vm_count(hosts)) * vmdks_per_vm * outstanding_per_vmdk;
+  if (total > 1e6)
+    check::fail("workload vms x vmdks_per_vm x outstanding_per_vmdk", total, "at most 1,000,000 outstanding I/Os");
 }
 
 std::string WorkloadSpec::describe() const {

@@ -252,6 +252,7 @@ class Cluster final : public EventHandler,
   };
   Targets write_targets(const Request& r) const;
   bool full_stripe(const Request& r) const;
+  std::int64_t strided_parity_bytes(const Request& r) const;
   void pump_destage(std::uint32_t group);
   void wake_waiters(std::uint32_t group);
   // ESA capacity leg

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "hcisim/core/units.hpp"
@@ -72,6 +73,11 @@ class WriteBuffer {
     const double run = fresh_runs_ > 0 ? fresh_bytes_ / fresh_runs_ : kStreamRun;
     const double rho = hit_probability();
     return rho >= 1.0 ? kStreamRun : std::min(kStreamRun, run / (1.0 - rho));
+  }
+  /// The contiguous extents a destage batch of `bytes` holds: bytes / mean_extent, at least
+  /// one and at most one per 4 KiB block.
+  double extents_in(double bytes) const {
+    return std::clamp(std::ceil(bytes / mean_extent()), 1.0, std::max(1.0, std::ceil(bytes / 4096.0)));
   }
   /// A sequential stream's run: longer than any destage batch.
   static constexpr double kStreamRun = 1e12;

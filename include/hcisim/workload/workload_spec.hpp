@@ -41,6 +41,11 @@ struct WorkloadSpec {
 
   /// Throws InvalidArgument naming the field and the allowed range.
   void validate() const;
+  /// VMs on a cluster of `hosts` hosts (vms = 0: one per host).
+  int vm_count(int hosts) const { return vms > 0 ? vms : hosts; }
+  /// Throws InvalidArgument when the outstanding I/Os on `hosts` hosts (each a slot held in
+  /// memory) exceed 1,000,000; validate() checks it for one host.
+  void check_outstanding(int hosts) const;
   /// e.g. "4k 70% read 100% random, 8 VMs x 8 VMDKs x 4 outstanding".
   std::string describe() const;
 };

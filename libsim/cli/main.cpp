@@ -6,13 +6,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "hcisim/calib/accuracy.hpp"
@@ -325,31 +323,13 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   if (a.files.size() != 2) usage_error("compare takes two scenario files");
   const Scenario sa = load(a.files[0], a.sets, cat), sb = load(a.files[1], a.sets, cat);
   RunResult ra, rb;
-  std::exception_ptr failed_a;   // an exception must not leave the thread (std::terminate)
-  std::thread ta([&] {
+  parallel_for(2, 2, [&](std::size_t side) {
     try {
-      ra = simulate(sa);
-    } catch (...) {
-      failed_a = std::current_exception();
+      (side == 0 ? ra : rb) = simulate(side == 0 ? sa : sb);
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument(a.files[side] + ": " + e.what());
     }
   });
-  try {
-    rb = simulate(sb);
-  } catch (const InvalidArgument& e) {
-    ta.join();
-    throw InvalidArgument(a.files[1] + ": " + e.what());
-  } catch (...) {
-    ta.join();
-    throw;
-  }
-  ta.join();
-  if (failed_a) {
-    try {
-      std::rethrow_exception(failed_a);
-    } catch (const InvalidArgument& e) {
-      throw InvalidArgument(a.files[0] + ": " + e.what());
-    }
-  }
   if (a.json) {
     std::printf("{\"a\": %s, \"b\": %s}\n", to_json(ra).c_str(), to_json(rb).c_str());
     return 0;

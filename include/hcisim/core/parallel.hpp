@@ -6,23 +6,35 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <thread>
 #include <vector>
 
 namespace hcisim {
 
-/// `jobs` <= 0 means one thread per hardware thread.
+/// `jobs` <= 0 means one thread per hardware thread. An exception thrown by `run` does not
+/// leave its thread (that would be std::terminate): every index still runs, and afterwards
+/// the exception of the lowest failing index is rethrown here.
 inline void parallel_for(std::size_t n, int jobs, const std::function<void(std::size_t)>& run) {
   const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const std::size_t threads = std::min(n, static_cast<std::size_t>(jobs > 0 ? jobs : hw));
   std::atomic<std::size_t> next{0};
+  std::vector<std::exception_ptr> failed(n);
   auto worker = [&]() {
-    for (std::size_t i = next++; i < n; i = next++) run(i);
+    for (std::size_t i = next++; i < n; i = next++) {
+      try {
+        run(i);
+      } catch (...) {
+        failed[i] = std::current_exception();
+      }
+    }
   };
   std::vector<std::thread> pool;
   for (std::size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
+  for (const std::exception_ptr& e : failed)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace hcisim

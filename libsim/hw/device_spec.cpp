@@ -45,6 +45,8 @@ void ConnectionSpec::validate() const {
   if (added_latency_us > 1e6) check::fail("connection '" + name + "' added_latency_us", added_latency_us, "0 .. 1e6");
   if (max_mbps > 0 && !(max_mbps >= 1 && max_mbps <= 1e6))
     check::fail("connection '" + name + "' max_mbps", max_mbps, "0 (no cap) or 1 .. 1e6");
+  if (commands < 0 || commands > 65536)
+    check::fail("connection '" + name + "' commands", commands, "0 (no limit) or 1 .. 65536");
 }
 
 }  // namespace hcisim

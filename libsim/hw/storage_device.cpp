@@ -59,6 +59,7 @@ StorageDevice::StorageDevice(Engine& engine, const DeviceSpec& spec, const Conne
                                           : Distribution::lognormal(d_ns, pipeline_cv);
   }
   if (connection_.max_mbps > 0) link_ = std::make_unique<FifoServers>(1);
+  if (connection_.commands > 0) commands_ = std::make_unique<FifoServers>(connection_.commands);
 }
 
 inline Time StorageDevice::unit_time(IoOp op, Bytes size, bool sequential, std::uint32_t extents) {
@@ -87,10 +88,18 @@ void StorageDevice::submit(std::uint64_t io, IoOp op, Bytes size, bool sequentia
   // and schedule the completion once (fifo_servers.hpp). Link finishes are in arrival
   // order, so the unit reservations stay in time order too. The completion event carries
   // the caller's `io` itself, so the device keeps no state per request.
-  Time ready = engine_.now();
+  // A connection that limits the commands in flight admits this one when a place frees;
+  // the place is held until completion. Admission times never decrease (each reservation
+  // replaces the earliest free time by a later one), so link and units still see arrivals
+  // in time order.
+  const Time now = engine_.now();
+  const Time admitted = commands_ ? std::max(now, commands_->first_free()) : now;
+  Time ready = admitted;
   if (link_) ready = link_->reserve(ready, transfer_time(size, Rate::bytes_per_second(connection_.max_mbps * 1e6))).finish;
   const FifoServers::Slot unit = units_.reserve(ready, unit_time(op, size, sequential, extents));
-  engine_.schedule_at(unit.finish + pipeline_time(op), *this, kDone, io);
+  const Time done = unit.finish + pipeline_time(op);
+  if (commands_) commands_->reserve(now, done - admitted);
+  engine_.schedule_at(done, *this, kDone, io);
 }
 
 void StorageDevice::on_event(Engine&, EventTag, std::uint64_t io) {

@@ -155,6 +155,33 @@ TEST_CASE("a USB bridge adds its latency and caps bandwidth", "[hw]") {
   CHECK(seq.mbps == Approx(usb.max_mbps).epsilon(0.02));
 }
 
+TEST_CASE("a bridge that takes n commands at a time queues the rest in front of the device", "[hw]") {
+  const HardwareCatalog catalog = HardwareCatalog::load();
+  const DeviceSpec& optane = catalog.device("optane-905p-280gb");
+  const ConnectionSpec& bot = catalog.connection("usb-bot-nvme");
+  REQUIRE(bot.commands == 1);
+  // One command's whole time through the bridge: what a queue-depth-1 loop measures.
+  const double command_us = closed_loop(optane, IoOp::read, 4_KiB, 1, false, bot).mean_latency_us;
+  const double qd1_uas_us = closed_loop(optane, IoOp::read, 4_KiB, 1, false, catalog.connection("usb-nvme")).mean_latency_us;
+  CHECK(command_us == Approx(qd1_uas_us).epsilon(0.03));   // alone, BOT and UAS cost the same
+  // At queue depth 16 the bridge serves one at a time: X = 1 / command time, and Little's
+  // law puts the other 15 in the queue.
+  ClosedLoop loop(optane, bot, IoOp::read, 4_KiB, false);
+  const LoopResult r = loop.run(16, 20'000);
+  CHECK(r.iops == Approx(1e6 / command_us).epsilon(0.03));
+  CHECK(r.mean_latency_us == Approx(16 * command_us).epsilon(0.03));
+  CHECK(loop.device.utilisation() == Approx(1.0).epsilon(0.01));
+  // Four places: four times the rate (the drive itself is far from its limit).
+  ConnectionSpec four = bot;
+  four.commands = 4;
+  CHECK(closed_loop(optane, IoOp::read, 4_KiB, 16, false, four).iops == Approx(4e6 / command_us).epsilon(0.05));
+  // Without a limit the same bridge overlaps all 16.
+  CHECK(closed_loop(optane, IoOp::read, 4_KiB, 16, false, catalog.connection("usb-nvme")).iops > 10e6 / command_us);
+  ConnectionSpec bad = bot;
+  bad.commands = -1;
+  CHECK_THROWS_WITH(bad.validate(), Catch::Contains("commands") && Catch::Contains("0 (no limit) or 1 .. 65536"));
+}
+
 TEST_CASE("mixed reads and writes share the device's units", "[hw]") {
   const HardwareCatalog catalog = HardwareCatalog::load();
   const DeviceSpec& nand = catalog.device("samsung-pm1733-3.84tb");

@@ -26,7 +26,7 @@ std::string write_catalog(const std::string& tag, const std::string& device_rows
   const auto dir = std::filesystem::temp_directory_path() / ("hcisim_catalog_" + tag);
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "devices.csv") << kHeader << device_rows;
-  std::ofstream(dir / "connections.csv") << "name,added_latency_us,max_iops,max_mbps,source,notes\n"
+  std::ofstream(dir / "connections.csv") << "name,added_latency_us,commands,max_mbps,source,notes\n"
                                          << "nvme-direct,0,,,x,y\n";
   std::ofstream(dir / "nics.csv") << kNicHeader << nic_rows;
   std::ofstream(dir / "switches.csv") << "name,ports,port_speed_gbps,latency_us,cut_through,buffer_mb,source,notes\n"
@@ -44,6 +44,8 @@ TEST_CASE("the shipped catalogs load and cover the seed device classes", "[scena
     CHECK(cat.device(name).name == name);
   for (const DeviceSpec& d : cat.devices()) CHECK_FALSE(d.source.empty());
   CHECK(cat.connection("usb-nvme").added_latency_us > 0);
+  CHECK(cat.connection("usb-nvme").commands == 0);        // UAS queues commands
+  CHECK(cat.connection("usb-bot-nvme").commands == 1);    // Bulk-Only Transport: one at a time
   // Network parts and CPUs of the seeds: X520 (000), Broadcom 57414/57508 and the Dell
   // S5248F/S5232F switches (001), ConnectX-4 (003), E5-2630 v3 (004), i7-11700B (000).
   CHECK(cat.nic("intel-x520-da1").speed_gbps == 10);
@@ -77,6 +79,21 @@ TEST_CASE("bad NIC rows are reported by file, line and field", "[scenario]") {
   CHECK_THROWS_WITH(HardwareCatalog::load(ports), Catch::Contains("'ports' = '1.5' is not a whole number"));
   const std::string lat = write_catalog("nic_lat", kGood, "odd-nic,10,1,-3,no,s,n\n");
   CHECK_THROWS_WITH(HardwareCatalog::load(lat), Catch::Contains("nics.csv:2") && Catch::Contains("latency_us"));
+}
+
+TEST_CASE("bad connection rows are reported by file, line and field", "[scenario]") {
+  const auto with_connection = [](const std::string& tag, const std::string& row) {
+    const std::string dir = write_catalog(tag, kGood);
+    std::ofstream(std::filesystem::path(dir) / "connections.csv") << "name,added_latency_us,commands,max_mbps,source,notes\n"
+                                                                 << row;
+    return dir;
+  };
+  CHECK(HardwareCatalog::load(with_connection("con_ok", "bot,54,1,1000,s,n\n")).connection("bot").commands == 1);
+  CHECK_THROWS_WITH(HardwareCatalog::load(with_connection("con_half", "bot,54,1.5,1000,s,n\n")),
+                    Catch::Contains("connections.csv:2") && Catch::Contains("'commands' = '1.5' is not a whole number"));
+  CHECK_THROWS_WITH(HardwareCatalog::load(with_connection("con_neg", "bot,54,-2,1000,s,n\n")),
+                    Catch::Contains("connections.csv:2") && Catch::Contains("commands") &&
+                        Catch::Contains("0 (no limit) or 1 .. 65536"));
 }
 
 TEST_CASE("quoted CSV fields and bad rows with file and line", "[scenario]") {

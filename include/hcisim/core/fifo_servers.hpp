@@ -36,6 +36,8 @@ class FifoServers {
   }
 
   int servers() const { return static_cast<int>(free_at_.size()); }
+  /// When the next job could start: the earliest time a server is free.
+  Time first_free() const { return free_at_[0]; }
   /// Mean fraction of servers busy since the last reset.
   double utilisation(Time now) const {
     const double elapsed = static_cast<double>((now - since_).count_ns()) * static_cast<double>(free_at_.size());

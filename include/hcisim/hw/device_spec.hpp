@@ -31,12 +31,18 @@ struct DeviceSpec {
   void validate() const;
 };
 
-/// The path between host and device: a fixed added latency per I/O and a bandwidth cap
-/// (e.g. a USB 3.1 Gen2 bridge in front of an NVMe drive). max_mbps = 0 means no cap.
+/// The path between host and device: a fixed added latency per I/O, a bandwidth cap
+/// (e.g. a USB 3.1 Gen2 bridge in front of an NVMe drive; max_mbps = 0 means no cap) and the
+/// commands it accepts at once. `commands` = 0: no limit (NVMe, SAS, SATA NCQ and USB
+/// Attached SCSI queue commands); n > 0: at most n in flight, each holding its place from
+/// submission to completion (its added latency, transfer and device service included). USB
+/// Bulk-Only Transport takes one: the device finishes a command before it accepts the next
+/// (Electronic Design, "What's the difference between USB UASP and BOT").
 struct ConnectionSpec {
   std::string name = "nvme-direct";
   double added_latency_us = 0;
   double max_mbps = 0;
+  int commands = 0;
   std::string source;
 
   void validate() const;

@@ -15,9 +15,12 @@
 // IOPS_read / IOPS_write times longer than a read).
 // HDD: one actuator; a random I/O costs the average seek, a uniform rotational delay in
 // [0, 60/rpm) and the transfer at the sustained rate; sequential I/O only the transfer.
-// The connection (e.g. a USB bridge) adds a fixed latency and, if capped, a FIFO link.
+// The connection (e.g. a USB bridge) adds a fixed latency and, if capped, a FIFO link; one
+// that takes n commands at a time (USB Bulk-Only Transport: 1) holds each I/O at one of n
+// FIFO places from submission to completion, so a queue forms in front of the device.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -71,9 +74,16 @@ class StorageDevice final : public EventHandler {
 
   const DeviceSpec& spec() const { return spec_; }
   const DeviceModel& model() const { return model_; }
-  /// Mean fraction of the device's internal units busy since the last reset.
-  double utilisation() const { return units_.utilisation(engine_.now()); }
-  void reset_stats() { units_.reset_stats(engine_.now()); }
+  /// Mean fraction busy since the last reset: the device's internal units or, where the
+  /// connection limits the commands in flight, its command places, whichever is busier.
+  double utilisation() const {
+    const double u = units_.utilisation(engine_.now());
+    return commands_ ? std::max(u, commands_->utilisation(engine_.now())) : u;
+  }
+  void reset_stats() {
+    units_.reset_stats(engine_.now());
+    if (commands_) commands_->reset_stats(engine_.now());
+  }
   std::size_t in_flight() const { return static_cast<std::size_t>(submitted_ - completed_); }
   std::uint64_t completed() const { return completed_; }
 
@@ -91,6 +101,7 @@ class StorageDevice final : public EventHandler {
   RngStream rng_;
   Distribution pipeline_[2] = {Distribution::deterministic(0.0), Distribution::deterministic(0.0)};
   std::unique_ptr<FifoServers> link_;   // only when the connection caps bandwidth
+  std::unique_ptr<FifoServers> commands_;   // only when the connection limits commands in flight
   FifoServers units_;
   std::uint64_t submitted_ = 0;
   std::uint64_t completed_ = 0;

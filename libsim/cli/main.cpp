@@ -352,6 +352,16 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   row("write p95 (ms)", ra.result.write_p95_ms, rb.result.write_p95_ms);
   row("usable capacity (GB)", ra.capacity.usable_gb, rb.capacity.usable_gb);
   std::printf("\nbottleneck A: %s\nbottleneck B: %s\n", ra.bottleneck.c_str(), rb.bottleneck.c_str());
+  // The calibrated OSA CPU cost makes OSA hosts CPU-bound almost everywhere (README, "Known
+  // limits for what-if questions"); a comparison of two such runs cannot show what a storage or
+  // network change buys, and a planner should be told so next to the numbers.
+  const auto osa_cpu_bound = [](const Scenario& s, const RunResult& r) {
+    return s.cluster.architecture == Architecture::osa && r.bottleneck.rfind("cpu", 0) == 0;
+  };
+  if (osa_cpu_bound(sa, ra) && osa_cpu_bound(sb, rb))
+    std::printf("note: both runs are CPU-bound on OSA hosts, where the calibrated CPU cost per I/O hides\n"
+                "      what a different cache or capacity device, disk-group layout or network buys; only\n"
+                "      cores x GHz move these answers (README, Known limits for what-if questions)\n");
   return 0;
 }
 

@@ -230,3 +230,22 @@ TEST_CASE("a link faster than the named NIC or switch, or more ports than the NI
   CHECK_THAT(big.warnings[0], Catch::Contains("exceeds the cluster's usable capacity"));
 }
 
+
+TEST_CASE("seed 002's one-command USB dock: more outstanding I/O queues there instead of adding IOPS") {
+  // The dock takes one command at a time (connections.csv usb-bot-nvme), and every write of
+  // the single VMDK goes to the two hosts holding its replicas, so those docks are the limit:
+  // from 16 to 64 outstanding the IOPS stay put and the writes wait 4x longer (Little's law),
+  // while one outstanding I/O pays one pass through the dock, not a queue.
+  const std::string file = std::string(default_data_dir()) + "/../examples/scenarios/seed002-skullcanyon-osa-optane-usb-diskspd-8k.yaml";
+  auto run = [&](const std::string& threads_outstanding) {
+    return simulate(load_scenario(file,
+                                  {"workload.duration_s=2", "workload.warmup_s=0.5",
+                                   "workload.diskspd=-d60 -c128M " + threads_outstanding + " -b8k -L -r -Sh -w50 c:\\t.dat"},
+                                  cat()));
+  };
+  const RunResult qd16 = run("-t4 -o4"), qd64 = run("-t8 -o8"), qd1 = run("-t1 -o1");
+  CHECK(qd64.result.iops == Approx(qd16.result.iops).epsilon(0.05));
+  CHECK(qd64.result.write_latency_ms / qd16.result.write_latency_ms == Approx(64.0 / 16.0).epsilon(0.1));
+  CHECK(qd64.bottleneck.rfind("cache_device", 0) == 0);
+  CHECK(qd1.result.write_latency_ms < 0.25 * qd16.result.write_latency_ms);
+}

@@ -98,7 +98,7 @@ void StorageDevice::submit(std::uint64_t io, IoOp op, Bytes size, bool sequentia
   if (link_) ready = link_->reserve(ready, transfer_time(size, Rate::bytes_per_second(connection_.max_mbps * 1e6))).finish;
   const FifoServers::Slot unit = units_.reserve(ready, unit_time(op, size, sequential, extents));
   const Time done = unit.finish + pipeline_time(op);
-  if (commands_) commands_->reserve(now, done - admitted);
+  if (commands_) commands_->reserve(admitted, done - admitted);
   engine_.schedule_at(done, *this, kDone, io);
 }
 

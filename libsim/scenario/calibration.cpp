@@ -23,7 +23,7 @@ Calibration Calibration::defaults() {
       {"stack_latency_us", 0.0, 0.0, 0, 0, 5000,
        "fixed software latency per I/O in the vSAN stack (ClusterSpec::stack_latency_us); default: none"},
       {"usb_bridge_latency_us", 54.0, 54.0, 0, 0, 10000,
-       "per-command latency of a USB NVMe bridge (connections.csv usb-nvme, usb-bot-nvme); default: measured on "
+       "per-command latency of a USB NVMe bridge (connections.csv usb-*); default: measured on "
        "another bridge at queue depth 1"},
       {"congestion_delay_a_us", 1.0, 1.0, 0, 0.01, 1000, "OSA congestion delay a in a*exp(b*congestion)"},
       {"esa_gc_factor", 1.0, 1.0, 0, 1.0, 4.0, "ESA segment-cleaning write amplification on the capacity leg"},
@@ -129,7 +129,7 @@ void Calibration::apply_settings(ClusterSpec& cluster) const {
 void Calibration::apply_drives(ClusterSpec& cluster) const {
   const double usb = value("usb_bridge_latency_us");
   auto fix = [usb](DriveSpec& d) {
-    if (d.connection.name == "usb-nvme" || d.connection.name == "usb-bot-nvme") d.connection.added_latency_us = usb;
+    if (d.connection.name.rfind("usb-", 0) == 0) d.connection.added_latency_us = usb;   // every USB bridge row
   };
   for (HostSpec& h : cluster.hosts) {
     for (DiskGroupSpec& g : h.disk_groups) {

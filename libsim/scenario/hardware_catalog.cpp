@@ -117,7 +117,7 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     c.name = con.text(r, "name");
     c.added_latency_us = con.number(r, "added_latency_us");
     c.max_mbps = con.number(r, "max_mbps");
-    c.commands = con.text(r, "commands").empty() ? 0 : con.integer(r, "commands");
+    c.commands = con.integer(r, "commands", 0);
     c.source = con.text(r, "source");
     add_row(con, r, std::move(c), cat.connections_);
   }

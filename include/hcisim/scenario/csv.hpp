@@ -21,6 +21,10 @@ class CsvTable {
   double number(std::size_t row, const std::string& column, double fallback = 0.0) const;
   /// The field as a whole number (empty is an error).
   int integer(std::size_t row, const std::string& column) const;
+  /// The field as a whole number; empty gives `fallback`.
+  int integer(std::size_t row, const std::string& column, int fallback) const {
+    return text(row, column).empty() ? fallback : integer(row, column);
+  }
   /// The field as `yes` or `no`.
   bool flag(std::size_t row, const std::string& column) const;
   std::size_t line_of(std::size_t row) const { return lines_[row]; }

@@ -18,7 +18,7 @@
 //             preset: oltp32k | easy_run: <profile>, then any explicit field below overrides:
 //             vms, vmdks_per_vm, outstanding_per_vmdk, block_size, read_pct, random_pct,
 //             working_set_pct, vmdk_size, compress_pct, dedupe_pct, duration_s, warmup_s, history_s,
-//             iops_limit_per_vm, latency_target_ms
+//             iops_limit_per_vm, latency_target_ms, vscsi (pvscsi | lsilogic)
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -328,7 +328,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
 void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s) {
   w.expect_map({"hcibench", "diskspd", "fio", "preset", "easy_run", "vms", "vmdks_per_vm", "outstanding_per_vmdk",
                 "block_size", "read_pct", "random_pct", "working_set_pct", "vmdk_size", "compress_pct", "dedupe_pct",
-                "duration_s", "warmup_s", "history_s", "iops_limit_per_vm", "latency_target_ms"});
+                "duration_s", "warmup_s", "history_s", "iops_limit_per_vm", "latency_target_ms", "vscsi"});
   int sources = 0;
   for (const char* k : {"hcibench", "diskspd", "fio", "preset", "easy_run"}) sources += w.has(k);
   if (sources > 1) w.fail("give at most one of hcibench, diskspd, fio, preset, easy_run");
@@ -361,6 +361,8 @@ void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s)
   spec.history_s = w.number("history_s", spec.history_s);
   spec.iops_limit_per_vm = w.number("iops_limit_per_vm", spec.iops_limit_per_vm);
   spec.latency_target_ms = w.number("latency_target_ms", spec.latency_target_ms);
+  spec.vscsi = w.choice("vscsi", adapter_name(spec.vscsi), {"pvscsi", "lsilogic"}) == "pvscsi" ? VscsiAdapter::pvscsi
+                                                                                                 : VscsiAdapter::lsilogic;
   s.threads_per_vmdk = std::min(spec.threads_per_vmdk, spec.outstanding_per_vmdk);
   try {
     spec.validate();

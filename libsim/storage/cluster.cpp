@@ -159,12 +159,13 @@ void Cluster::reset_stats() {
 // ---------------------------------------------------------------------------------------
 // Requests
 
-void Cluster::submit(std::uint64_t tok, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size,
-                     bool sequential) {
+void Cluster::submit_piece(std::uint64_t tok, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size,
+                           bool sequential, Bytes guest_bytes) {
   check::in_range(object, 0, static_cast<std::int64_t>(objects_.size()) - 1, "submit object");
   check::in_range(client_host, 0, hosts() - 1, "submit client host");
   const Object& o = objects_[static_cast<std::size_t>(object)];
   if (size.count() <= 0 || size.count() > (64 << 20)) check::fail("submit size bytes", size.count(), "1 B .. 64 MiB");
+  if (guest_bytes.count() < 0) check::fail("submit guest bytes", guest_bytes.count(), ">= 0");
   if (offset + static_cast<std::uint64_t>(size.count()) > static_cast<std::uint64_t>(o.place.size.count()))
     check::fail("submit offset", offset, "an I/O inside the object");
   Request r;
@@ -188,7 +189,8 @@ void Cluster::submit(std::uint64_t tok, int object, int client_host, IoOp op, st
   HostCpu& cpu = *cpus_[static_cast<std::size_t>(client_host)];
   const bool esa = spec_.architecture == Architecture::esa;
   const bool owner_here = o.place.owner == client_host;
-  Time work = cpu.charge(CpuStage::guest, size) + cpu.charge(CpuStage::vscsi, size) +
+  Time work = (guest_bytes.count() > 0 ? cpu.charge(CpuStage::guest, guest_bytes) : Time::zero()) +
+              cpu.charge(CpuStage::vscsi, size) +
               cpu.charge(CpuStage::dom_client, size);
   if (owner_here) work += cpu.charge(CpuStage::dom_owner, size);
   const Bytes stored{esa ? scaled(size.count(), reduction_.compression) : size.count()};

@@ -85,13 +85,21 @@ void VmWorkload::issue(std::uint32_t slot) {
   s.busy = true;
   ++k.active;
   in_flight_.add(engine_.now(), 1);
-  cluster_->submit(slot, k.object, k.host, s.op, block * static_cast<std::uint64_t>(spec_.block.count()), spec_.block,
-                   !random);
+  // The virtual adapter splits a guest I/O above its transfer limit into pieces issued
+  // together (workload_spec.hpp, VscsiAdapter); the guest I/O completes with the last.
+  const std::int64_t size = spec_.block.count();
+  const std::int64_t piece = std::min(size, max_transfer(spec_.vscsi).count());
+  const std::uint64_t offset = block * static_cast<std::uint64_t>(size);
+  s.pieces_left = static_cast<std::uint16_t>((size + piece - 1) / piece);
+  for (std::int64_t at = 0; at < size; at += piece)
+    cluster_->submit_piece(slot, k.object, k.host, s.op, offset + static_cast<std::uint64_t>(at),
+                           Bytes{std::min(piece, size - at)}, !random, Bytes{at == 0 ? size : 0});
 }
 
 void VmWorkload::on_io_done(Cluster&, std::uint64_t token) {
   const auto slot = static_cast<std::uint32_t>(token);
   Slot& s = slots_[slot];
+  if (--s.pieces_left > 0) return;
   Vmdk& k = vmdks_[s.vmdk];
   const Time latency = engine_.now() - s.issued;
   s.busy = false;

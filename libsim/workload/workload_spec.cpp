@@ -17,6 +17,14 @@ const char* tool_name(WorkloadTool tool) {
   return "?";
 }
 
+const char* adapter_name(VscsiAdapter adapter) {
+  return adapter == VscsiAdapter::pvscsi ? "pvscsi" : "lsilogic";
+}
+
+Bytes max_transfer(VscsiAdapter adapter) {
+  return adapter == VscsiAdapter::pvscsi ? Bytes{512 << 10} : Bytes{32 << 20};
+}
+
 namespace {
 void percent(double v, const char* field) {
   if (!(v >= 0 && v <= 100)) check::fail(std::string("workload ") + field, v, "a percentage 0..100");

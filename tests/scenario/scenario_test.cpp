@@ -160,6 +160,10 @@ TEST_CASE("scenario overrides given with --set replace any key and bad ones are 
   CHECK_THROWS_WITH(parse(kExample, {"workload.vms"}), Catch::Contains("expected key.path=value"));
   CHECK(parse(kExample, {"workload.history_s=0"}).workload.history_s == 0);
   CHECK_THROWS_WITH(parse(kExample, {"workload.history_s=-1"}), Catch::Contains("history_s") && Catch::Contains("0..1e7"));
+  CHECK(parse(kExample, {}).workload.vscsi == VscsiAdapter::pvscsi);
+  CHECK(parse(kExample, {"workload.vscsi=lsilogic"}).workload.vscsi == VscsiAdapter::lsilogic);
+  CHECK_THROWS_WITH(parse(kExample, {"workload.vscsi=nvme"}),
+                    Catch::Contains("workload.vscsi = 'nvme' is not allowed") && Catch::Contains("expected pvscsi | lsilogic"));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.esa.cpu_per_io_factor=0"}),
                     Catch::Contains("esa.cpu_per_io_factor") && Catch::Contains("> 0"));
 }

@@ -107,7 +107,14 @@ class Cluster final : public EventHandler,
   /// SSDs serve it without the per-command cost of random I/O, and the OSA write buffer
   /// keeps its data as one contiguous run for the elevator.
   void submit(std::uint64_t token, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size,
-              bool sequential = false);
+              bool sequential = false) {
+    submit_piece(token, object, client_host, op, offset, size, sequential, size);
+  }
+  /// One piece of a guest I/O that the virtual SCSI adapter split (workload_spec.hpp,
+  /// VscsiAdapter): vSCSI and vSAN handle it as an I/O of its own, but the guest's work
+  /// (`guest_bytes`: the whole guest I/O on its first piece, zero on the others) is paid once.
+  void submit_piece(std::uint64_t token, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size,
+                    bool sequential, Bytes guest_bytes);
 
   /// Destages every OSA write buffer and writes out ESA partial stripes (like HCIBench's
   /// cache-drop step); background work then runs until the buffers are empty.

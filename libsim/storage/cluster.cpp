@@ -116,12 +116,18 @@ int Cluster::add_object(int owner_host, Bytes size, Bytes working_set) {
   o.working_set = working_set;
   if (spec_.architecture == Architecture::osa) {
     // Each RAID-1 replica serves the whole working set; each EC column 1/k of it (data or parity).
+    // Addresses run from 0 in the column too, so a split column's working set fills its
+    // components in order.
     const std::int64_t share = layout_.erasure_coded() ? working_set.count() / layout_.data : working_set.count();
-    for (const ComponentPlace& c : o.place.data) {
-      const std::uint32_t g = host_groups_[c.host][c.group];
-      groups_[g].buffer.add_working_set(Bytes{share});
-      o.groups.push_back(g);
-    }
+    const std::int64_t max = kMaxComponent.count();
+    for (std::size_t col = 0; col < o.place.data.size(); ++col)
+      for (int h = 0; h < o.place.chunks; ++h) {
+        const ComponentPlace& c = o.place.component(static_cast<int>(col), h);
+        const std::uint32_t g = host_groups_[c.host][c.group];
+        const std::int64_t end = h + 1 == o.place.chunks ? share : std::min(share, (h + 1) * max);
+        if (end > h * max) groups_[g].buffer.add_working_set(Bytes{end - h * max});
+        o.groups.push_back(g);
+      }
   }
   client_working_set_[static_cast<std::size_t>(owner_host)] += static_cast<double>(working_set.count());
   objects_.push_back(std::move(o));
@@ -277,6 +283,7 @@ void Cluster::fan_out(std::uint32_t req) {
   Request& r = requests_[req];
   Object& o = objects_[r.object];
   const bool esa = spec_.architecture == Architecture::esa;
+  const int h = esa ? 0 : chunk(r);
   r.pending = 0;
   if (r.op == IoOp::read) {
     // ESA stores compressed blocks but returns them decompressed by the component host:
@@ -286,13 +293,11 @@ void Cluster::fan_out(std::uint32_t req) {
     const std::int64_t bytes = r.size;
     if (!layout_.erasure_coded()) {
       const int rep = read_replica(o.place, static_cast<int>(r.object), r.offset, r.client, two_node_);
-      const ComponentPlace& c = o.place.data[static_cast<std::size_t>(rep)];
-      add_read(req, c, esa ? kNone : o.groups[static_cast<std::size_t>(rep)], bytes);
+      add_read(req, o.place.component(rep, h), esa ? kNone : group_of(o, static_cast<std::size_t>(rep), h), bytes);
     } else {
       const Bytes unit = esa ? spec_.esa.stripe_unit : spec_.osa.stripe_unit;
       const int col = stripe_columns(layout_, unit, r.offset).data_column;
-      add_read(req, o.place.data[static_cast<std::size_t>(col)], esa ? kNone : o.groups[static_cast<std::size_t>(col)],
-               bytes);
+      add_read(req, o.place.component(col, h), esa ? kNone : group_of(o, static_cast<std::size_t>(col), h), bytes);
     }
     return;
   }
@@ -306,7 +311,7 @@ void Cluster::fan_out(std::uint32_t req) {
   }
   if (!layout_.erasure_coded()) {
     for (std::size_t i = 0; i < o.place.data.size(); ++i)
-      add_write(req, o.place.data[i].host, groups_[o.groups[i]].cache, r.size);
+      add_write(req, o.place.data[i].host, groups_[group_of(o, i, h)].cache, r.size);
     return;
   }
   const std::int64_t unit = spec_.osa.stripe_unit.count();
@@ -315,7 +320,7 @@ void Cluster::fan_out(std::uint32_t req) {
     // Full stripes: k + m unit writes per row, no reads.
     for (std::int64_t rows = r.size / row; rows > 0; --rows)
       for (std::size_t i = 0; i < o.place.data.size(); ++i)
-        add_write(req, o.place.data[i].host, groups_[o.groups[i]].cache, unit);
+        add_write(req, o.place.data[i].host, groups_[group_of(o, i, h)].cache, unit);
     return;
   }
   const StripeColumns cols = stripe_columns(layout_, spec_.osa.stripe_unit, r.offset);
@@ -325,19 +330,19 @@ void Cluster::fan_out(std::uint32_t req) {
     // (vsan-model-facts.md section 3, [38][39]), so no reads, and each parity column receives
     // 1/k of the data written: per row, k data units and m parity units.
     add_write(req, o.place.data[static_cast<std::size_t>(touched[0])].host,
-              groups_[o.groups[static_cast<std::size_t>(touched[0])]].cache, r.size);
+              groups_[group_of(o, static_cast<std::size_t>(touched[0]), h)].cache, r.size);
     const std::int64_t parity = strided_parity_bytes(r);
     for (int i = 1; i <= cols.parity_count; ++i) {
       const auto col = static_cast<std::size_t>(touched[i]);
-      add_write(req, o.place.data[col].host, groups_[o.groups[col]].cache, parity);
+      add_write(req, o.place.data[col].host, groups_[group_of(o, col, h)].cache, parity);
     }
     return;
   }
   // Partial stripe: read-modify-write of the data column and the m parity columns.
   for (int i = 0; i <= cols.parity_count; ++i) {
     const auto col = static_cast<std::size_t>(touched[i]);
-    if (r.phase == 0) add_read(req, o.place.data[col], o.groups[col], r.size);
-    else add_write(req, o.place.data[col].host, groups_[o.groups[col]].cache, r.size);
+    if (r.phase == 0) add_read(req, o.place.component(touched[i], h), group_of(o, col, h), r.size);
+    else add_write(req, o.place.data[col].host, groups_[group_of(o, col, h)].cache, r.size);
   }
 }
 
@@ -591,14 +596,19 @@ Cluster::Targets Cluster::write_targets(const Request& r) const {
   const Object& o = objects_[r.object];
   Targets t;
   auto add = [&t](std::uint32_t g) { t.group[static_cast<std::size_t>(t.count++)] = g; };
+  const int h = chunk(r);
   if (!layout_.erasure_coded() || full_stripe(r)) {
-    for (std::uint32_t g : o.groups) add(g);
+    for (std::size_t i = 0; i < o.place.data.size(); ++i) add(group_of(o, i, h));
     return t;
   }
   const StripeColumns cols = stripe_columns(layout_, spec_.osa.stripe_unit, r.offset);
-  add(o.groups[static_cast<std::size_t>(cols.data_column)]);
-  for (int i = 0; i < cols.parity_count; ++i) add(o.groups[static_cast<std::size_t>(cols.parity_columns[i])]);
+  add(group_of(o, static_cast<std::size_t>(cols.data_column), h));
+  for (int i = 0; i < cols.parity_count; ++i) add(group_of(o, static_cast<std::size_t>(cols.parity_columns[i]), h));
   return t;
+}
+
+int Cluster::chunk(const Request& r) const {
+  return chunk_of(objects_[r.object].place, layout_, spec_.osa.stripe_unit, r.offset);
 }
 
 void Cluster::pump_destage(std::uint32_t g) {

@@ -1,6 +1,7 @@
 // Component placement and address mapping (placement.hpp).
 #include "hcisim/storage/placement.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <string>
 
@@ -39,11 +40,44 @@ ObjectPlacement place_object(const ClusterSpec& cluster, const Layout& layout, i
     }
     p.data.push_back(c);
   }
+  if (cluster.architecture == Architecture::osa) {
+    // Components beyond the first of each column: their own draws, so the first components
+    // sit where they would without the split.
+    const std::int64_t column = column_bytes(layout, cluster.osa.stripe_unit, size);
+    p.chunks = static_cast<int>((column + kMaxComponent.count() - 1) / kMaxComponent.count());
+    RngStream more(seed, 0, "placement-split/" + std::to_string(object));
+    for (int i = 0; i < n; ++i)
+      for (int c = 1; c < p.chunks; ++c) {
+        ComponentPlace extra = p.data[static_cast<std::size_t>(i)];
+        const auto& groups = cluster.hosts[extra.host].disk_groups;
+        extra.group = static_cast<std::uint16_t>(more.below(groups.size()));
+        extra.device = static_cast<std::uint16_t>(more.below(groups[extra.group].capacity.size()));
+        p.split.push_back(extra);
+      }
+  }
   for (int i = 0; i < layout.perf_leg_copies; ++i) p.perf.push_back(ComponentPlace{p.data[static_cast<std::size_t>(i % n)].host, 0, 0});
   // With fewer spare hosts than witnesses (2-node), the witness host holds them.
   for (int i = 0; i < layout.witnesses; ++i)
     p.witnesses.push_back(n + i < hosts ? order[static_cast<std::size_t>(n + i)] : -1);
   return p;
+}
+
+std::int64_t column_bytes(const Layout& layout, Bytes stripe_unit, Bytes object_size) {
+  if (!layout.erasure_coded()) return object_size.count();
+  const std::int64_t row = stripe_unit.count() * layout.data;
+  return (object_size.count() + row - 1) / row * stripe_unit.count();
+}
+
+std::uint64_t column_offset(const Layout& layout, Bytes stripe_unit, std::uint64_t offset) {
+  if (!layout.erasure_coded()) return offset;
+  const auto unit = static_cast<std::uint64_t>(stripe_unit.count());
+  return offset / (unit * static_cast<std::uint64_t>(layout.data)) * unit + offset % unit;
+}
+
+int chunk_of(const ObjectPlacement& p, const Layout& layout, Bytes stripe_unit, std::uint64_t offset) {
+  if (p.chunks == 1) return 0;
+  const std::uint64_t c = column_offset(layout, stripe_unit, offset) / static_cast<std::uint64_t>(kMaxComponent.count());
+  return static_cast<int>(std::min<std::uint64_t>(c, static_cast<std::uint64_t>(p.chunks - 1)));
 }
 
 int read_replica(const ObjectPlacement& p, int object, std::uint64_t offset, int reader_host, bool two_node) {

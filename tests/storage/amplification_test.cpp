@@ -268,3 +268,61 @@ TEST_CASE("amplification: an OSA dedupe map miss adds one 4 KiB capacity read be
     CHECK(cluster.counters().fg_device_read_bytes == 100 * 8192 + (miss > 0 ? 100 * 4096 : 0));
   }
 }
+
+TEST_CASE("a column above 255 GiB is split into components on its host, each in a disk group of its own draw") {
+  Engine engine;
+  Recorder rec;
+  const ClusterSpec spec = test::osa_cluster(3, 4, 2);
+  Cluster cluster(engine, spec, {}, 1, rec);
+  const int small = cluster.add_object(0, 200_GiB, 200_GiB);
+  CHECK(cluster.placement(small).chunks == 1);
+  CHECK(cluster.placement(small).split.empty());
+  const int big = cluster.add_object(0, 1000_GiB, 1000_GiB);
+  const ObjectPlacement& p = cluster.placement(big);
+  REQUIRE(p.chunks == 4);   // 1000 / 255 -> 4 components per replica
+  REQUIRE(p.split.size() == 2 * 3);
+  for (int col = 0; col < 2; ++col)
+    for (int h = 1; h < 4; ++h) CHECK(p.component(col, h).host == p.data[static_cast<std::size_t>(col)].host);
+  // The working sets add up exactly: 2 x 200 GiB + 2 x 1000 GiB over the groups, and the big
+  // object's replicas reach more than one group on their hosts.
+  double ws = 0;
+  int groups_used = 0;
+  for (int host = 0; host < 3; ++host)
+    for (int g = 0; g < 4; ++g) {
+      ws += cluster.write_buffer(host, g).working_set();
+      groups_used += cluster.write_buffer(host, g).working_set() > 0;
+    }
+  CHECK(ws == Approx(2.0 * static_cast<double>((200_GiB + 1000_GiB).count())).epsilon(1e-12));
+  CHECK(groups_used > 2);
+  // A write lands in the write buffers of the components holding its offset, and only there.
+  const std::uint64_t offset = 3 * (255_GiB).count() + (4_KiB).count();   // the fourth component
+  cluster.submit(1, big, 0, IoOp::write, offset, 4_KiB);
+  engine.run();
+  CHECK(cluster.counters().fg_device_writes == 2);
+  for (int host = 0; host < 3; ++host)
+    for (int g = 0; g < 4; ++g) {
+      bool target = false;
+      for (int col = 0; col < 2; ++col)
+        target |= p.component(col, 3).host == host && p.component(col, 3).group == g;
+      CHECK((cluster.write_buffer(host, g).dirty() > 0) == target);
+    }
+}
+
+TEST_CASE("erasure coding splits by column bytes: an offset maps to the component of its column offset") {
+  ClusterSpec spec = test::osa_cluster(4);
+  spec.policy = {RaidLevel::raid5, 1};
+  const Layout l = resolve_layout(spec.policy, Architecture::osa, 4);
+  REQUIRE(l.data == 3);
+  const Bytes unit = spec.osa.stripe_unit;
+  CHECK(column_bytes(l, unit, 900_GiB) == (300_GiB).count());
+  Engine engine;
+  Recorder rec;
+  Cluster cluster(engine, spec, {}, 1, rec);
+  const ObjectPlacement& p = cluster.placement(cluster.add_object(0, 900_GiB, 900_GiB));
+  REQUIRE(p.chunks == 2);
+  const auto edge = static_cast<std::uint64_t>(3 * (255_GiB).count());   // column offset 255 GiB
+  CHECK(column_offset(l, unit, edge) == static_cast<std::uint64_t>((255_GiB).count()));
+  CHECK(chunk_of(p, l, unit, edge) == 1);
+  CHECK(chunk_of(p, l, unit, edge - 1) == 0);
+  CHECK(chunk_of(p, l, unit, 0) == 0);
+}

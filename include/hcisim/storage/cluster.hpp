@@ -190,7 +190,8 @@ class Cluster final : public EventHandler,
   struct Object {
     ObjectPlacement place;
     Bytes working_set;
-    std::vector<std::uint32_t> groups;       // OSA: global disk group of each data component
+    std::vector<std::uint32_t> groups;       // OSA: global disk group of each component, column-major
+                                             // (column c, chunk h at c * place.chunks + h)
     double stripe_pending = 0;               // ESA: compressed bytes not yet in a full stripe
   };
   struct Request {
@@ -250,6 +251,12 @@ class Cluster final : public EventHandler,
   void charge_stack(int host, std::int64_t bytes);
   std::uint32_t pool_device(int host, int object, std::uint64_t offset) const;
   // OSA write buffers
+  /// OSA: the global disk group of component `chunk` of column `column`.
+  static std::uint32_t group_of(const Object& o, std::size_t column, int chunk) {
+    return o.groups[column * static_cast<std::size_t>(o.place.chunks) + static_cast<std::size_t>(chunk)];
+  }
+  /// OSA: which component of each column a request's first byte falls in.
+  int chunk(const Request& r) const;
   struct Targets {
     std::array<std::uint32_t, 8> group;     // at most k+m = 6 or FTT+1 = 4 disk groups; the
                                             // first `count` set (no zeroing: twice per write)

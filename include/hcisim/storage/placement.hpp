@@ -5,6 +5,14 @@
 // use the first FTT+1 of the same hosts. Within a host a component sits on one disk group
 // and one capacity device (OSA, stripe width 1) or is spread over the pool's devices by
 // 1 MiB range (ESA).
+// A component holds at most 255 GB (vsan-model-facts.md section 7, [57]: "Component max size
+// 255 GB"; taken as GiB). A larger column is split into components of that size; on OSA each
+// further component of a column goes to its own disk group and capacity device on the
+// column's host (drawn like the first), so one big VMDK's I/O and write-buffer working set
+// spread over the host's groups. Keeping the host keeps the policy's host separation and the
+// read rules below. ESA pools spread every component over all their devices by range already,
+// so the split changes nothing there and is not tracked. An I/O belongs to the component
+// holding its first byte.
 // Address mapping: RAID-1 reads of a 1 MiB range always go to the same replica (vsan-model-
 // facts.md section 1), chosen by a hash of (object, range): about 1/H of reads are local.
 // 2-node clusters read from the replica on the reading host. Erasure coding: stripe rows of
@@ -26,16 +34,33 @@ struct ComponentPlace {
   std::uint16_t device = 0;     // OSA capacity device in the group (ESA: chosen per range)
 };
 
+/// vSAN's largest component.
+inline constexpr Bytes kMaxComponent = Bytes{std::int64_t{255} << 30};
+
 struct ObjectPlacement {
   int owner = 0;                          // DOM owner host
   Bytes size;
-  std::vector<ComponentPlace> data;       // replicas or k+m columns
+  std::vector<ComponentPlace> data;       // replicas or k+m columns (their first component)
+  int chunks = 1;                         // OSA: components per column, ceil(column bytes / kMaxComponent)
+  std::vector<ComponentPlace> split;      // OSA: components 1.. of each column, chunks - 1 per column
+  /// Component `chunk` of column `column`.
+  const ComponentPlace& component(int column, int chunk) const {
+    return chunk == 0 ? data[static_cast<std::size_t>(column)]
+                      : split[static_cast<std::size_t>(column * (chunks - 1) + chunk - 1)];
+  }
   std::vector<ComponentPlace> perf;       // ESA performance leg
   std::vector<int> witnesses;             // hosts; -1 = the 2-node witness host
 };
 
 ObjectPlacement place_object(const ClusterSpec& cluster, const Layout& layout, int object, int owner, Bytes size,
                              std::uint64_t seed);
+
+/// Bytes of one column: the object for RAID-1, its share of the stripe rows for erasure coding.
+std::int64_t column_bytes(const Layout& layout, Bytes stripe_unit, Bytes object_size);
+/// The offset within its column of object offset `offset` (RAID-1: the offset itself).
+std::uint64_t column_offset(const Layout& layout, Bytes stripe_unit, std::uint64_t offset);
+/// Which of a column's components holds object offset `offset`.
+int chunk_of(const ObjectPlacement& p, const Layout& layout, Bytes stripe_unit, std::uint64_t offset);
 
 /// RAID-1: index into `data` of the replica that serves reads of `offset`.
 int read_replica(const ObjectPlacement& p, int object, std::uint64_t offset, int reader_host, bool two_node);

@@ -12,7 +12,7 @@
 //       where D = catalog name | {device: <catalog>, count, connection} | inline figures
 //     osa: {write_buffer_gb, destage_start_fill, congestion_start_fill, ...}
 //     esa: {lfs_overhead, gc_factor, stripe_unit_kb, cpu_per_io_factor}
-//   policy: {raid: raid1 | raid5 | raid6, ftt, checksum, encryption}
+//   policy: {raid: raid1 | raid5 | raid6, ftt, checksum, encryption, stripe_width (1..12)}
 //   data_services: {dedupe, compression}
 //   workload: one of hcibench: <job name> | diskspd: "<command line>" | fio: "<options>" |
 //             preset: oltp32k | easy_run: <profile>, then any explicit field below overrides:
@@ -412,13 +412,18 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
   read_cluster(r.child("cluster"), catalog, s.cluster, s.warnings);
   if (r.has("policy")) {
     const YamlReader p = r.child("policy");
-    p.expect_map({"raid", "ftt", "checksum", "encryption"});
+    p.expect_map({"raid", "ftt", "checksum", "encryption", "stripe_width"});
     const std::string raid = p.choice("raid", "raid1", {"raid1", "raid5", "raid6"});
     s.cluster.policy.raid = raid == "raid1" ? RaidLevel::raid1 : raid == "raid5" ? RaidLevel::raid5 : RaidLevel::raid6;
     const long default_ftt = raid == "raid6" ? 2 : 1;
     s.cluster.policy.ftt = static_cast<int>(p.integer("ftt", default_ftt, 0, 3));
     s.cluster.policy.checksum = p.flag("checksum", true);
     s.cluster.policy.encryption = p.flag("encryption", false);
+    s.cluster.policy.stripe_width = static_cast<int>(p.integer("stripe_width", 1, 1, 12));
+    if (s.cluster.policy.stripe_width > 1 && s.cluster.architecture == Architecture::esa)
+      s.warnings.emplace_back(p.where(p.node()["stripe_width"]) +
+                              ": policy.stripe_width changes nothing on ESA here: a storage pool already spreads "
+                              "every component over its devices by 1 MiB range");
   }
   if (r.has("data_services")) {
     const YamlReader d = r.child("data_services");

@@ -116,16 +116,14 @@ int Cluster::add_object(int owner_host, Bytes size, Bytes working_set) {
   o.working_set = working_set;
   if (spec_.architecture == Architecture::osa) {
     // Each RAID-1 replica serves the whole working set; each EC column 1/k of it (data or parity).
-    // Addresses run from 0 in the column too, so a split column's working set fills its
-    // components in order.
+    // RAID-0 components share a column's working set equally (to within a stripe unit).
     const std::int64_t share = layout_.erasure_coded() ? working_set.count() / layout_.data : working_set.count();
-    const std::int64_t max = kMaxComponent.count();
+    const std::int64_t each = share / o.place.chunks;
     for (std::size_t col = 0; col < o.place.data.size(); ++col)
       for (int h = 0; h < o.place.chunks; ++h) {
         const ComponentPlace& c = o.place.component(static_cast<int>(col), h);
         const std::uint32_t g = host_groups_[c.host][c.group];
-        const std::int64_t end = h + 1 == o.place.chunks ? share : std::min(share, (h + 1) * max);
-        if (end > h * max) groups_[g].buffer.add_working_set(Bytes{end - h * max});
+        groups_[g].buffer.add_working_set(Bytes{h == 0 ? share - each * (o.place.chunks - 1) : each});
         o.groups.push_back(g);
       }
   }

@@ -33,6 +33,8 @@ bool DiskGroupSpec::hybrid() const {
 
 void ClusterSpec::validate() const {
   if (hosts.empty()) reject("hosts", "at least one host is needed");
+  if (policy.stripe_width < 1 || policy.stripe_width > 12)
+    reject("policy.stripe_width", std::to_string(policy.stripe_width) + "; vSAN allows 1 to 12 disk stripes per object");
   if (hosts.size() > 64) reject("hosts", std::to_string(hosts.size()) + " hosts; vSAN clusters hold at most 64");
   for (std::size_t h = 0; h < hosts.size(); ++h) {
     const HostSpec& host = hosts[h];
@@ -68,6 +70,12 @@ void ClusterSpec::validate() const {
       reject("osa.lsom_worlds_per_dg", std::to_string(osa.lsom_worlds_per_dg) + " LSOM worlds per disk group pin " +
                                            std::to_string(pinned) + " cores on " + at + ", which has " +
                                            std::to_string(host.cpu.cores()) + "; leave at least one core shared");
+    std::size_t capacity_devices = 0;
+    for (const DiskGroupSpec& dg : host.disk_groups) capacity_devices += dg.capacity.size();
+    if (policy.stripe_width > 1 && static_cast<std::size_t>(policy.stripe_width) > capacity_devices)
+      reject("policy.stripe_width", std::to_string(policy.stripe_width) + " stripes need as many capacity devices on " +
+                                        "each host (a replica's stripes stay on its host here); " + at + " has " +
+                                        std::to_string(capacity_devices));
     for (std::size_t g = 0; g < host.disk_groups.size(); ++g) {
       const DiskGroupSpec& dg = host.disk_groups[g];
       const std::string f = at + ".disk_groups[" + std::to_string(g) + "]";

@@ -1,7 +1,6 @@
 // Component placement and address mapping (placement.hpp).
 #include "hcisim/storage/placement.hpp"
 
-#include <algorithm>
 #include <numeric>
 #include <string>
 
@@ -42,18 +41,34 @@ ObjectPlacement place_object(const ClusterSpec& cluster, const Layout& layout, i
   }
   if (cluster.architecture == Architecture::osa) {
     // Components beyond the first of each column: their own draws, so the first components
-    // sit where they would without the split.
+    // sit where they would without striping.
+    const std::int64_t width = cluster.policy.stripe_width;
     const std::int64_t column = column_bytes(layout, cluster.osa.stripe_unit, size);
-    p.chunks = static_cast<int>((column + kMaxComponent.count() - 1) / kMaxComponent.count());
-    RngStream more(seed, 0, "placement-split/" + std::to_string(object));
-    for (int i = 0; i < n; ++i)
+    const std::int64_t per_stripe = (column + width * kMaxComponent.count() - 1) / (width * kMaxComponent.count());
+    p.chunks = static_cast<int>(width * per_stripe);
+    RngStream more(seed, 0, "placement-stripes/" + std::to_string(object));
+    for (int i = 0; i < n; ++i) {
+      const ComponentPlace first = p.data[static_cast<std::size_t>(i)];
+      const auto& groups = cluster.hosts[first.host].disk_groups;
+      // The host's capacity devices as (group, device), the first component's taken.
+      std::vector<ComponentPlace> unused;
+      for (std::size_t g = 0; g < groups.size(); ++g)
+        for (std::size_t d = 0; d < groups[g].capacity.size(); ++d)
+          if (g != first.group || d != first.device)
+            unused.push_back(ComponentPlace{first.host, static_cast<std::uint16_t>(g), static_cast<std::uint16_t>(d)});
       for (int c = 1; c < p.chunks; ++c) {
-        ComponentPlace extra = p.data[static_cast<std::size_t>(i)];
-        const auto& groups = cluster.hosts[extra.host].disk_groups;
-        extra.group = static_cast<std::uint16_t>(more.below(groups.size()));
-        extra.device = static_cast<std::uint16_t>(more.below(groups[extra.group].capacity.size()));
+        ComponentPlace extra = first;
+        if (c < width) {   // a stripe of the policy: a device no other stripe of the column uses
+          const std::size_t pick = more.below(unused.size());
+          extra = unused[pick];
+          unused.erase(unused.begin() + static_cast<std::ptrdiff_t>(pick));
+        } else {           // a split of an oversized stripe: anywhere on the host
+          extra.group = static_cast<std::uint16_t>(more.below(groups.size()));
+          extra.device = static_cast<std::uint16_t>(more.below(groups[extra.group].capacity.size()));
+        }
         p.split.push_back(extra);
       }
+    }
   }
   for (int i = 0; i < layout.perf_leg_copies; ++i) p.perf.push_back(ComponentPlace{p.data[static_cast<std::size_t>(i % n)].host, 0, 0});
   // With fewer spare hosts than witnesses (2-node), the witness host holds them.
@@ -76,8 +91,8 @@ std::uint64_t column_offset(const Layout& layout, Bytes stripe_unit, std::uint64
 
 int chunk_of(const ObjectPlacement& p, const Layout& layout, Bytes stripe_unit, std::uint64_t offset) {
   if (p.chunks == 1) return 0;
-  const std::uint64_t c = column_offset(layout, stripe_unit, offset) / static_cast<std::uint64_t>(kMaxComponent.count());
-  return static_cast<int>(std::min<std::uint64_t>(c, static_cast<std::uint64_t>(p.chunks - 1)));
+  const std::uint64_t unit = column_offset(layout, stripe_unit, offset) / static_cast<std::uint64_t>(kRaid0Unit.count());
+  return static_cast<int>(unit % static_cast<std::uint64_t>(p.chunks));
 }
 
 int read_replica(const ObjectPlacement& p, int object, std::uint64_t offset, int reader_host, bool two_node) {

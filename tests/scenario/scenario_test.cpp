@@ -160,6 +160,23 @@ TEST_CASE("scenario overrides given with --set replace any key and bad ones are 
   CHECK_THROWS_WITH(parse(kExample, {"workload.vms"}), Catch::Contains("expected key.path=value"));
   CHECK(parse(kExample, {"workload.history_s=0"}).workload.history_s == 0);
   CHECK_THROWS_WITH(parse(kExample, {"workload.history_s=-1"}), Catch::Contains("history_s") && Catch::Contains("0..1e7"));
+  // Stripe width: 1..12, at most the capacity devices of a host (the example has one).
+  CHECK(parse(kExample, {}).cluster.policy.stripe_width == 1);
+  CHECK_THROWS_WITH(parse(kExample, {"policy.stripe_width=2"}),
+                    Catch::Contains("policy.stripe_width: 2 stripes need as many capacity devices") &&
+                        Catch::Contains("has 1"));
+  CHECK_THROWS_WITH(parse(kExample, {"policy.stripe_width=0"}),
+                    Catch::Contains("policy.stripe_width = '0' is not allowed") && Catch::Contains("[1, 12]"));
+  const Scenario esa = parse(R"(cluster:
+  hosts: 3
+  architecture: esa
+  host: {cpu: {cores: 16, ghz: 2.5}, network: {speed_gbe: 25}, pool: [{device: samsung-pm1733-3.84tb, count: 2}]}
+policy: {raid: raid1, ftt: 1, stripe_width: 3}
+workload: {vms: 3}
+)",
+                             {});
+  REQUIRE(esa.warnings.size() == 1);
+  CHECK_THAT(esa.warnings[0], Catch::Contains("policy.stripe_width changes nothing on ESA"));
   CHECK(parse(kExample, {}).workload.vscsi == VscsiAdapter::pvscsi);
   CHECK(parse(kExample, {"workload.vscsi=lsilogic"}).workload.vscsi == VscsiAdapter::lsilogic);
   CHECK_THROWS_WITH(parse(kExample, {"workload.vscsi=nvme"}),

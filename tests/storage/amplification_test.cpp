@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <set>
+#include <utility>
 
 #include "cluster_fixtures.hpp"
 #include "hcisim/storage/cluster.hpp"
@@ -269,7 +271,7 @@ TEST_CASE("amplification: an OSA dedupe map miss adds one 4 KiB capacity read be
   }
 }
 
-TEST_CASE("a column above 255 GiB is split into components on its host, each in a disk group of its own draw") {
+TEST_CASE("a column above 255 GiB is split into RAID-0 components on its host, each in a disk group of its own draw") {
   Engine engine;
   Recorder rec;
   const ClusterSpec spec = test::osa_cluster(3, 4, 2);
@@ -295,7 +297,9 @@ TEST_CASE("a column above 255 GiB is split into components on its host, each in 
   CHECK(ws == Approx(2.0 * static_cast<double>((200_GiB + 1000_GiB).count())).epsilon(1e-12));
   CHECK(groups_used > 2);
   // A write lands in the write buffers of the components holding its offset, and only there.
-  const std::uint64_t offset = 3 * (255_GiB).count() + (4_KiB).count();   // the fourth component
+  // 1 MiB stripe units go round the four components: the fourth holds 3-4 MiB, 7-8 MiB, ...
+  const std::uint64_t offset = 7 * (1_MiB).count() + (4_KiB).count();
+  REQUIRE(chunk_of(p, cluster.layout(), spec.osa.stripe_unit, offset) == 3);
   cluster.submit(1, big, 0, IoOp::write, offset, 4_KiB);
   engine.run();
   CHECK(cluster.counters().fg_device_writes == 2);
@@ -308,7 +312,7 @@ TEST_CASE("a column above 255 GiB is split into components on its host, each in 
     }
 }
 
-TEST_CASE("erasure coding splits by column bytes: an offset maps to the component of its column offset") {
+TEST_CASE("erasure coding stripes by column bytes: an offset maps to the component of its column offset") {
   ClusterSpec spec = test::osa_cluster(4);
   spec.policy = {RaidLevel::raid5, 1};
   const Layout l = resolve_layout(spec.policy, Architecture::osa, 4);
@@ -320,9 +324,39 @@ TEST_CASE("erasure coding splits by column bytes: an offset maps to the componen
   Cluster cluster(engine, spec, {}, 1, rec);
   const ObjectPlacement& p = cluster.placement(cluster.add_object(0, 900_GiB, 900_GiB));
   REQUIRE(p.chunks == 2);
-  const auto edge = static_cast<std::uint64_t>(3 * (255_GiB).count());   // column offset 255 GiB
-  CHECK(column_offset(l, unit, edge) == static_cast<std::uint64_t>((255_GiB).count()));
-  CHECK(chunk_of(p, l, unit, edge) == 1);
-  CHECK(chunk_of(p, l, unit, edge - 1) == 0);
+  REQUIRE(unit == 1_MiB);
+  // Row r of 3 data units holds column bytes [r, r + 1) MiB: RAID-0 unit r of the column.
+  const auto row = static_cast<std::uint64_t>((3_MiB).count());
+  CHECK(column_offset(l, unit, row) == static_cast<std::uint64_t>((1_MiB).count()));
+  CHECK(column_offset(l, unit, row + (2_MiB).count() + 5) == static_cast<std::uint64_t>((1_MiB).count()) + 5);
   CHECK(chunk_of(p, l, unit, 0) == 0);
+  CHECK(chunk_of(p, l, unit, row - 1) == 0);
+  CHECK(chunk_of(p, l, unit, row) == 1);
+  CHECK(chunk_of(p, l, unit, 2 * row) == 0);
+}
+
+TEST_CASE("stripe width: each replica's first stripes sit on distinct capacity devices of its host") {
+  ClusterSpec spec = test::osa_cluster(3, 2, 3);
+  spec.policy.stripe_width = 4;
+  spec.validate();
+  Engine engine;
+  Recorder rec;
+  Cluster cluster(engine, spec, {}, 1, rec);
+  for (const auto& [size, chunks] : {std::pair{10_GiB, 4}, std::pair{1100_GiB, 8}}) {   // 1100 / (4 x 255) -> 2 each
+    const ObjectPlacement& p = cluster.placement(cluster.add_object(1, size, size));
+    REQUIRE(p.chunks == chunks);
+    for (int col = 0; col < 2; ++col) {
+      std::set<std::pair<int, int>> devices;
+      for (int h = 0; h < 4; ++h) {
+        CHECK(p.component(col, h).host == p.data[static_cast<std::size_t>(col)].host);
+        devices.insert({p.component(col, h).group, p.component(col, h).device});
+      }
+      CHECK(devices.size() == 4);
+    }
+  }
+  // More stripes than a host has capacity devices, or beyond vSAN's 12, is refused by name.
+  spec.policy.stripe_width = 7;
+  CHECK_THROWS_WITH(spec.validate(), Catch::Contains("policy.stripe_width") && Catch::Contains("has 6"));
+  spec.policy.stripe_width = 13;
+  CHECK_THROWS_WITH(spec.validate(), Catch::Contains("1 to 12"));
 }

@@ -463,3 +463,23 @@ TEST_CASE("a sequential stream skips the SSD per-command cost; random I/O pays i
   // Unit time per 4 KiB write, spread over k units: random adds s_op.
   CHECK(rnd - seq == Approx(m.op_us[1] * 1e-6 / m.units).epsilon(0.15));
 }
+
+TEST_CASE("hybrid OSA: a stripe width of 4 spreads one VMDK's read misses over 4 disks") {
+  // One host, FTT 0, four 10K disks, no read cache: every read goes to the disk of its stripe.
+  double iops[2] = {0, 0};
+  for (int width : {1, 4}) {
+    ClusterSpec spec = test::one_host_osa("seagate-10k-v7-1.2tb", "sas-hba", 4);
+    spec.osa.hybrid_read_cache_share = 0;
+    spec.policy.stripe_width = width;
+    WorkloadSpec w;
+    w.read_pct = 100;
+    w.vmdk_size = 100_GiB;
+    w.outstanding_per_vmdk = 32;
+    iops[width == 4] = run_loop(spec, w, 500_ms, 3000_ms).iops;
+  }
+  const DeviceSpec& hdd = test::catalog().device("seagate-10k-v7-1.2tb");
+  const double per_disk = 1e3 / (hdd.seek_ms + 0.5 * 60e3 / hdd.rpm);   // random reads per second
+  INFO("stripe width 1: " << iops[0] << " IOPS, 4: " << iops[1] << ", one disk " << per_disk);
+  CHECK(iops[0] < 1.3 * per_disk);
+  CHECK(iops[1] > 3.0 * iops[0]);
+}

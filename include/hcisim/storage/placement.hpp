@@ -5,14 +5,19 @@
 // use the first FTT+1 of the same hosts. Within a host a component sits on one disk group
 // and one capacity device (OSA, stripe width 1) or is spread over the pool's devices by
 // 1 MiB range (ESA).
-// A component holds at most 255 GB (vsan-model-facts.md section 7, [57]: "Component max size
-// 255 GB"; taken as GiB). A larger column is split into components of that size; on OSA each
-// further component of a column goes to its own disk group and capacity device on the
-// column's host (drawn like the first), so one big VMDK's I/O and write-buffer working set
-// spread over the host's groups. Keeping the host keeps the policy's host separation and the
-// read rules below. ESA pools spread every component over all their devices by range already,
-// so the split changes nothing there and is not tracked. An I/O belongs to the component
-// holding its first byte.
+// RAID-0 within a column (OSA). The policy's stripe width ("number of disk stripes per
+// object", 1..12) is the least number of capacity devices each replica is striped over, each
+// stripe a component on a device of its own (VMware Virtual Blocks, "vSAN stripes (How, When
+// and Why?)", 2016-09). A component holds at most 255 GB (vsan-model-facts.md section 7,
+// [57]; taken as GiB), and a larger object is divided into more components "in the same
+// RAID-0 stripe configuration" (VMware vCAT, "vSAN Storage Policy Design": a 2 TB VMDK
+// gives eight or more). So a column has stripe_width x ceil(column / (stripe_width x 255 GiB))
+// components, interleaved in 1 MiB stripe units (the unit is our assumption). The first
+// stripe_width sit on distinct capacity devices of the column's host; the split ones, which
+// vSAN may place on the same disks, draw freely there. Keeping the host keeps the policy's
+// host separation and the read rules below. ESA pools spread every component over all their
+// devices by range already, so striping changes nothing there and is not tracked. An I/O
+// belongs to the component holding its first byte.
 // Address mapping: RAID-1 reads of a 1 MiB range always go to the same replica (vsan-model-
 // facts.md section 1), chosen by a hash of (object, range): about 1/H of reads are local.
 // 2-node clusters read from the replica on the reading host. Erasure coding: stripe rows of
@@ -36,12 +41,14 @@ struct ComponentPlace {
 
 /// vSAN's largest component.
 inline constexpr Bytes kMaxComponent = Bytes{std::int64_t{255} << 30};
+/// The RAID-0 stripe unit over a column's components.
+inline constexpr Bytes kRaid0Unit = Bytes{std::int64_t{1} << 20};
 
 struct ObjectPlacement {
   int owner = 0;                          // DOM owner host
   Bytes size;
   std::vector<ComponentPlace> data;       // replicas or k+m columns (their first component)
-  int chunks = 1;                         // OSA: components per column, ceil(column bytes / kMaxComponent)
+  int chunks = 1;                         // OSA: RAID-0 components per column (see above)
   std::vector<ComponentPlace> split;      // OSA: components 1.. of each column, chunks - 1 per column
   /// Component `chunk` of column `column`.
   const ComponentPlace& component(int column, int chunk) const {

@@ -23,6 +23,8 @@ struct StoragePolicy {
   int ftt = 1;                 // failures to tolerate: RAID-1 0..3; RAID-5 1; RAID-6 2
   bool checksum = true;        // CRC-32C per 4 KB block (on by default in vSAN)
   bool encryption = false;     // data-at-rest encryption (CPU per KiB)
+  int stripe_width = 1;        // "number of disk stripes per object", 1..12: the least number of
+                               // capacity devices each replica or column is striped over (OSA)
 };
 
 /// A policy resolved for an architecture and a host count.

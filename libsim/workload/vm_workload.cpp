@@ -51,6 +51,7 @@ void VmWorkload::start(Cluster& cluster) {
     }
   }
   vm_first_slot_.push_back(static_cast<std::uint32_t>(slots_.size()));
+  piece_bytes_ = std::min(spec_.block.count(), max_transfer(spec_.vscsi).count());
   open_loop_ = spec_.iops_limit_per_vm > 0;
   latency_target_ = spec_.latency_target_ms > 0;
   depth_ = latency_target_ ? 1 : spec_.outstanding_per_vmdk;
@@ -85,15 +86,19 @@ void VmWorkload::issue(std::uint32_t slot) {
   s.busy = true;
   ++k.active;
   in_flight_.add(engine_.now(), 1);
+  const std::int64_t size = spec_.block.count();
+  const std::uint64_t offset = block * static_cast<std::uint64_t>(size);
+  if (piece_bytes_ == size) {
+    s.pieces_left = 1;
+    cluster_->submit(slot, k.object, k.host, s.op, offset, spec_.block, !random);
+    return;
+  }
   // The virtual adapter splits a guest I/O above its transfer limit into pieces issued
   // together (workload_spec.hpp, VscsiAdapter); the guest I/O completes with the last.
-  const std::int64_t size = spec_.block.count();
-  const std::int64_t piece = std::min(size, max_transfer(spec_.vscsi).count());
-  const std::uint64_t offset = block * static_cast<std::uint64_t>(size);
-  s.pieces_left = static_cast<std::uint16_t>((size + piece - 1) / piece);
-  for (std::int64_t at = 0; at < size; at += piece)
+  s.pieces_left = static_cast<std::uint16_t>((size + piece_bytes_ - 1) / piece_bytes_);
+  for (std::int64_t at = 0; at < size; at += piece_bytes_)
     cluster_->submit_piece(slot, k.object, k.host, s.op, offset + static_cast<std::uint64_t>(at),
-                           Bytes{std::min(piece, size - at)}, !random, Bytes{at == 0 ? size : 0});
+                           Bytes{std::min(piece_bytes_, size - at)}, !random, Bytes{at == 0 ? size : 0});
 }
 
 void VmWorkload::on_io_done(Cluster&, std::uint64_t token) {

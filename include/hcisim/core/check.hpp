@@ -41,13 +41,15 @@ inline double non_negative(double v, std::string_view name) {
   if (!std::isfinite(v) || !(v >= 0.0)) fail(name, v, "a finite number >= 0");
   return v;
 }
-/// An integer in [lo, hi].
+[[noreturn, gnu::cold, gnu::noinline]] inline void fail_range(std::int64_t v, std::int64_t lo, std::int64_t hi,
+                                                              std::string_view name) {
+  std::ostringstream allowed;
+  allowed << "an integer in [" << lo << ", " << hi << "]";
+  fail(name, v, allowed.str());
+}
+/// An integer in [lo, hi]. Small enough to inline on hot paths; the message is built out of line.
 inline std::int64_t in_range(std::int64_t v, std::int64_t lo, std::int64_t hi, std::string_view name) {
-  if (v < lo || v > hi) {
-    std::ostringstream allowed;
-    allowed << "an integer in [" << lo << ", " << hi << "]";
-    fail(name, v, allowed.str());
-  }
+  if (v < lo || v > hi) [[unlikely]] fail_range(v, lo, hi, name);
   return v;
 }
 

@@ -256,7 +256,10 @@ class Cluster final : public EventHandler,
     return o.groups[column * static_cast<std::size_t>(o.place.chunks) + static_cast<std::size_t>(chunk)];
   }
   /// OSA: which component of each column a request's first byte falls in.
-  int chunk(const Request& r) const;
+  int chunk(const Request& r) const {
+    const ObjectPlacement& p = objects_[r.object].place;
+    return p.chunks == 1 ? 0 : chunk_of(p, layout_, spec_.osa.stripe_unit, r.offset);
+  }
   struct Targets {
     std::array<std::uint32_t, 8> group;     // at most k+m = 6 or FTT+1 = 4 disk groups; the
                                             // first `count` set (no zeroing: twice per write)

@@ -106,6 +106,7 @@ class VmWorkload final : public IoClient, public EventHandler {
   std::vector<ThreadStats> threads_;
   std::vector<std::uint32_t> backlog_;   // open loop: I/Os released but not yet issued, per VM
   std::vector<std::uint32_t> vm_first_slot_;   // slots of VM v: [vm_first_slot_[v], vm_first_slot_[v + 1])
+  std::int64_t piece_bytes_ = 0;   // the virtual adapter's largest transfer, capped at the block
   int depth_ = 0;
   bool open_loop_ = false;
   bool latency_target_ = false;

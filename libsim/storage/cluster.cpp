@@ -163,15 +163,10 @@ void Cluster::reset_stats() {
 // ---------------------------------------------------------------------------------------
 // Requests
 
-void Cluster::submit_piece(std::uint64_t tok, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size,
-                           bool sequential, Bytes guest_bytes) {
-  check::in_range(object, 0, static_cast<std::int64_t>(objects_.size()) - 1, "submit object");
-  check::in_range(client_host, 0, hosts() - 1, "submit client host");
+[[gnu::always_inline]] inline void Cluster::start_request(std::uint64_t tok, int object, int client_host, IoOp op,
+                                                          std::uint64_t offset, Bytes size, bool sequential,
+                                                          Bytes guest_bytes, Bytes vscsi_bytes) {
   const Object& o = objects_[static_cast<std::size_t>(object)];
-  if (size.count() <= 0 || size.count() > (64 << 20)) check::fail("submit size bytes", size.count(), "1 B .. 64 MiB");
-  if (guest_bytes.count() < 0) check::fail("submit guest bytes", guest_bytes.count(), ">= 0");
-  if (offset + static_cast<std::uint64_t>(size.count()) > static_cast<std::uint64_t>(o.place.size.count()))
-    check::fail("submit offset", offset, "an I/O inside the object");
   Request r;
   r.token = tok;
   r.offset = offset;
@@ -194,7 +189,7 @@ void Cluster::submit_piece(std::uint64_t tok, int object, int client_host, IoOp 
   const bool esa = spec_.architecture == Architecture::esa;
   const bool owner_here = o.place.owner == client_host;
   Time work = (guest_bytes.count() > 0 ? cpu.charge(CpuStage::guest, guest_bytes) : Time::zero()) +
-              cpu.charge(CpuStage::vscsi, size) +
+              (vscsi_bytes.count() > 0 ? cpu.charge(CpuStage::vscsi, vscsi_bytes) : Time::zero()) +
               cpu.charge(CpuStage::dom_client, size);
   if (owner_here) work += cpu.charge(CpuStage::dom_owner, size);
   const Bytes stored{esa ? scaled(size.count(), reduction_.compression) : size.count()};
@@ -208,6 +203,34 @@ void Cluster::submit_piece(std::uint64_t tok, int object, int client_host, IoOp 
   }
   cpu.run(token(kClientCpu, idx), work);
 }
+
+int Cluster::submit_piece(std::uint64_t tok, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size,
+                          bool sequential, Bytes guest_bytes) {
+  check::in_range(object, 0, static_cast<std::int64_t>(objects_.size()) - 1, "submit object");
+  check::in_range(client_host, 0, hosts() - 1, "submit client host");
+  const Object& o = objects_[static_cast<std::size_t>(object)];
+  if (size.count() <= 0 || size.count() > (64 << 20)) check::fail("submit size bytes", size.count(), "1 B .. 64 MiB");
+  if (guest_bytes.count() < 0) check::fail("submit guest bytes", guest_bytes.count(), ">= 0");
+  if (offset + static_cast<std::uint64_t>(size.count()) > static_cast<std::uint64_t>(o.place.size.count()))
+    check::fail("submit offset", offset, "an I/O inside the object");
+  const auto bytes = static_cast<std::uint64_t>(size.count());
+  const auto span = o.place.chunks > 1 ? static_cast<std::uint64_t>(raid0_span(layout_, spec_.osa.stripe_unit)) : 0;
+  if (span == 0 || offset / span == (offset + bytes - 1) / span) {
+    start_request(tok, object, client_host, op, offset, size, sequential, guest_bytes, size);
+    return 1;
+  }
+  // An I/O across RAID-0 units becomes one operation per unit, each to its own component;
+  // vSCSI and the guest see it once.
+  int n = 0;
+  for (std::uint64_t at = offset, end = offset + bytes; at < end; ++n) {
+    const std::uint64_t next = std::min(end, (at / span + 1) * span);
+    start_request(tok, object, client_host, op, at, Bytes{static_cast<std::int64_t>(next - at)}, sequential,
+                  n == 0 ? guest_bytes : Bytes{0}, n == 0 ? size : Bytes{0});
+    at = next;
+  }
+  return n;
+}
+
 
 // The stack's fixed software latency, and for OSA writes the congestion delay of the most
 // congested target disk group, are injected at the client (one event for both).

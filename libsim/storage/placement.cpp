@@ -4,6 +4,7 @@
 #include <numeric>
 #include <string>
 
+#include "hcisim/core/check.hpp"
 #include "hcisim/core/rng.hpp"
 
 namespace hcisim {
@@ -56,6 +57,8 @@ ObjectPlacement place_object(const ClusterSpec& cluster, const Layout& layout, i
         for (std::size_t d = 0; d < groups[g].capacity.size(); ++d)
           if (g != first.group || d != first.device)
             unused.push_back(ComponentPlace{first.host, static_cast<std::uint16_t>(g), static_cast<std::uint16_t>(d)});
+      // ClusterSpec::validate() refuses this; place_object is public, so check again.
+      check::in_range(width, 1, static_cast<std::int64_t>(unused.size()) + 1, "policy.stripe_width (capacity devices on a host)");
       for (int c = 1; c < p.chunks; ++c) {
         ComponentPlace extra = first;
         if (c < width) {   // a stripe of the policy: a device no other stripe of the column uses
@@ -83,15 +86,13 @@ std::int64_t column_bytes(const Layout& layout, Bytes stripe_unit, Bytes object_
   return (object_size.count() + row - 1) / row * stripe_unit.count();
 }
 
-std::uint64_t column_offset(const Layout& layout, Bytes stripe_unit, std::uint64_t offset) {
-  if (!layout.erasure_coded()) return offset;
-  const auto unit = static_cast<std::uint64_t>(stripe_unit.count());
-  return offset / (unit * static_cast<std::uint64_t>(layout.data)) * unit + offset % unit;
+std::int64_t raid0_span(const Layout& layout, Bytes stripe_unit) {
+  return layout.erasure_coded() ? stripe_unit.count() * layout.data : kRaid0Unit.count();
 }
 
 int chunk_of(const ObjectPlacement& p, const Layout& layout, Bytes stripe_unit, std::uint64_t offset) {
   if (p.chunks == 1) return 0;
-  const std::uint64_t unit = column_offset(layout, stripe_unit, offset) / static_cast<std::uint64_t>(kRaid0Unit.count());
+  const std::uint64_t unit = offset / static_cast<std::uint64_t>(raid0_span(layout, stripe_unit));
   return static_cast<int>(unit % static_cast<std::uint64_t>(p.chunks));
 }
 

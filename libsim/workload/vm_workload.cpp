@@ -88,17 +88,19 @@ void VmWorkload::issue(std::uint32_t slot) {
   in_flight_.add(engine_.now(), 1);
   const std::int64_t size = spec_.block.count();
   const std::uint64_t offset = block * static_cast<std::uint64_t>(size);
+  // The guest I/O completes with the last of its operations: the cluster says how many it
+  // made of each submit (RAID-0 units of a striped object).
   if (piece_bytes_ == size) {
-    s.pieces_left = 1;
-    cluster_->submit(slot, k.object, k.host, s.op, offset, spec_.block, !random);
+    s.pieces_left = static_cast<std::uint16_t>(cluster_->submit(slot, k.object, k.host, s.op, offset, spec_.block, !random));
     return;
   }
   // The virtual adapter splits a guest I/O above its transfer limit into pieces issued
-  // together (workload_spec.hpp, VscsiAdapter); the guest I/O completes with the last.
-  s.pieces_left = static_cast<std::uint16_t>((size + piece_bytes_ - 1) / piece_bytes_);
+  // together (workload_spec.hpp, VscsiAdapter).
+  int operations = 0;
   for (std::int64_t at = 0; at < size; at += piece_bytes_)
-    cluster_->submit_piece(slot, k.object, k.host, s.op, offset + static_cast<std::uint64_t>(at),
-                           Bytes{std::min(piece_bytes_, size - at)}, !random, Bytes{at == 0 ? size : 0});
+    operations += cluster_->submit_piece(slot, k.object, k.host, s.op, offset + static_cast<std::uint64_t>(at),
+                                         Bytes{std::min(piece_bytes_, size - at)}, !random, Bytes{at == 0 ? size : 0});
+  s.pieces_left = static_cast<std::uint16_t>(operations);
 }
 
 void VmWorkload::on_io_done(Cluster&, std::uint64_t token) {

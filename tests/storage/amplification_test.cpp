@@ -271,6 +271,22 @@ TEST_CASE("amplification: an OSA dedupe map miss adds one 4 KiB capacity read be
   }
 }
 
+namespace {
+
+/// Operations each OSA disk group's devices completed, by (host, group), from devices()'s
+/// order (per host: each group's cache device, then its capacity devices).
+std::map<std::pair<int, int>, std::uint64_t> ops_by_group(const Cluster& cluster) {
+  std::map<std::pair<int, int>, std::uint64_t> ops;
+  std::map<int, int> group;
+  for (const Cluster::DeviceInfo& d : cluster.devices()) {
+    if (d.role == "cache") ++group[d.host];
+    ops[{d.host, group[d.host] - 1}] += d.device->completed();
+  }
+  return ops;
+}
+
+}  // namespace
+
 TEST_CASE("a column above 255 GiB is split into RAID-0 components on its host, each in a disk group of its own draw") {
   Engine engine;
   Recorder rec;
@@ -303,36 +319,82 @@ TEST_CASE("a column above 255 GiB is split into RAID-0 components on its host, e
   cluster.submit(1, big, 0, IoOp::write, offset, 4_KiB);
   engine.run();
   CHECK(cluster.counters().fg_device_writes == 2);
+  const auto ops = ops_by_group(cluster);
   for (int host = 0; host < 3; ++host)
     for (int g = 0; g < 4; ++g) {
       bool target = false;
       for (int col = 0; col < 2; ++col)
         target |= p.component(col, 3).host == host && p.component(col, 3).group == g;
-      CHECK((cluster.write_buffer(host, g).dirty() > 0) == target);
+      CHECK((cluster.write_buffer(host, g).dirty() > 0) == target);   // the write buffer's account
+      CHECK((ops.at({host, g}) > 0) == target);                        // the device that took the write
     }
 }
 
-TEST_CASE("erasure coding stripes by column bytes: an offset maps to the component of its column offset") {
-  ClusterSpec spec = test::osa_cluster(4);
+TEST_CASE("erasure coding stripes by rows: each row is the next RAID-0 unit of every column") {
+  ClusterSpec spec = test::osa_cluster(4, 3, 1);
   spec.policy = {RaidLevel::raid5, 1};
+  spec.policy.stripe_width = 2;   // the two components of a column on distinct groups
   const Layout l = resolve_layout(spec.policy, Architecture::osa, 4);
   REQUIRE(l.data == 3);
   const Bytes unit = spec.osa.stripe_unit;
   CHECK(column_bytes(l, unit, 900_GiB) == (300_GiB).count());
+  CHECK(raid0_span(l, unit) == 3 * unit.count());
   Engine engine;
   Recorder rec;
   Cluster cluster(engine, spec, {}, 1, rec);
-  const ObjectPlacement& p = cluster.placement(cluster.add_object(0, 900_GiB, 900_GiB));
+  const int obj = cluster.add_object(0, 900_GiB, 900_GiB);
+  const ObjectPlacement& p = cluster.placement(obj);
   REQUIRE(p.chunks == 2);
-  REQUIRE(unit == 1_MiB);
-  // Row r of 3 data units holds column bytes [r, r + 1) MiB: RAID-0 unit r of the column.
-  const auto row = static_cast<std::uint64_t>((3_MiB).count());
-  CHECK(column_offset(l, unit, row) == static_cast<std::uint64_t>((1_MiB).count()));
-  CHECK(column_offset(l, unit, row + (2_MiB).count() + 5) == static_cast<std::uint64_t>((1_MiB).count()) + 5);
+  const auto row = static_cast<std::uint64_t>(raid0_span(l, unit));
   CHECK(chunk_of(p, l, unit, 0) == 0);
   CHECK(chunk_of(p, l, unit, row - 1) == 0);
   CHECK(chunk_of(p, l, unit, row) == 1);
   CHECK(chunk_of(p, l, unit, 2 * row) == 0);
+  // A partial-stripe write in row 1 reads and writes only the disk groups of the touched
+  // columns' second components (read-modify-write: data column and parity).
+  const StripeColumns cols = stripe_columns(l, unit, row);
+  std::set<std::pair<int, int>> expected;
+  for (int c : {cols.data_column, cols.parity_columns[0]})
+    expected.insert({p.component(c, 1).host, p.component(c, 1).group});
+  cluster.submit(1, obj, 0, IoOp::write, row, 4_KiB);
+  engine.run();
+  CHECK(cluster.counters().fg_device_reads == 2);
+  CHECK(cluster.counters().fg_device_writes == 2);
+  for (const auto& [where, ops] : ops_by_group(cluster)) {
+    INFO("host " << where.first << " group " << where.second);
+    CHECK((ops > 0) == (expected.count(where) > 0));
+    CHECK((cluster.write_buffer(where.first, where.second).dirty() > 0) == (expected.count(where) > 0));
+  }
+}
+
+TEST_CASE("an I/O across RAID-0 units becomes one operation per unit, each on its own component") {
+  ClusterSpec spec = test::osa_cluster(3, 2, 2);
+  spec.policy.stripe_width = 2;
+  Engine engine;
+  Recorder rec;
+  Cluster cluster(engine, spec, {}, 1, rec);
+  const int obj = cluster.add_object(0, 10_GiB, 10_GiB);
+  const ObjectPlacement& p = cluster.placement(obj);
+  REQUIRE(p.chunks == 2);
+  // 1 MiB from 512 KiB: half in unit 0 (component 0), half in unit 1 (component 1).
+  CHECK(cluster.submit(1, obj, 0, IoOp::write, (512_KiB).count(), 1_MiB) == 2);
+  CHECK(cluster.submit(2, obj, 0, IoOp::write, (1_MiB).count(), 1_MiB) == 1);
+  engine.run();
+  CHECK(rec.done[1] == 2);
+  CHECK(rec.done[2] == 1);
+  CHECK(cluster.counters().host_write_bytes == 2 * (1_MiB).count());
+  CHECK(cluster.counters().fg_device_writes == 2 * 3);   // 3 unit-bounded operations x 2 replicas
+  // Every write lands in the cache device of its component's group: component 0 got one
+  // operation per replica, component 1 two.
+  std::map<std::pair<int, int>, std::uint64_t> expected;
+  for (int col = 0; col < 2; ++col) {
+    ++expected[{p.component(col, 0).host, p.component(col, 0).group}];
+    expected[{p.component(col, 1).host, p.component(col, 1).group}] += 2;
+  }
+  for (const auto& [where, ops] : ops_by_group(cluster)) {
+    INFO("host " << where.first << " group " << where.second);
+    CHECK(ops == (expected.count(where) ? expected[where] : 0));
+  }
 }
 
 TEST_CASE("stripe width: each replica's first stripes sit on distinct capacity devices of its host") {

@@ -134,6 +134,15 @@ TEST_CASE("PVSCSI splits a guest I/O above 512 KiB into pieces issued together; 
     CHECK(run.cluster.counters().host_read_bytes <= (guest_ios + 1) * w.block.count());
     CHECK(r.outstanding_io == Approx(r.iops * r.pooled_latency_ms * 1e-3).epsilon(0.03));
     latency_ms[static_cast<int>(a)] = r.read_latency_ms;
+    // The guest's work is paid once per guest I/O, vSCSI's once per piece: on the VM's host
+    // the two stages' time stands in that ratio (both run only there).
+    const HostCpu& cpu = run.cluster.cpu(0);
+    const auto guest = static_cast<double>(cpu.cost(CpuStage::guest, w.block).count_ns());
+    double vscsi = 0;
+    for (std::int64_t at = 0; at < w.block.count(); at += max_transfer(a).count())
+      vscsi += static_cast<double>(
+          cpu.cost(CpuStage::vscsi, Bytes{std::min(max_transfer(a).count(), w.block.count() - at)}).count_ns());
+    CHECK(cpu.stage_share(CpuStage::guest) / cpu.stage_share(CpuStage::vscsi) == Approx(guest / vscsi).epsilon(0.02));
   }
   // The pieces run on different cores and links at once: the guest I/O waits for the slowest.
   CHECK(latency_ms[0] < 0.8 * latency_ms[1]);

@@ -106,15 +106,17 @@ class Cluster final : public EventHandler,
   /// `sequential`: the I/O continues its VMDK's stream (the workload's non-random share):
   /// SSDs serve it without the per-command cost of random I/O, and the OSA write buffer
   /// keeps its data as one contiguous run for the elevator.
-  void submit(std::uint64_t token, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size,
-              bool sequential = false) {
-    submit_piece(token, object, client_host, op, offset, size, sequential, size);
+  /// Returns how many on_io_done(token) calls will follow: 1, or one per RAID-0 unit
+  /// (placement.hpp) when the I/O spans several units of a striped OSA object.
+  int submit(std::uint64_t token, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size,
+             bool sequential = false) {
+    return submit_piece(token, object, client_host, op, offset, size, sequential, size);
   }
   /// One piece of a guest I/O that the virtual SCSI adapter split (workload_spec.hpp,
   /// VscsiAdapter): vSCSI and vSAN handle it as an I/O of its own, but the guest's work
   /// (`guest_bytes`: the whole guest I/O on its first piece, zero on the others) is paid once.
-  void submit_piece(std::uint64_t token, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size,
-                    bool sequential, Bytes guest_bytes);
+  int submit_piece(std::uint64_t token, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size,
+                   bool sequential, Bytes guest_bytes);
 
   /// Destages every OSA write buffer and writes out ESA partial stripes (like HCIBench's
   /// cache-drop step); background work then runs until the buffers are empty.
@@ -251,6 +253,11 @@ class Cluster final : public EventHandler,
   void charge_stack(int host, std::int64_t bytes);
   std::uint32_t pool_device(int host, int object, std::uint64_t offset) const;
   // OSA write buffers
+  /// One request (a unit-bounded part of a submitted I/O): client CPU, then the I/O path.
+  /// `guest_bytes` and `vscsi_bytes` are charged to those stages when > 0 (once per guest I/O
+  /// and once per adapter piece).
+  void start_request(std::uint64_t token, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size,
+                     bool sequential, Bytes guest_bytes, Bytes vscsi_bytes);
   /// OSA: the global disk group of component `chunk` of column `column`.
   static std::uint32_t group_of(const Object& o, std::size_t column, int chunk) {
     return o.groups[column * static_cast<std::size_t>(o.place.chunks) + static_cast<std::size_t>(chunk)];

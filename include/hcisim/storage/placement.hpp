@@ -12,12 +12,13 @@
 // [57]; taken as GiB), and a larger object is divided into more components "in the same
 // RAID-0 stripe configuration" (VMware vCAT, "vSAN Storage Policy Design": a 2 TB VMDK
 // gives eight or more). So a column has stripe_width x ceil(column / (stripe_width x 255 GiB))
-// components, interleaved in 1 MiB stripe units (the unit is our assumption). The first
+// components, taking RAID-0 units in turn: 1 MiB of a replica, or one erasure-coding row
+// (one stripe unit of each column) (the units are our assumption). An I/O across units is
+// split into one operation per unit (Cluster::submit). The first
 // stripe_width sit on distinct capacity devices of the column's host; the split ones, which
 // vSAN may place on the same disks, draw freely there. Keeping the host keeps the policy's
 // host separation and the read rules below. ESA pools spread every component over all their
-// devices by range already, so striping changes nothing there and is not tracked. An I/O
-// belongs to the component holding its first byte.
+// devices by range already, so striping changes nothing there and is not tracked.
 // Address mapping: RAID-1 reads of a 1 MiB range always go to the same replica (vsan-model-
 // facts.md section 1), chosen by a hash of (object, range): about 1/H of reads are local.
 // 2-node clusters read from the replica on the reading host. Erasure coding: stripe rows of
@@ -41,7 +42,7 @@ struct ComponentPlace {
 
 /// vSAN's largest component.
 inline constexpr Bytes kMaxComponent = Bytes{std::int64_t{255} << 30};
-/// The RAID-0 stripe unit over a column's components.
+/// The RAID-0 unit of a replica over its components.
 inline constexpr Bytes kRaid0Unit = Bytes{std::int64_t{1} << 20};
 
 struct ObjectPlacement {
@@ -64,8 +65,8 @@ ObjectPlacement place_object(const ClusterSpec& cluster, const Layout& layout, i
 
 /// Bytes of one column: the object for RAID-1, its share of the stripe rows for erasure coding.
 std::int64_t column_bytes(const Layout& layout, Bytes stripe_unit, Bytes object_size);
-/// The offset within its column of object offset `offset` (RAID-1: the offset itself).
-std::uint64_t column_offset(const Layout& layout, Bytes stripe_unit, std::uint64_t offset);
+/// Object bytes per RAID-0 unit: kRaid0Unit for RAID-1, one stripe row (k units) for EC.
+std::int64_t raid0_span(const Layout& layout, Bytes stripe_unit);
 /// Which of a column's components holds object offset `offset`.
 int chunk_of(const ObjectPlacement& p, const Layout& layout, Bytes stripe_unit, std::uint64_t offset);
 

@@ -88,7 +88,8 @@ class VmWorkload final : public IoClient, public EventHandler {
     std::uint32_t thread = 0;       // index into threads_
     IoOp op = IoOp::read;
     bool busy = false;
-    std::uint16_t pieces_left = 0;  // pieces of the adapter-split guest I/O still in flight
+    std::uint16_t pieces_left = 0;  // operations of the guest I/O still in flight (adapter
+                                    // pieces, RAID-0 units: at most 16 MiB / 4 KiB)
   };
   enum Tag : EventTag { kRelease = 1, kWindow = 2 };
   void issue(std::uint32_t slot);

@@ -231,7 +231,6 @@ int Cluster::submit_piece(std::uint64_t tok, int object, int client_host, IoOp o
   return n;
 }
 
-
 // The stack's fixed software latency, and for OSA writes the congestion delay of the most
 // congested target disk group, are injected at the client (one event for both).
 void Cluster::after_client_cpu(std::uint32_t req) {

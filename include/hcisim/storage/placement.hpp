@@ -3,8 +3,8 @@
 // deterministic shuffle seeded by (seed, object index); witnesses (OSA RAID-1) take further
 // distinct hosts, or the witness host of a 2-node cluster. ESA's performance-leg mirrors
 // use the first FTT+1 of the same hosts. Within a host a component sits on one disk group
-// and one capacity device (OSA, stripe width 1) or is spread over the pool's devices by
-// 1 MiB range (ESA).
+// and one capacity device (OSA; a column may have several RAID-0 components, below) or is
+// spread over the pool's devices by 1 MiB range (ESA).
 // RAID-0 within a column (OSA). The policy's stripe width ("number of disk stripes per
 // object", 1..12) is the least number of capacity devices each replica is striped over, each
 // stripe a component on a device of its own (VMware Virtual Blocks, "vSAN stripes (How, When

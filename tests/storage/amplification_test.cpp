@@ -273,6 +273,17 @@ TEST_CASE("amplification: an OSA dedupe map miss adds one 4 KiB capacity read be
 
 namespace {
 
+/// One cluster holding one object of `size`, owned by host 0, addressed whole.
+struct OneObject {
+  Engine engine;
+  Recorder rec;
+  Cluster cluster;
+  int obj;
+  OneObject(const ClusterSpec& spec, Bytes size)
+      : cluster(engine, spec, {}, 1, rec), obj(cluster.add_object(0, size, size)) {}
+  const ObjectPlacement& place() const { return cluster.placement(obj); }
+};
+
 /// Operations each OSA disk group's devices completed, by (host, group), from devices()'s
 /// order (per host: each group's cache device, then its capacity devices).
 std::map<std::pair<int, int>, std::uint64_t> ops_by_group(const Cluster& cluster) {
@@ -339,11 +350,9 @@ TEST_CASE("erasure coding stripes by rows: each row is the next RAID-0 unit of e
   const Bytes unit = spec.osa.stripe_unit;
   CHECK(column_bytes(l, unit, 900_GiB) == (300_GiB).count());
   CHECK(raid0_span(l, unit) == 3 * unit.count());
-  Engine engine;
-  Recorder rec;
-  Cluster cluster(engine, spec, {}, 1, rec);
-  const int obj = cluster.add_object(0, 900_GiB, 900_GiB);
-  const ObjectPlacement& p = cluster.placement(obj);
+  OneObject one(spec, 900_GiB);
+  Cluster& cluster = one.cluster;
+  const ObjectPlacement& p = one.place();
   REQUIRE(p.chunks == 2);
   const auto row = static_cast<std::uint64_t>(raid0_span(l, unit));
   CHECK(chunk_of(p, l, unit, 0) == 0);
@@ -356,8 +365,8 @@ TEST_CASE("erasure coding stripes by rows: each row is the next RAID-0 unit of e
   std::set<std::pair<int, int>> expected;
   for (int c : {cols.data_column, cols.parity_columns[0]})
     expected.insert({p.component(c, 1).host, p.component(c, 1).group});
-  cluster.submit(1, obj, 0, IoOp::write, row, 4_KiB);
-  engine.run();
+  cluster.submit(1, one.obj, 0, IoOp::write, row, 4_KiB);
+  one.engine.run();
   CHECK(cluster.counters().fg_device_reads == 2);
   CHECK(cluster.counters().fg_device_writes == 2);
   for (const auto& [where, ops] : ops_by_group(cluster)) {
@@ -370,18 +379,16 @@ TEST_CASE("erasure coding stripes by rows: each row is the next RAID-0 unit of e
 TEST_CASE("an I/O across RAID-0 units becomes one operation per unit, each on its own component") {
   ClusterSpec spec = test::osa_cluster(3, 2, 2);
   spec.policy.stripe_width = 2;
-  Engine engine;
-  Recorder rec;
-  Cluster cluster(engine, spec, {}, 1, rec);
-  const int obj = cluster.add_object(0, 10_GiB, 10_GiB);
-  const ObjectPlacement& p = cluster.placement(obj);
+  OneObject one(spec, 10_GiB);
+  Cluster& cluster = one.cluster;
+  const ObjectPlacement& p = one.place();
   REQUIRE(p.chunks == 2);
   // 1 MiB from 512 KiB: half in unit 0 (component 0), half in unit 1 (component 1).
-  CHECK(cluster.submit(1, obj, 0, IoOp::write, (512_KiB).count(), 1_MiB) == 2);
-  CHECK(cluster.submit(2, obj, 0, IoOp::write, (1_MiB).count(), 1_MiB) == 1);
-  engine.run();
-  CHECK(rec.done[1] == 2);
-  CHECK(rec.done[2] == 1);
+  CHECK(cluster.submit(1, one.obj, 0, IoOp::write, (512_KiB).count(), 1_MiB) == 2);
+  CHECK(cluster.submit(2, one.obj, 0, IoOp::write, (1_MiB).count(), 1_MiB) == 1);
+  one.engine.run();
+  CHECK(one.rec.done[1] == 2);
+  CHECK(one.rec.done[2] == 1);
   CHECK(cluster.counters().host_write_bytes == 2 * (1_MiB).count());
   CHECK(cluster.counters().fg_device_writes == 2 * 3);   // 3 unit-bounded operations x 2 replicas
   // Every write lands in the cache device of its component's group: component 0 got one

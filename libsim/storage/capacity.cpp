@@ -32,13 +32,17 @@ CapacityReport capacity(const ClusterSpec& cluster, const DataProfile& data, con
   }
   const bool osa = cluster.architecture == Architecture::osa;
   if (osa && (cluster.services.dedupe || cluster.services.compression)) r.metadata_gb = options.dedupe_metadata * r.raw_gb;
+  const Layout layout = cluster.layout();
+  // Rebuilding a lost host's components needs a spare host beyond the policy's minimum
+  // (vsan-model-facts.md section 7, [34]); without one (2-node, 3 hosts at FTT 1, 6 at
+  // RAID-6, a single host) there is nothing to reserve for.
+  const bool spare_host = static_cast<int>(cluster.hosts.size()) > layout.min_hosts;
   const double by_fraction = options.slack_fraction * r.raw_gb;
-  const double by_host = options.host_rebuild_reserve ? largest_host + 0.05 * r.raw_gb : 0.0;
-  r.slack_gb = std::max(by_fraction, by_host);
+  const double by_host = options.host_rebuild_reserve && spare_host ? largest_host + 0.05 * r.raw_gb : 0.0;
+  r.slack_gb = std::min(r.raw_gb, std::max(by_fraction, by_host));
   r.slack_rule = by_host > by_fraction ? "host rebuild reserve (largest host + 5 % operations reserve)"
                                        : std::to_string(static_cast<int>(options.slack_fraction * 100 + 0.5)) +
                                              " % of raw";
-  const Layout layout = cluster.layout();
   r.policy_factor = layout.capacity_factor();
   r.lfs_factor = osa ? 1.0 : 1.0 + cluster.esa.lfs_overhead;
   r.reduction_ratio =

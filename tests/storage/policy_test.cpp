@@ -122,10 +122,22 @@ TEST_CASE("capacity: raw, slack and usable by policy, reduction and ESA log over
   CHECK(dd.metadata_gb == Approx(0.05 * dd.raw_gb));
   CHECK(dd.usable_gb == Approx((dd.raw_gb * 0.95 - dd.slack_gb) * 4 / 2));
 
-  ClusterSpec small = test::osa_cluster(3);   // one host is a third of raw: the rebuild reserve wins
-  const CapacityReport s = capacity(small, {});
-  CHECK(s.slack_gb == Approx(2000 * 0.99 + 0.05 * s.raw_gb));
+  ClusterSpec big_host = test::osa_cluster(4);   // one host holds 2 of 5 devices: its reserve wins
+  big_host.hosts[0].disk_groups[0].capacity.push_back(big_host.hosts[0].disk_groups[0].capacity[0]);
+  const CapacityReport s = capacity(big_host, {});
+  CHECK(s.slack_gb == Approx(2 * 2000 * 0.99 + 0.05 * s.raw_gb));
   CHECK_THAT(s.slack_rule, Catch::Contains("host rebuild reserve"));
+  // Without a host beyond the policy's minimum there is nowhere to rebuild: 3 hosts at FTT 1,
+  // a 2-node cluster, one host at FTT 0. The slack never exceeds raw.
+  ClusterSpec two_node = test::osa_cluster(2);
+  two_node.witness_host = true;
+  ClusterSpec one = test::osa_cluster(1);
+  one.policy.ftt = 0;
+  for (const ClusterSpec& c : {test::osa_cluster(3), two_node, one}) {
+    const CapacityReport n = capacity(c, {});
+    CHECK(n.slack_gb == Approx(0.30 * n.raw_gb));
+    CHECK(n.slack_gb <= n.raw_gb);
+  }
 
   ClusterSpec esa = test::esa_cluster(6);
   esa.policy = {RaidLevel::raid5, 1};

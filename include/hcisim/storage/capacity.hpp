@@ -21,7 +21,8 @@ struct CapacityOptions {
   double format_overhead = 0.01;       // on-disk format share of raw (UNCONFIRMED, ~1 %)
   double dedupe_metadata = 0.05;       // OSA dedupe/compression metadata share of raw [14]
   double slack_fraction = 0.30;        // free space kept for rebuilds and policy changes (25-30 %)
-  bool host_rebuild_reserve = true;    // also reserve the largest host (+5 %), vSAN 7.x
+  bool host_rebuild_reserve = true;    // also reserve the largest host (+5 %), vSAN 7.x, when the
+                                       // cluster has a host beyond the policy's minimum
   void validate() const;
 };
 

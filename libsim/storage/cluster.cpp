@@ -616,16 +616,11 @@ Cluster::Targets Cluster::write_targets(const Request& r) const {
   const Object& o = objects_[r.object];
   Targets t;
   auto add = [&t](std::uint32_t g) { t.group[static_cast<std::size_t>(t.count++)] = g; };
+  const int h = chunk(r);
   if (!layout_.erasure_coded() || full_stripe(r)) {
-    if (o.place.chunks == 1) {   // one component per column: groups holds exactly the columns'
-      for (std::uint32_t g : o.groups) add(g);
-      return t;
-    }
-    const int h = chunk(r);
     for (std::size_t i = 0; i < o.place.data.size(); ++i) add(group_of(o, i, h));
     return t;
   }
-  const int h = chunk(r);
   const StripeColumns cols = stripe_columns(layout_, spec_.osa.stripe_unit, r.offset);
   add(group_of(o, static_cast<std::size_t>(cols.data_column), h));
   for (int i = 0; i < cols.parity_count; ++i) add(group_of(o, static_cast<std::size_t>(cols.parity_columns[i]), h));

@@ -25,20 +25,23 @@ ObjectPlacement place_object(const ClusterSpec& cluster, const Layout& layout, i
   for (int i = hosts - 1; i > 0; --i)   // Fisher-Yates
     std::swap(order[static_cast<std::size_t>(i)], order[rng.below(static_cast<std::uint64_t>(i) + 1)]);
 
+  // OSA: a disk group of host h and a capacity device in it, uniformly.
+  const auto draw_device = [&cluster](RngStream& from, int h) {
+    const auto& groups = cluster.hosts[static_cast<std::size_t>(h)].disk_groups;
+    ComponentPlace c;
+    c.host = static_cast<std::uint16_t>(h);
+    c.group = static_cast<std::uint16_t>(from.below(groups.size()));
+    c.device = static_cast<std::uint16_t>(from.below(groups[c.group].capacity.size()));
+    return c;
+  };
   ObjectPlacement p;
   p.owner = owner;
   p.size = size;
   const int n = layout.data_components();
   for (int i = 0; i < n; ++i) {
     const int h = order[static_cast<std::size_t>(i)];
-    ComponentPlace c;
-    c.host = static_cast<std::uint16_t>(h);
-    if (cluster.architecture == Architecture::osa) {
-      const auto& groups = cluster.hosts[static_cast<std::size_t>(h)].disk_groups;
-      c.group = static_cast<std::uint16_t>(rng.below(groups.size()));
-      c.device = static_cast<std::uint16_t>(rng.below(groups[c.group].capacity.size()));
-    }
-    p.data.push_back(c);
+    p.data.push_back(cluster.architecture == Architecture::osa ? draw_device(rng, h)
+                                                               : ComponentPlace{static_cast<std::uint16_t>(h), 0, 0});
   }
   if (cluster.architecture == Architecture::osa) {
     // Components beyond the first of each column: their own draws, so the first components
@@ -60,16 +63,13 @@ ObjectPlacement place_object(const ClusterSpec& cluster, const Layout& layout, i
       // ClusterSpec::validate() refuses this; place_object is public, so check again.
       check::in_range(width, 1, static_cast<std::int64_t>(unused.size()) + 1, "policy.stripe_width (capacity devices on a host)");
       for (int c = 1; c < p.chunks; ++c) {
-        ComponentPlace extra = first;
         if (c < width) {   // a stripe of the policy: a device no other stripe of the column uses
           const std::size_t pick = more.below(unused.size());
-          extra = unused[pick];
+          p.split.push_back(unused[pick]);
           unused.erase(unused.begin() + static_cast<std::ptrdiff_t>(pick));
         } else {           // a split of an oversized stripe: anywhere on the host
-          extra.group = static_cast<std::uint16_t>(more.below(groups.size()));
-          extra.device = static_cast<std::uint16_t>(more.below(groups[extra.group].capacity.size()));
+          p.split.push_back(draw_device(more, first.host));
         }
-        p.split.push_back(extra);
       }
     }
   }

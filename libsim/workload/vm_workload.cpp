@@ -89,7 +89,8 @@ void VmWorkload::issue(std::uint32_t slot) {
   const std::int64_t size = spec_.block.count();
   const std::uint64_t offset = block * static_cast<std::uint64_t>(size);
   // The guest I/O completes with the last of its operations: the cluster says how many it
-  // made of each submit (RAID-0 units of a striped object).
+  // made of each submit (RAID-0 units of a striped object). One piece is the usual case and
+  // skips the loop (about 30 instructions per I/O).
   if (piece_bytes_ == size) {
     s.pieces_left = static_cast<std::uint16_t>(cluster_->submit(slot, k.object, k.host, s.op, offset, spec_.block, !random));
     return;

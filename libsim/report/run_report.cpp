@@ -31,6 +31,14 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
+// The degraded-cluster line of the text report (empty when every host is up).
+std::string failed_line(const RunResult& r) {
+  if (r.failed_hosts.empty()) return "";
+  std::string names;
+  for (const std::string& h : r.failed_hosts) names += (names.empty() ? "" : ", ") + h;
+  return "Failed hosts: " + names + " (degraded: their components are absent, their VMs run on the other hosts)\n";
+}
+
 // Shortest round-trip-safe rendering of a double for JSON/CSV.
 std::string num(double v) {
   if (!std::isfinite(v)) return "null";
@@ -69,6 +77,7 @@ std::string format_hcibench(const RunResult& r) {
      << "Outstanding I/O " << fmt("%.1f", w.outstanding_io) << " (configured " << r.configured_outstanding
      << "), simulated I/Os " << w.simulated_ios << " in " << fmt("%.2f", w.seconds) << " s\n"
      << "Bottleneck: " << r.bottleneck << "\n"
+     << failed_line(r)
      << "Capacity: raw " << fmt("%.0f", r.capacity.raw_gb) << " GB, slack " << fmt("%.0f", r.capacity.slack_gb)
      << " GB (" << r.capacity.slack_rule << "), usable for VM data " << fmt("%.0f", r.capacity.usable_gb) << " GB\n"
      << "Resource Usage:\n"
@@ -159,6 +168,9 @@ std::string to_json(const RunResult& r) {
      << "  \"configured_outstanding_io\": " << r.configured_outstanding << ",\n"
      << "  \"simulated_ios\": " << w.simulated_ios << ",\n"
      << "  \"measured_seconds\": " << num(w.seconds) << ",\n"
+     << "  \"failed_hosts\": [";
+  for (std::size_t i = 0; i < r.failed_hosts.size(); ++i) os << (i ? ", " : "") << json_string(r.failed_hosts[i]);
+  os << "],\n"
      << "  \"hosts\": [";
   for (std::size_t i = 0; i < r.hosts.size(); ++i)
     os << (i ? ", " : "") << "{\"host\": " << json_string(r.hosts[i].host)

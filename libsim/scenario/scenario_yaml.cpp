@@ -1,7 +1,8 @@
 // Scenario files (scenario.hpp). Schema, every key optional unless marked:
 //   name, seed
 //   cluster:                               (required)
-//     hosts (required), architecture: osa | esa, witness_host: bool (2-node)
+//     hosts (required), architecture: osa | esa, witness_host: bool (2-node),
+//     failed_hosts: [esx02, ...] (hosts down for the whole run; the cluster runs degraded)
 //     host:                                (required) the template every host follows
 //       cpu: {model: <catalog>, sockets, cores (per socket), threads_per_core, ghz}
 //       network: {speed_gbe, ports, teaming: failover | lacp, nic: <catalog>, mtu, transport: tcp | rdma,
@@ -19,6 +20,7 @@
 //             vms, vmdks_per_vm, outstanding_per_vmdk, block_size, read_pct, random_pct,
 //             working_set_pct, vmdk_size, compress_pct, dedupe_pct, duration_s, warmup_s, history_s,
 //             iops_limit_per_vm, latency_target_ms, vscsi (pvscsi | lsilogic)
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -173,7 +175,7 @@ SwitchSpec default_switch(double gbps, const HardwareCatalog& cat) {
 }
 
 void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& out, std::vector<std::string>& notes) {
-  c.expect_map({"hosts", "architecture", "witness_host", "host", "osa", "esa", "client_cache_mb"});
+  c.expect_map({"hosts", "architecture", "witness_host", "host", "osa", "esa", "client_cache_mb", "failed_hosts"});
   const long hosts = c.integer("hosts", 0, 1, 64);
   if (hosts == 0) c.fail("missing key 'cluster.hosts' (1 to 64)");
   out.architecture = c.choice("architecture", "osa", {"osa", "esa"}) == "osa" ? Architecture::osa : Architecture::esa;
@@ -290,6 +292,18 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     std::snprintf(name, sizeof name, "esx%02ld", i + 1);
     copy.name = name;
     out.hosts.push_back(copy);
+  }
+  if (c.has("failed_hosts")) {
+    // Hosts that are down for the whole run, by name (ClusterSpec::failed_hosts).
+    const YamlReader down = c.child("failed_hosts");
+    if (!down.is_sequence()) down.fail("expected a list of host names, e.g. [esx02]");
+    for (std::size_t i = 0; i < down.size(); ++i) {
+      const std::string name = down.item(i).scalar();
+      const auto it = std::find_if(out.hosts.begin(), out.hosts.end(), [&](const HostSpec& hs) { return hs.name == name; });
+      if (it == out.hosts.end())
+        down.item(i).fail("'" + name + "' is not a host of this cluster (esx01 .. " + out.hosts.back().name + ")");
+      out.failed_hosts.push_back(static_cast<int>(it - out.hosts.begin()));
+    }
   }
   if (c.has("osa")) {
     const YamlReader o = c.child("osa");

@@ -79,7 +79,11 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   r.capacity = capacity(scenario.cluster, DataProfile{w.compress_pct, w.dedupe_pct});
 
   std::vector<int> counts;
+  // A failed host reports nothing (its CPU, devices and ports are idle, not free capacity).
+  for (int h = 0; h < cluster.hosts(); ++h)
+    if (!cluster.host_up(h)) r.failed_hosts.push_back(scenario.cluster.hosts[static_cast<std::size_t>(h)].name);
   for (int h = 0; h < cluster.hosts(); ++h) {
+    if (!cluster.host_up(h)) continue;
     const HostCpu& cpu = cluster.cpu(h);
     r.hosts.push_back({scenario.cluster.hosts[static_cast<std::size_t>(h)].name, cpu.usage_pct(), cpu.utilization_pct(), -1});
     // The shared cores; cores pinned to LSOM worlds are the "lsom" class below.
@@ -87,13 +91,16 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     add_use(r.resources, "cpu", scenario.cluster.hosts[static_cast<std::size_t>(h)].name, shared, counts);
   }
   for (const auto& d : cluster.devices())
-    add_use(r.resources, d.role + "_device", scenario.cluster.hosts[static_cast<std::size_t>(d.host)].name + "/" +
+    if (cluster.host_up(d.host))
+      add_use(r.resources, d.role + "_device", scenario.cluster.hosts[static_cast<std::size_t>(d.host)].name + "/" +
                                                  d.device->spec().name,
             d.device->utilisation(), counts);
   for (const auto& world : cluster.lsom_worlds())
     add_use(r.resources, "lsom", world->name(), world->utilisation(), counts);
   for (const PortReport& p : cluster.network().ports())
-    add_use(r.resources, "network_port", p.from + "->" + p.to, p.utilisation, counts);
+    if (std::find(r.failed_hosts.begin(), r.failed_hosts.end(), p.from) == r.failed_hosts.end() &&
+        std::find(r.failed_hosts.begin(), r.failed_hosts.end(), p.to) == r.failed_hosts.end())
+      add_use(r.resources, "network_port", p.from + "->" + p.to, p.utilisation, counts);
   for (std::size_t i = 0; i < r.resources.size(); ++i) r.resources[i].mean /= std::max(1, counts[i]);
   double worst = -1;
   for (const auto& c : r.resources)

@@ -19,6 +19,12 @@ namespace {
 constexpr std::uint64_t kIndexMask = (std::uint64_t{1} << 56) - 1;
 constexpr std::int64_t kBlock = 4096;
 
+bool is_parity(const StripeColumns& cols, std::size_t column) {
+  for (int j = 0; j < cols.parity_count; ++j)
+    if (static_cast<std::size_t>(cols.parity_columns[j]) == column) return true;
+  return false;
+}
+
 std::int64_t scaled(std::int64_t bytes, double divisor) {
   return divisor == 1.0 ? bytes : static_cast<std::int64_t>(std::llround(static_cast<double>(bytes) / divisor));
 }
@@ -55,6 +61,9 @@ Cluster::Cluster(Engine& engine, const ClusterSpec& spec, const DataProfile& dat
   if (spec_.architecture == Architecture::osa) build_osa();
   else build_esa();
   client_working_set_.assign(spec_.hosts.size(), 0.0);
+  down_.assign(spec_.hosts.size(), 0);
+  for (int f : spec_.failed_hosts) down_[static_cast<std::size_t>(f)] = 1;
+  degraded_ = !spec_.failed_hosts.empty();
 }
 
 std::uint32_t Cluster::add_device(const DriveSpec& drive, int host, int group, const char* role) {
@@ -107,6 +116,9 @@ void Cluster::build_esa() {
 
 int Cluster::add_object(int owner_host, Bytes size, Bytes working_set) {
   check::in_range(owner_host, 0, hosts() - 1, "object owner host");
+  if (!host_up(owner_host))
+    throw InvalidArgument("object owner host " + spec_.hosts[static_cast<std::size_t>(owner_host)].name +
+                          " has failed; a VM and its objects' DOM owner run on a host that is up");
   if (size.count() <= 0) check::fail("object size bytes", size.count(), "> 0");
   if (working_set.count() <= 0 || working_set > size)
     check::fail("object working_set bytes", working_set.count(), "in (0, object size]");
@@ -278,7 +290,7 @@ void Cluster::after_client_cpu(std::uint32_t req) {
     const Bytes parity = strided ? Bytes{strided_parity_bytes(r)} : per_target;
     for (int i = 0; i < targets.count; ++i) {
       const std::uint32_t g = targets.group[static_cast<std::size_t>(i)];
-      groups_[g].buffer.write(i > 0 ? parity : per_target, runs_per_byte);
+      groups_[g].buffer.write(i == 0 && targets.data_first ? per_target : parity, runs_per_byte);
       pump_destage(g);
     }
   }
@@ -312,11 +324,18 @@ void Cluster::fan_out(std::uint32_t req) {
     // compressible. OSA reads move and store the bytes as written.
     const std::int64_t bytes = r.size;
     if (!layout_.erasure_coded()) {
-      const int rep = read_replica(o.place, static_cast<int>(r.object), r.offset, r.client, two_node_);
+      int rep = read_replica(o.place, static_cast<int>(r.object), r.offset, r.client, two_node_);
+      // Degraded: the next surviving replica (validate() leaves at least one).
+      while (degraded_ && absent(o, static_cast<std::size_t>(rep))) rep = (rep + 1) % static_cast<int>(o.place.data.size());
       add_read(req, o.place.component(rep, h), esa ? kNone : group_of(o, static_cast<std::size_t>(rep), h), bytes);
     } else {
       const Bytes unit = esa ? spec_.esa.stripe_unit : spec_.osa.stripe_unit;
-      const int col = stripe_columns(layout_, unit, r.offset).data_column;
+      const StripeColumns cols = stripe_columns(layout_, unit, r.offset);
+      const int col = cols.data_column;
+      if (degraded_ && absent(o, static_cast<std::size_t>(col))) {
+        degraded_read(req, cols, h, bytes);
+        return;
+      }
       add_read(req, o.place.component(col, h), esa ? kNone : group_of(o, static_cast<std::size_t>(col), h), bytes);
     }
     return;
@@ -324,14 +343,15 @@ void Cluster::fan_out(std::uint32_t req) {
   if (esa) {
     // Performance-leg mirrors of the compressed bytes; the capacity leg is written later.
     const std::int64_t bytes = scaled(r.size, reduction_.compression);
-    for (const ComponentPlace& c : o.place.perf) add_write(req, c.host, pool_device(c.host, static_cast<int>(r.object), r.offset), bytes);
+    for (const ComponentPlace& c : o.place.perf)
+      if (!degraded_ || down_[c.host] == 0) add_write(req, c.host, pool_device(c.host, static_cast<int>(r.object), r.offset), bytes);
     o.stripe_pending += static_cast<double>(bytes);
     stripe_out(r.object);
     return;
   }
   if (!layout_.erasure_coded()) {
     for (std::size_t i = 0; i < o.place.data.size(); ++i)
-      add_write(req, o.place.data[i].host, groups_[group_of(o, i, h)].cache, r.size);
+      if (!degraded_ || !absent(o, i)) add_write(req, o.place.data[i].host, groups_[group_of(o, i, h)].cache, r.size);
     return;
   }
   const std::int64_t unit = spec_.osa.stripe_unit.count();
@@ -340,7 +360,7 @@ void Cluster::fan_out(std::uint32_t req) {
     // Full stripes: k + m unit writes per row, no reads.
     for (std::int64_t rows = r.size / row; rows > 0; --rows)
       for (std::size_t i = 0; i < o.place.data.size(); ++i)
-        add_write(req, o.place.data[i].host, groups_[group_of(o, i, h)].cache, unit);
+        if (!degraded_ || !absent(o, i)) add_write(req, o.place.data[i].host, groups_[group_of(o, i, h)].cache, unit);
     return;
   }
   const StripeColumns cols = stripe_columns(layout_, spec_.osa.stripe_unit, r.offset);
@@ -349,20 +369,65 @@ void Cluster::fan_out(std::uint32_t req) {
     // A sequential stream: vSAN 7 U2+ gathers it into full-stripe ("strided") writes
     // (vsan-model-facts.md section 3, [38][39]), so no reads, and each parity column receives
     // 1/k of the data written: per row, k data units and m parity units.
-    add_write(req, o.place.data[static_cast<std::size_t>(touched[0])].host,
-              groups_[group_of(o, static_cast<std::size_t>(touched[0]), h)].cache, r.size);
+    // Degraded: absent columns are skipped (the parities still cover the lost data).
     const std::int64_t parity = strided_parity_bytes(r);
-    for (int i = 1; i <= cols.parity_count; ++i) {
+    for (int i = 0; i <= cols.parity_count; ++i) {
       const auto col = static_cast<std::size_t>(touched[i]);
-      add_write(req, o.place.data[col].host, groups_[group_of(o, col, h)].cache, parity);
+      if (degraded_ && absent(o, col)) continue;
+      add_write(req, o.place.data[col].host, groups_[group_of(o, col, h)].cache, i == 0 ? r.size : parity);
     }
     return;
   }
-  // Partial stripe: read-modify-write of the data column and the m parity columns.
+  if (degraded_ && absent(o, static_cast<std::size_t>(cols.data_column))) {
+    reconstruct_write(req, cols, h);
+    return;
+  }
+  // Partial stripe: read-modify-write of the data column and the m parity columns (degraded:
+  // of those that survive).
   for (int i = 0; i <= cols.parity_count; ++i) {
     const auto col = static_cast<std::size_t>(touched[i]);
+    if (degraded_ && absent(o, col)) continue;
     if (r.phase == 0) add_read(req, o.place.component(touched[i], h), group_of(o, col, h), r.size);
     else add_write(req, o.place.data[col].host, groups_[group_of(o, col, h)].cache, r.size);
+  }
+}
+
+// k surviving units of the row, the row's other data columns first, then its parities:
+// any k of the k + m units rebuild the lost one (Reed-Solomon; vsan-model-facts.md section 3).
+void Cluster::degraded_read(std::uint32_t req, const StripeColumns& cols, int h, std::int64_t bytes) {
+  const Object& o = objects_[requests_[req].object];
+  const bool esa = spec_.architecture == Architecture::esa;
+  int n = 0;
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::size_t c = 0; c < o.place.data.size() && n < layout_.data; ++c) {
+      if (static_cast<int>(c) == cols.data_column || absent(o, c) || is_parity(cols, c) != (pass == 1)) continue;
+      add_read(req, o.place.component(static_cast<int>(c), h), esa ? kNone : group_of(o, c, h), bytes);
+      ++n;
+    }
+}
+
+// New parity = f(new data, the row's other data units): read those (rebuilding any absent one
+// needs the parities as well), then write the surviving parities.
+void Cluster::reconstruct_write(std::uint32_t req, const StripeColumns& cols, int h) {
+  const Request& r = requests_[req];
+  const Object& o = objects_[r.object];
+  if (r.phase == 0) {
+    bool other_absent = false;
+    for (std::size_t c = 0; c < o.place.data.size(); ++c) {
+      if (static_cast<int>(c) == cols.data_column || is_parity(cols, c)) continue;
+      if (absent(o, c)) other_absent = true;
+      else add_read(req, o.place.component(static_cast<int>(c), h), group_of(o, c, h), r.size);
+    }
+    if (other_absent)
+      for (int j = 0; j < cols.parity_count; ++j) {
+        const auto c = static_cast<std::size_t>(cols.parity_columns[j]);
+        if (!absent(o, c)) add_read(req, o.place.component(static_cast<int>(c), h), group_of(o, c, h), r.size);
+      }
+    return;
+  }
+  for (int j = 0; j < cols.parity_count; ++j) {
+    const auto c = static_cast<std::size_t>(cols.parity_columns[j]);
+    if (!absent(o, c)) add_write(req, o.place.data[c].host, groups_[group_of(o, c, h)].cache, r.size);
   }
 }
 
@@ -618,18 +683,26 @@ Cluster::Targets Cluster::write_targets(const Request& r) const {
   auto add = [&t](std::uint32_t g) { t.group[static_cast<std::size_t>(t.count++)] = g; };
   const int h = chunk(r);
   if (!layout_.erasure_coded() || full_stripe(r)) {
-    for (std::size_t i = 0; i < o.place.data.size(); ++i) add(group_of(o, i, h));
+    for (std::size_t i = 0; i < o.place.data.size(); ++i)
+      if (!degraded_ || !absent(o, i)) add(group_of(o, i, h));
     return t;
   }
   const StripeColumns cols = stripe_columns(layout_, spec_.osa.stripe_unit, r.offset);
-  add(group_of(o, static_cast<std::size_t>(cols.data_column), h));
-  for (int i = 0; i < cols.parity_count; ++i) add(group_of(o, static_cast<std::size_t>(cols.parity_columns[i]), h));
+  if (!degraded_ || !absent(o, static_cast<std::size_t>(cols.data_column)))
+    add(group_of(o, static_cast<std::size_t>(cols.data_column), h));
+  else
+    t.data_first = false;
+  for (int i = 0; i < cols.parity_count; ++i) {
+    const auto col = static_cast<std::size_t>(cols.parity_columns[i]);
+    if (!degraded_ || !absent(o, col)) add(group_of(o, col, h));
+  }
   return t;
 }
 
 
 void Cluster::pump_destage(std::uint32_t g) {
   DiskGroup& dg = groups_[g];
+  if (down_[static_cast<std::size_t>(dg.host)] != 0) return;   // a failed host does nothing
   const int depth = spec_.osa.destage_depth * static_cast<int>(dg.capacity.size());
   const double batch = static_cast<double>(spec_.osa.destage_batch_blocks) * kBlock;
   while (dg.destage_in_flight < depth && (dg.buffer.wants_destage(false) || draining_ || dg.wait_head != kNone)) {
@@ -704,6 +777,7 @@ void Cluster::stripe_out(std::uint32_t object) {
   while (o.stripe_pending + 1e-6 >= stripe) {
     o.stripe_pending -= stripe;
     for (const ComponentPlace& c : o.place.data) {
+      if (down_[c.host] != 0) continue;   // degraded: an absent column is not written
       SubOp s;
       s.kind = SubKind::stripe;
       s.from = static_cast<std::uint16_t>(o.place.owner);

@@ -147,7 +147,18 @@ void ClusterSpec::validate() const {
         osa.congestion_full_fill <= 1.0))
     reject("osa", "fill thresholds must satisfy 0 <= destage_idle_fill < destage_start_fill < "
                   "congestion_start_fill < congestion_full_fill <= 1");
-  (void)resolve_layout(policy, architecture, static_cast<int>(hosts.size()), witness_host);
+  const Layout l = resolve_layout(policy, architecture, static_cast<int>(hosts.size()), witness_host);
+  std::vector<bool> down(hosts.size(), false);
+  for (int f : failed_hosts) {
+    if (f < 0 || f >= static_cast<int>(hosts.size()))
+      reject("failed_hosts", "host index " + std::to_string(f) + " is not a host (0.." + std::to_string(hosts.size() - 1) + ")");
+    if (down[static_cast<std::size_t>(f)]) reject("failed_hosts", hosts[static_cast<std::size_t>(f)].name + " is listed twice");
+    down[static_cast<std::size_t>(f)] = true;
+  }
+  const int tolerated = l.erasure_coded() ? l.parity : l.ftt;
+  if (static_cast<int>(failed_hosts.size()) > tolerated)
+    reject("failed_hosts", std::to_string(failed_hosts.size()) + " failed hosts; " + l.describe() + " keeps data available through at most " +
+                               std::to_string(tolerated) + " (more would leave objects inaccessible)");
 }
 
 Layout ClusterSpec::layout() const {

@@ -23,6 +23,11 @@ void VmWorkload::start(Cluster& cluster) {
   cluster_ = &cluster;
   const int hosts = cluster.hosts();
   const int vms = spec_.vm_count(hosts);
+  // VMs go round-robin over the hosts; a failed host's VMs run on the surviving ones (vSphere
+  // HA restarts them there), which then also own their objects.
+  std::vector<int> up;
+  for (int h = 0; h < hosts; ++h)
+    if (cluster.host_up(h)) up.push_back(h);
   const auto ws = static_cast<std::int64_t>(static_cast<double>(spec_.vmdk_size.count()) * spec_.working_set_pct / 100.0);
   const std::int64_t blocks = std::max<std::int64_t>(1, ws / spec_.block.count());
   const int per_thread = spec_.outstanding_per_vmdk / threads_per_vmdk_;
@@ -30,7 +35,7 @@ void VmWorkload::start(Cluster& cluster) {
   backlog_.assign(static_cast<std::size_t>(vms), 0);
   for (int v = 0; v < vms; ++v) {
     vm_first_slot_.push_back(static_cast<std::uint32_t>(slots_.size()));
-    const int host = v % hosts;
+    const int host = up[static_cast<std::size_t>(v) % up.size()];
     vms_[static_cast<std::size_t>(v)].host = host;
     for (int d = 0; d < spec_.vmdks_per_vm; ++d) {
       Vmdk k;

@@ -270,3 +270,27 @@ TEST_CASE("seed 002's one-command USB dock: more outstanding I/O queues there in
   CHECK(qd64.bottleneck.rfind("cache_device", 0) == 0);
   CHECK(qd1.result.write_latency_ms < 0.25 * qd16.result.write_latency_ms);
 }
+
+TEST_CASE("cluster.failed_hosts names hosts that are down: the run is degraded and says so") {
+  const std::vector<std::string> shorter = {"workload.duration_s=0.2", "workload.warmup_s=0.05"};
+  std::vector<std::string> sets = shorter;
+  sets.push_back("cluster.failed_hosts=[esx03]");
+  const Scenario s = parse(kExample, sets);
+  REQUIRE(s.cluster.failed_hosts == std::vector<int>{2});
+  const RunResult healthy = simulate(parse(kExample, shorter));
+  const RunResult r = simulate(s);
+  CHECK(r.failed_hosts == std::vector<std::string>{"esx03"});
+  REQUIRE(r.hosts.size() == 3);   // a failed host reports no resource usage
+  for (const auto& h : r.hosts) CHECK(h.host != "esx03");
+  CHECK(r.result.iops * r.result.pooled_latency_ms * 1e-3 == Approx(r.configured_outstanding).epsilon(0.03));
+  CHECK(r.result.iops < healthy.result.iops);   // three hosts' CPUs instead of four
+  CHECK_THAT(format_hcibench(r), Catch::Contains("Failed hosts: esx03 (degraded"));
+  CHECK_THAT(to_json(r), Catch::Contains("\"failed_hosts\": [\"esx03\"]"));
+  CHECK_THAT(to_json(healthy), Catch::Contains("\"failed_hosts\": []"));
+  CHECK_THROWS_WITH(parse(replace(kExample, "  hosts: 4\n", "  hosts: 4\n  failed_hosts: [esx05]\n")),
+                    Catch::Contains("test.yaml:5") && Catch::Contains("'esx05' is not a host of this cluster (esx01 .. esx04)"));
+  CHECK_THROWS_WITH(parse(replace(kExample, "  hosts: 4\n", "  hosts: 4\n  failed_hosts: [esx01, esx02]\n")),
+                    Catch::Contains("failed_hosts") && Catch::Contains("at most 1"));
+  CHECK_THROWS_WITH(parse(replace(kExample, "  hosts: 4\n", "  hosts: 4\n  failed_hosts: esx01\n")),
+                    Catch::Contains("expected a list of host names"));
+}

@@ -31,7 +31,8 @@ struct RunResult {
   int vms = 0;
   int configured_outstanding = 0;   // VMs x VMDKs x outstanding per VMDK
   WorkloadResult result;
-  std::vector<HostResourceRow> hosts;
+  std::vector<HostResourceRow> hosts;   // the hosts that are up
+  std::vector<std::string> failed_hosts;   // ClusterSpec::failed_hosts, by name
   std::vector<ResourceClassUse> resources;
   std::string bottleneck;           // the class whose busiest member is busiest
   CapacityReport capacity;

@@ -130,6 +130,8 @@ class Cluster final : public EventHandler,
   void set_buffer_time_compression(double k);
 
   int hosts() const { return static_cast<int>(spec_.hosts.size()); }
+  /// False for a failed host (ClusterSpec::failed_hosts): it runs no VM and no component.
+  bool host_up(int host) const { return down_[static_cast<std::size_t>(host)] == 0; }
   const ClusterSpec& spec() const { return spec_; }
   const Layout& layout() const { return layout_; }
   const ReductionRatios& reduction() const { return reduction_; }
@@ -247,6 +249,14 @@ class Cluster final : public EventHandler,
   void fan_out(std::uint32_t req);
   void add_read(std::uint32_t req, const ComponentPlace& c, std::uint32_t group, std::int64_t bytes);
   void add_write(std::uint32_t req, std::uint16_t host, std::uint32_t device, std::int64_t bytes);
+  /// Degraded: whether column `col` of object `o` sits on a failed host.
+  bool absent(const Object& o, std::size_t col) const { return down_[o.place.data[col].host] != 0; }
+  /// Degraded erasure-coded read of absent column `col`: k surviving units of its row.
+  void degraded_read(std::uint32_t req, const StripeColumns& cols, int chunk, std::int64_t bytes);
+  /// Degraded OSA partial-stripe write whose data column is absent: phase 0 reads the row's
+  /// other data (and the parities if another data column is absent too), phase 1 writes the
+  /// surviving parities.
+  void reconstruct_write(std::uint32_t req, const StripeColumns& cols, int chunk);
   void request_done(std::uint32_t req);
   void complete(std::uint32_t req);
   void send(std::uint64_t tok, int from, int to, std::int64_t bytes, bool background, std::uint64_t flow);
@@ -271,6 +281,8 @@ class Cluster final : public EventHandler,
     std::array<std::uint32_t, 8> group;     // at most k+m = 6 or FTT+1 = 4 disk groups; the
                                             // first `count` set (no zeroing: twice per write)
     int count = 0;
+    bool data_first = true;                 // partial EC write: group[0] is the data column
+                                            // (false when that column is absent)
     const std::uint32_t* begin() const { return group.data(); }
     const std::uint32_t* end() const { return group.data() + count; }
   };
@@ -289,6 +301,8 @@ class Cluster final : public EventHandler,
   IoClient& client_;
   std::uint64_t seed_;
   bool two_node_ = false;
+  bool degraded_ = false;                                  // some host has failed
+  std::vector<std::uint8_t> down_;                         // per host: 1 = failed
   bool draining_ = false;
   RngStream rng_;
   Time stack_latency_;

@@ -110,6 +110,13 @@ struct ClusterSpec {
   /// in-memory host cache, often quoted as 0.4 % of RAM up to 1 GB -- size UNCONFIRMED).
   /// A read from a VM hits it with probability cache / (working set of that host's VMDKs).
   double client_cache_mb = 1024;
+  /// Hosts that are down (indices into `hosts`): the cluster runs degraded. Their components
+  /// are absent (vsan-model-facts.md section 7): RAID-1 reads and writes use the surviving
+  /// replicas; an erasure-coded read of a lost column reads k surviving units of its row
+  /// and a write to it updates the parities from the row's other data (section 3: "degraded
+  /// EC read = k reads"); their VMs run on the surviving hosts (vSphere HA restarts them).
+  /// At most the policy's failures to tolerate (FTT, or m for RAID-5/6).
+  std::vector<int> failed_hosts;
 
   /// Throws InvalidArgument naming the field (e.g. "hosts[2].disk_groups[0].capacity") and
   /// the rule, for any layout vSAN would not allow.

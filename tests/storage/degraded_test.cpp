@@ -1,0 +1,226 @@
+// A cluster with failed hosts (ClusterSpec::failed_hosts) runs degraded: exact device
+// operation counts per policy when the failed host holds a replica, a data column or a
+// parity column (vsan-model-facts.md sections 3 and 7), nothing reaches the failed host,
+// too many failures are refused, and the VMs run on the surviving hosts.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "cluster_fixtures.hpp"
+#include "hcisim/storage/cluster.hpp"
+#include "hcisim/workload/vm_workload.hpp"
+#include "hcisim/workload/workload_result.hpp"
+
+using namespace hcisim;
+using namespace hcisim::literals;
+
+namespace {
+
+using test::Recorder;
+
+struct Row {
+  const char* name;
+  Architecture arch;
+  RaidLevel raid;
+  int ftt;
+  int hosts;
+};
+
+const Row kRows[] = {
+    {"OSA RAID-1 FTT1", Architecture::osa, RaidLevel::raid1, 1, 4},
+    {"OSA RAID-1 FTT2", Architecture::osa, RaidLevel::raid1, 2, 5},
+    {"OSA RAID-5 3+1", Architecture::osa, RaidLevel::raid5, 1, 5},
+    {"OSA RAID-6 4+2", Architecture::osa, RaidLevel::raid6, 2, 6},
+    {"ESA RAID-1 FTT1", Architecture::esa, RaidLevel::raid1, 1, 3},
+    {"ESA RAID-5 2+1", Architecture::esa, RaidLevel::raid5, 1, 4},
+    {"ESA RAID-6 4+2", Architecture::esa, RaidLevel::raid6, 2, 6},
+};
+
+ClusterSpec make(const Row& row) {
+  ClusterSpec c = row.arch == Architecture::osa ? test::osa_cluster(row.hosts) : test::esa_cluster(row.hosts);
+  c.policy = {row.raid, row.ftt};
+  return c;
+}
+
+/// Operations completed by the devices of `host`.
+std::uint64_t host_ops(const Cluster& cluster, int host) {
+  std::uint64_t n = 0;
+  for (const Cluster::DeviceInfo& d : cluster.devices())
+    if (d.host == host) n += d.device->completed();
+  return n;
+}
+
+int first_up(const Cluster& cluster) {
+  int h = 0;
+  while (!cluster.host_up(h)) ++h;
+  return h;
+}
+
+bool is_parity(const StripeColumns& cols, int c) {
+  for (int j = 0; j < cols.parity_count; ++j)
+    if (cols.parity_columns[j] == c) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("degraded: with the host of any one component failed, a small write and a read use only the survivors") {
+  const std::uint64_t offset = 5 * 4096;   // a partial stripe for erasure coding
+  for (const Row& row : kRows) {
+    for (std::uint64_t seed = 0; seed < 3; ++seed) {
+      // The placement does not depend on which hosts are up: the objects existed before.
+      Engine probe_engine;
+      Recorder probe_rec;
+      Cluster probe(probe_engine, make(row), {}, seed, probe_rec);
+      const ObjectPlacement p = probe.placement(probe.add_object(0, 1_GiB, 1_GiB));
+      const Layout l = probe.layout();
+      const int n = l.data_components();
+      for (int lost = 0; lost < n; ++lost) {
+        INFO(row.name << ", seed " << seed << ", failed host holds column " << lost);
+        ClusterSpec spec = make(row);
+        const int failed = p.data[static_cast<std::size_t>(lost)].host;
+        spec.failed_hosts = {failed};
+        Engine engine;
+        Recorder rec;
+        Cluster cluster(engine, spec, {}, seed, rec);
+        const int owner = first_up(cluster);
+        const int obj = cluster.add_object(owner, 1_GiB, 1_GiB);
+        REQUIRE(cluster.placement(obj).data[static_cast<std::size_t>(lost)].host == failed);
+
+        cluster.submit(1, obj, owner, IoOp::write, offset, 4_KiB);
+        engine.run();
+        CHECK(rec.done[1] == 1);
+        const IoCounters w = cluster.counters();
+        std::uint64_t reads = 0, writes = 0;
+        if (row.arch == Architecture::esa) {
+          writes = static_cast<std::uint64_t>(l.perf_leg_copies) - (lost < l.perf_leg_copies ? 1 : 0);
+        } else if (!l.erasure_coded()) {
+          writes = static_cast<std::uint64_t>(l.replicas - 1);
+        } else {
+          const StripeColumns cols = stripe_columns(l, spec.osa.stripe_unit, offset);
+          const auto m = static_cast<std::uint64_t>(l.parity);
+          if (lost == cols.data_column) {   // new parity from the row's other k - 1 data units
+            reads = static_cast<std::uint64_t>(l.data - 1);
+            writes = m;
+          } else if (is_parity(cols, lost)) {   // read-modify-write of what survives
+            reads = writes = m;
+          } else {                              // the lost column is not in this write
+            reads = writes = m + 1;
+          }
+        }
+        CHECK(w.fg_device_reads == reads);
+        CHECK(w.fg_device_writes == writes);
+        CHECK(host_ops(cluster, failed) == 0);
+        CHECK(cluster.cpu(failed).cores().departures() == 0);
+
+        cluster.reset_stats();
+        cluster.submit(2, obj, owner, IoOp::read, offset, 4_KiB);
+        engine.run();
+        CHECK(rec.done[2] == 1);
+        std::uint64_t expect_reads = 1;
+        if (l.erasure_coded()) {
+          const Bytes unit = row.arch == Architecture::osa ? spec.osa.stripe_unit : spec.esa.stripe_unit;
+          if (stripe_columns(l, unit, offset).data_column == lost) expect_reads = static_cast<std::uint64_t>(l.data);
+        }
+        CHECK(cluster.counters().fg_device_reads == expect_reads);
+        cluster.drain();   // destage and capacity-leg stripes skip the failed host too
+        engine.run();
+        CHECK(host_ops(cluster, failed) == 0);
+        CHECK(cluster.cpu(failed).cores().departures() == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("degraded RAID-6: two lost data columns are rebuilt from the parities; a full stripe skips lost columns") {
+  ClusterSpec spec = test::osa_cluster(6);
+  spec.policy = {RaidLevel::raid6, 2};
+  Engine probe_engine;
+  Recorder probe_rec;
+  Cluster probe(probe_engine, spec, {}, 3, probe_rec);
+  const ObjectPlacement p = probe.placement(probe.add_object(0, 1_GiB, 1_GiB));
+  const Layout l = probe.layout();
+  const std::uint64_t offset = 4096;
+  const StripeColumns cols = stripe_columns(l, spec.osa.stripe_unit, offset);
+  int other = 0;   // another data column of the row
+  while (other == cols.data_column || is_parity(cols, other)) ++other;
+
+  struct Case {
+    const char* what;
+    int second_lost;
+    std::uint64_t reads, writes;
+  };
+  for (const Case& c : {Case{"data and another data column", other, 4, 2},   // k - 2 data + 2 parities; 2 parities
+                        Case{"data and a parity column", cols.parity_columns[0], 3, 1}}) {
+    INFO(c.what);
+    ClusterSpec degraded = spec;
+    degraded.failed_hosts = {p.data[static_cast<std::size_t>(cols.data_column)].host,
+                             p.data[static_cast<std::size_t>(c.second_lost)].host};
+    Engine engine;
+    Recorder rec;
+    Cluster cluster(engine, degraded, {}, 3, rec);
+    const int owner = first_up(cluster);
+    const int obj = cluster.add_object(owner, 1_GiB, 1_GiB);
+    cluster.submit(1, obj, owner, IoOp::write, offset, 4_KiB);
+    engine.run();
+    CHECK(rec.done[1] == 1);
+    CHECK(cluster.counters().fg_device_reads == c.reads);
+    CHECK(cluster.counters().fg_device_writes == c.writes);
+    cluster.reset_stats();
+    cluster.submit(2, obj, owner, IoOp::read, offset, 4_KiB);
+    engine.run();
+    CHECK(cluster.counters().fg_device_reads == 4);   // any k = 4 of the surviving units
+    cluster.reset_stats();
+    const std::int64_t stripe_row = spec.osa.stripe_unit.count() * l.data;
+    cluster.submit(3, obj, owner, IoOp::write, 0, Bytes{stripe_row});
+    engine.run();
+    CHECK(cluster.counters().fg_device_reads == 0);
+    CHECK(cluster.counters().fg_device_writes == 4);   // k + m = 6 unit writes less the 2 lost
+  }
+}
+
+TEST_CASE("failed hosts beyond what the policy tolerates, unknown or repeated, are refused by name") {
+  ClusterSpec spec = test::osa_cluster(4);
+  spec.failed_hosts = {1, 2};
+  CHECK_THROWS_WITH(spec.validate(), Catch::Contains("failed_hosts") && Catch::Contains("at most 1"));
+  spec.failed_hosts = {4};
+  CHECK_THROWS_WITH(spec.validate(), Catch::Contains("failed_hosts") && Catch::Contains("not a host"));
+  spec = test::osa_cluster(5);
+  spec.policy = {RaidLevel::raid1, 2};
+  spec.failed_hosts = {1, 1};
+  CHECK_THROWS_WITH(spec.validate(), Catch::Contains("listed twice"));
+  ClusterSpec one = test::osa_cluster(1);
+  one.policy = {RaidLevel::raid1, 0};
+  one.failed_hosts = {0};
+  CHECK_THROWS_WITH(one.validate(), Catch::Contains("at most 0"));
+  spec = test::osa_cluster(4);
+  spec.failed_hosts = {2};
+  Engine engine;
+  Recorder rec;
+  Cluster cluster(engine, spec, {}, 1, rec);
+  CHECK_THROWS_WITH(cluster.add_object(2, 1_GiB, 1_GiB), Catch::Contains("esx2 has failed"));
+}
+
+TEST_CASE("degraded: the VMs run on the surviving hosts and the closed loop still obeys Little's law") {
+  WorkloadSpec w;
+  w.vms = 8;
+  w.vmdks_per_vm = 2;
+  w.outstanding_per_vmdk = 4;
+  ClusterSpec spec = test::osa_cluster(4);
+  spec.failed_hosts = {1};
+  Engine engine;
+  VmWorkload load(engine, w, 7, 1);
+  Cluster cluster(engine, spec, {}, 7, load);
+  load.start(cluster);
+  engine.run_for(10_ms);
+  load.reset_stats();
+  cluster.reset_stats();
+  engine.run_for(100_ms);
+  const WorkloadResult r = summarize(load, engine.now());
+  const int up[] = {0, 2, 3};
+  for (int v = 0; v < 8; ++v) CHECK(load.vm_stats()[static_cast<std::size_t>(v)].host == up[v % 3]);
+  CHECK(r.outstanding_io == Approx(8 * 2 * 4).epsilon(0.001));
+  CHECK(r.outstanding_io == Approx(r.iops * r.pooled_latency_ms * 1e-3).epsilon(0.01));
+  CHECK(host_ops(cluster, 1) == 0);
+  CHECK(cluster.cpu(1).cores().departures() == 0);
+}

@@ -36,7 +36,20 @@ std::string failed_line(const RunResult& r) {
   if (r.failed_hosts.empty()) return "";
   std::string names;
   for (const std::string& h : r.failed_hosts) names += (names.empty() ? "" : ", ") + h;
-  return "Failed hosts: " + names + " (degraded: their components are absent, their VMs run on the other hosts)\n";
+  std::string out = "Failed hosts: " + names + " (degraded: their components are absent, their VMs run on the other hosts)\n";
+  const Cluster::ResyncStatus& rs = r.resync;
+  if (!r.resync_active)
+    return out + "Resync: not running (vSAN waits 60 minutes before rebuilding a failed host's components; "
+                 "cluster.resync.active: true models the rebuild)\n";
+  const double window_mb = static_cast<double>(r.counters.resync_bytes) / 1e6;
+  const double rate = r.result.seconds > 0 ? window_mb / r.result.seconds : 0.0;
+  const double left_mb = static_cast<double>(rs.total_bytes - rs.done_bytes) / 1e6;
+  out += "Resync: " + fmt("%.0f", rs.rebuilt) + " of " + fmt("%.0f", rs.components) + " absent components rebuilt, " +
+         fmt("%.1f", static_cast<double>(rs.done_bytes) / 1e9) + " of " + fmt("%.1f", static_cast<double>(rs.total_bytes) / 1e9) +
+         " GB copied; " + fmt("%.0f", rate) + " MB/s in the measured window";
+  if (left_mb > 0 && rate > 0) out += ", about " + fmt("%.0f", left_mb / rate) + " s left at that rate";
+  if (rs.stranded > 0) out += "; " + fmt("%.0f", rs.stranded) + " stay absent (no host without a component of their object)";
+  return out + "\n";
 }
 
 // Shortest round-trip-safe rendering of a double for JSON/CSV.
@@ -171,6 +184,10 @@ std::string to_json(const RunResult& r) {
      << "  \"failed_hosts\": [";
   for (std::size_t i = 0; i < r.failed_hosts.size(); ++i) os << (i ? ", " : "") << json_string(r.failed_hosts[i]);
   os << "],\n"
+     << "  \"resync\": {\"active\": " << (r.resync_active ? "true" : "false") << ", \"components\": " << r.resync.components
+     << ", \"rebuilt\": " << r.resync.rebuilt << ", \"stranded\": " << r.resync.stranded
+     << ", \"total_bytes\": " << r.resync.total_bytes << ", \"done_bytes\": " << r.resync.done_bytes
+     << ", \"window_bytes\": " << r.counters.resync_bytes << "},\n"
      << "  \"hosts\": [";
   for (std::size_t i = 0; i < r.hosts.size(); ++i)
     os << (i ? ", " : "") << "{\"host\": " << json_string(r.hosts[i].host)

@@ -3,6 +3,7 @@
 //   cluster:                               (required)
 //     hosts (required), architecture: osa | esa, witness_host: bool (2-node),
 //     failed_hosts: [esx02, ...] (hosts down for the whole run; the cluster runs degraded)
+//     resync: {active: bool (rebuild their components during the run), throttle_mbps, outstanding}
 //     host:                                (required) the template every host follows
 //       cpu: {model: <catalog>, sockets, cores (per socket), threads_per_core, ghz}
 //       network: {speed_gbe, ports, teaming: failover | lacp, nic: <catalog>, mtu, transport: tcp | rdma,
@@ -175,7 +176,8 @@ SwitchSpec default_switch(double gbps, const HardwareCatalog& cat) {
 }
 
 void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& out, std::vector<std::string>& notes) {
-  c.expect_map({"hosts", "architecture", "witness_host", "host", "osa", "esa", "client_cache_mb", "failed_hosts"});
+  c.expect_map({"hosts", "architecture", "witness_host", "host", "osa", "esa", "client_cache_mb", "failed_hosts",
+                "resync"});
   const long hosts = c.integer("hosts", 0, 1, 64);
   if (hosts == 0) c.fail("missing key 'cluster.hosts' (1 to 64)");
   out.architecture = c.choice("architecture", "osa", {"osa", "esa"}) == "osa" ? Architecture::osa : Architecture::esa;
@@ -304,6 +306,17 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
         down.item(i).fail("'" + name + "' is not a host of this cluster (esx01 .. " + out.hosts.back().name + ")");
       out.failed_hosts.push_back(static_cast<int>(it - out.hosts.begin()));
     }
+  }
+  if (c.has("resync")) {
+    const YamlReader rs = c.child("resync");
+    rs.expect_map({"active", "throttle_mbps", "outstanding"});
+    out.resync.active = rs.flag("active", false);
+    out.resync.throttle_mbps = rs.number("throttle_mbps", 0);
+    if (out.resync.throttle_mbps < 0)
+      rs.fail_value(rs.key_path("throttle_mbps"), rs.text("throttle_mbps", ""), "0 (no cap) or a rate in Mb/s", rs.node()["throttle_mbps"]);
+    out.resync.outstanding = static_cast<int>(rs.integer("outstanding", out.resync.outstanding, 1, 64));
+    if (out.resync.active && out.failed_hosts.empty())
+      rs.fail("cluster.resync.active rebuilds the components of failed hosts; list them in cluster.failed_hosts");
   }
   if (c.has("osa")) {
     const YamlReader o = c.child("osa");

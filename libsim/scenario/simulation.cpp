@@ -39,6 +39,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   VmWorkload load(engine, w, scenario.seed, scenario.threads_per_vmdk);
   Cluster cluster(engine, scenario.cluster, DataProfile{w.compress_pct, w.dedupe_pct}, scenario.seed, load);
   load.start(cluster);
+  if (scenario.cluster.resync.active) cluster.start_resync();
 
   const Time warmup = Time::from_seconds(w.warmup_s);
   const Time duration = Time::from_seconds(w.duration_s);
@@ -73,6 +74,8 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   r.configured_outstanding = r.vms * w.vmdks_per_vm * w.outstanding_per_vmdk;
   r.result = summarize(load, engine.now());
   r.counters = cluster.counters();
+  r.resync_active = scenario.cluster.resync.active;
+  r.resync = cluster.resync_status();
   for (const VmStats& vm : load.vm_stats())
     for (std::size_t op = 0; op < 2; ++op) r.pooled[op].merge(vm.latency[op]);
   r.threads = load.thread_stats();

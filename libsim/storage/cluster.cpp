@@ -25,9 +25,6 @@ bool is_parity(const StripeColumns& cols, std::size_t column) {
   return false;
 }
 
-std::int64_t scaled(std::int64_t bytes, double divisor) {
-  return divisor == 1.0 ? bytes : static_cast<std::int64_t>(std::llround(static_cast<double>(bytes) / divisor));
-}
 }  // namespace
 
 Cluster::Cluster(Engine& engine, const ClusterSpec& spec, const DataProfile& data, std::uint64_t seed,
@@ -536,6 +533,8 @@ void Cluster::add_write(std::uint32_t req, std::uint16_t host, std::uint32_t dev
   send(token(kSubOut, sub), s.from, s.host, s.out_bytes, s.kind != SubKind::foreground, sub);
 }
 
+void Cluster::launch(const SubOp& s) { start_subop(new_subop(s)); }
+
 // LSOM/zDOM work for a component operation; ESA reads also decompress there. OSA
 // data-at-rest encryption is per device write and read, on the component's host: blocks are
 // encrypted into the cache tier, decrypted for destage (dedupe and compression need the
@@ -642,6 +641,15 @@ void Cluster::subop_done(std::uint32_t sub) {
     case SubKind::fill:
       free_subops_.push_back(sub);
       return;
+    case SubKind::resync_read:
+    case SubKind::resync_write: {
+      const std::uint32_t copy = s.parent;
+      const bool read = s.kind == SubKind::resync_read;
+      free_subops_.push_back(sub);
+      if (read) resync_read_done(copy);
+      else resync_copied(copy);
+      return;
+    }
   }
 }
 
@@ -741,15 +749,18 @@ void Cluster::set_buffer_time_compression(double k) {
 
 void Cluster::wake_waiters(std::uint32_t g) {
   DiskGroup& dg = groups_[g];
-  while (dg.wait_head != kNone) {
-    const std::uint32_t req = dg.wait_head;
-    const Request& r = requests_[req];
+  const auto fits = [this](const Request& r) {
     for (std::uint32_t t : write_targets(r))
-      if (!groups_[t].buffer.has_room(Bytes{r.size})) return;
-    dg.wait_head = r.next_waiting;
+      if (!groups_[t].buffer.has_room(Bytes{r.size})) return false;
+    return true;
+  };
+  while (dg.wait_head != kNone && fits(requests_[dg.wait_head])) {
+    const std::uint32_t req = dg.wait_head;
+    dg.wait_head = requests_[req].next_waiting;
     if (dg.wait_head == kNone) dg.wait_tail = kNone;
     after_delay(req);
   }
+  if (!resync_hosts_.empty()) pump_resync(dg.host);   // a resync copy may wait for room too
 }
 
 void Cluster::drain() {
@@ -796,7 +807,12 @@ void Cluster::stripe_out(std::uint32_t object) {
 // Callbacks
 
 void Cluster::on_event(Engine&, EventTag tag, std::uint64_t arg) {
-  if (tag == kAfterDelay) after_delay(static_cast<std::uint32_t>(arg));
+  if (tag == kAfterDelay) {
+    after_delay(static_cast<std::uint32_t>(arg));
+  } else if (tag == kResyncPump) {
+    resync_hosts_[arg].pump_scheduled = false;
+    pump_resync(static_cast<int>(arg));
+  }
 }
 
 void Cluster::on_cpu_done(HostCpu&, std::uint64_t tok) { after_cpu(tok); }
@@ -835,7 +851,8 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
       HostCpu& cpu = *cpus_[s.host];
       const Transport t = spec_.network.framing.transport;
       Time stack = cpu.charge(CpuStage::network, Bytes{s.out_bytes}, t);
-      if (s.kind == SubKind::foreground) stack += cpu.charge(CpuStage::network, Bytes{s.back_bytes}, t);
+      if (s.kind == SubKind::foreground || s.kind == SubKind::resync_read)   // the reply's send
+        stack += cpu.charge(CpuStage::network, Bytes{s.back_bytes}, t);
       const Time lsom = component_work(cpu, s);
       Station* world = world_of(s.device);
       if (world == nullptr) {
@@ -865,12 +882,13 @@ void Cluster::on_io_complete(StorageDevice&, std::uint64_t tok) {
     return;
   }
   const SubOp& s = subops_[sub];
-  if (s.from == s.host || s.kind != SubKind::foreground) {
-    // Local and background operations finish here (a stripe column's ack is not waited for).
+  if (s.from == s.host || (s.kind != SubKind::foreground && s.kind != SubKind::resync_read)) {
+    // Local and background operations finish here (a stripe column's ack is not waited for);
+    // a resync read returns its data to the rebuilding host.
     subop_done(sub);
     return;
   }
-  send(token(kSubBack, sub), s.host, s.from, s.back_bytes, false, sub);
+  send(token(kSubBack, sub), s.host, s.from, s.back_bytes, s.kind != SubKind::foreground, sub);
 }
 
 }  // namespace hcisim

@@ -139,6 +139,8 @@ void ClusterSpec::validate() const {
     cpu_costs.validate();
     check::non_negative(stack_latency_us, "stack_latency_us");
     check::non_negative(client_cache_mb, "client_cache_mb");
+    check::non_negative(resync.throttle_mbps, "resync.throttle_mbps");
+    check::in_range(resync.outstanding, 1, 64, "resync.outstanding");
   } catch (const InvalidArgument& e) {
     throw InvalidArgument(std::string("cluster ") + e.what());
   }

@@ -293,4 +293,22 @@ TEST_CASE("cluster.failed_hosts names hosts that are down: the run is degraded a
                     Catch::Contains("failed_hosts") && Catch::Contains("at most 1"));
   CHECK_THROWS_WITH(parse(replace(kExample, "  hosts: 4\n", "  hosts: 4\n  failed_hosts: esx01\n")),
                     Catch::Contains("expected a list of host names"));
+  CHECK_THAT(format_hcibench(r), Catch::Contains("Resync: not running"));
+  std::vector<std::string> rebuild = sets;
+  rebuild.push_back("cluster.resync.active=true");
+  rebuild.push_back("cluster.resync.throttle_mbps=2000");
+  const Scenario rs = parse(kExample, rebuild);
+  CHECK(rs.cluster.resync.active);
+  CHECK(rs.cluster.resync.throttle_mbps == 2000);
+  const RunResult during = simulate(rs);
+  CHECK(during.counters.resync_bytes > 0);
+  CHECK(during.result.iops < r.result.iops);   // the rebuild takes CPU, links and devices
+  CHECK_THAT(format_hcibench(during), Catch::Contains("Resync: 0 of ") && Catch::Contains("MB/s in the measured window"));
+  CHECK_THAT(to_json(during), Catch::Contains("\"resync\": {\"active\": true"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.resync.active=true"}),
+                    Catch::Contains("cluster.resync") && Catch::Contains("list them in cluster.failed_hosts"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx02]", "cluster.resync.throttle_mbps=-5"}),
+                    Catch::Contains("cluster.resync.throttle_mbps = '-5' is not allowed"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx02]", "cluster.resync.outstanding=0"}),
+                    Catch::Contains("cluster.resync.outstanding"));
 }

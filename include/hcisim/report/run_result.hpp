@@ -33,6 +33,8 @@ struct RunResult {
   WorkloadResult result;
   std::vector<HostResourceRow> hosts;   // the hosts that are up
   std::vector<std::string> failed_hosts;   // ClusterSpec::failed_hosts, by name
+  bool resync_active = false;             // ResyncSettings::active
+  Cluster::ResyncStatus resync;           // at the end of the run
   std::vector<ResourceClassUse> resources;
   std::string bottleneck;           // the class whose busiest member is busiest
   CapacityReport capacity;

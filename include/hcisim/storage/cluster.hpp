@@ -29,6 +29,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -84,6 +85,7 @@ struct IoCounters {
   std::uint64_t waited_for_buffer = 0;   // writes that found a full write buffer
   std::uint64_t congestion_delays = 0;   // writes delayed by congestion
   std::uint64_t client_cache_hits = 0;   // reads served by the host's in-memory cache
+  std::int64_t resync_bytes = 0;         // component bytes rebuilt (Cluster::start_resync)
 };
 
 class Cluster final : public EventHandler,
@@ -117,6 +119,27 @@ class Cluster final : public EventHandler,
   /// (`guest_bytes`: the whole guest I/O on its first piece, zero on the others) is paid once.
   int submit_piece(std::uint64_t token, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size,
                    bool sequential, Bytes guest_bytes);
+
+  /// Starts rebuilding every component on a failed host (ClusterSpec::failed_hosts) onto a
+  /// host that is up and holds no other component or witness of its object, as background
+  /// copies of `kResyncCopy` bytes: read from a surviving replica (erasure coding: from k
+  /// surviving columns, rebuilt on the new host), sent to the new host and written there
+  /// (OSA: into a disk group's write buffer, destaged like any write; ESA: to its pool).
+  /// At most ResyncSettings::outstanding copies per new host, paced by its throttle. A
+  /// component whose copy is complete takes over (the object is then whole again).
+  /// Simplification: writes that arrive during its copy do not go to the new component.
+  /// Call once, after the objects are added.
+  void start_resync();
+  struct ResyncStatus {
+    int components = 0;          // absent components found by start_resync
+    int rebuilt = 0;             // of those, copied completely
+    int stranded = 0;            // no host to rebuild them on: they stay absent
+    std::int64_t total_bytes = 0;   // to copy (each component's written data: its share of
+                                    // its object's working set)
+    std::int64_t done_bytes = 0;
+  };
+  ResyncStatus resync_status() const { return resync_status_; }
+  static constexpr std::int64_t kResyncCopy = std::int64_t{1} << 20;   // bytes per copy (our assumption)
 
   /// Destages every OSA write buffer and writes out ESA partial stripes (like HCIBench's
   /// cache-drop step); background work then runs until the buffers are empty.
@@ -169,8 +192,9 @@ class Cluster final : public EventHandler,
   enum Kind : std::uint64_t {
     kClientCpu = 1, kOwnerCpu, kToOwner, kToClient, kSubOut, kSubBack, kSubCpu, kSubDevice,
   };
-  enum class SubKind : std::uint8_t { foreground, destage_read, destage_cpu, destage_write, stripe, fill };
-  enum EventTagKind : EventTag { kAfterDelay = 1 };
+  enum class SubKind : std::uint8_t { foreground, destage_read, destage_cpu, destage_write, stripe, fill,
+                                      resync_read, resync_write };
+  enum EventTagKind : EventTag { kAfterDelay = 1, kResyncPump };
 
   struct DeviceSlot {
     std::unique_ptr<StorageDevice> device;
@@ -225,6 +249,10 @@ class Cluster final : public EventHandler,
     bool lookup_first = false;               // OSA dedupe: a metadata read precedes the data read
   };
   static constexpr std::uint32_t kNone = 0xffffffffu;
+  /// `bytes` / `divisor` (a reduction ratio), rounded.
+  static std::int64_t scaled(std::int64_t bytes, double divisor) {
+    return divisor == 1.0 ? bytes : static_cast<std::int64_t>(std::llround(static_cast<double>(bytes) / divisor));
+  }
   static std::uint64_t token(Kind kind, std::uint32_t index) { return (static_cast<std::uint64_t>(kind) << 56) | index; }
 
   void build_osa();
@@ -232,6 +260,8 @@ class Cluster final : public EventHandler,
   std::uint32_t add_device(const DriveSpec& drive, int host, int group, const char* role);
   std::uint32_t new_subop(const SubOp& s);
   void start_subop(std::uint32_t sub);
+  /// new_subop + start_subop, out of line (both are inlined into cluster.cpp's hot path).
+  void launch(const SubOp& s);
   /// Submits component operation `sub` to its device; `extents`: separate address ranges of
   /// a random transfer (a hybrid destage batch), 1 otherwise.
   void subop_device(std::uint32_t sub, std::uint32_t extents = 1);
@@ -293,6 +323,36 @@ class Cluster final : public EventHandler,
   void wake_waiters(std::uint32_t group);
   // ESA capacity leg
   void stripe_out(std::uint32_t object);
+  // Resync (resync.cpp)
+  struct ResyncJob {
+    std::uint32_t object = 0;
+    std::uint16_t column = 0;
+    std::uint16_t target = 0;                // the new host
+    std::vector<ComponentPlace> place;       // the new component(s) of the column, by chunk
+    std::int64_t total = 0, issued = 0, done = 0;   // column bytes
+  };
+  struct ResyncCopy {
+    std::uint32_t job = 0;
+    std::int64_t column_offset = 0;
+    std::int64_t bytes = 0;
+    int pending = 0;                         // source reads not yet arrived
+  };
+  struct ResyncHost {
+    std::vector<std::uint32_t> queue;        // jobs rebuilding onto this host, in order
+    std::size_t head = 0;
+    int in_flight = 0;
+    Time next_free = Time::zero();           // throttle: when the next copy may start
+    bool pump_scheduled = false;
+  };
+  void pump_resync(int host);
+  void issue_copy(std::uint32_t job, std::int64_t column_offset, std::int64_t bytes);
+  void resync_read_done(std::uint32_t copy);
+  void resync_copied(std::uint32_t copy);
+  void finish_job(ResyncJob& job);
+  /// The object offset of a column offset (for its RAID-0 component) and the disk group of
+  /// the new component holding it.
+  std::uint64_t object_offset(std::int64_t column_offset) const;
+  std::uint32_t resync_group(const ResyncJob& job, std::int64_t column_offset) const;
 
   Engine& engine_;
   ClusterSpec spec_;
@@ -303,6 +363,11 @@ class Cluster final : public EventHandler,
   bool two_node_ = false;
   bool degraded_ = false;                                  // some host has failed
   std::vector<std::uint8_t> down_;                         // per host: 1 = failed
+  std::vector<ResyncJob> resync_jobs_;
+  std::vector<ResyncHost> resync_hosts_;                   // per host; empty until start_resync
+  std::vector<ResyncCopy> copies_;
+  std::vector<std::uint32_t> free_copies_;
+  ResyncStatus resync_status_;
   bool draining_ = false;
   RngStream rng_;
   Time stack_latency_;

@@ -84,6 +84,17 @@ struct EsaSettings {
   double cpu_per_io_factor = 1.0;
 };
 
+/// Rebuilding the components of failed hosts (vsan-model-facts.md section 7). A host that
+/// fails leaves its components absent, rebuilt only after the 60-minute repair delay; a run
+/// with `active` false models that first hour, one with `active` true the rebuild after it.
+struct ResyncSettings {
+  bool active = false;           // rebuild absent components during the run
+  double throttle_mbps = 0;      // cap on each host's resync traffic, Mb/s (esxcli vsan resync
+                                 // throttle set --level; 0 = no cap)
+  int outstanding = 4;           // resync copies in flight per rebuilding host (our assumption;
+                                 // vSAN's adaptive resync scheduler is not modelled)
+};
+
 /// Data services of the cluster. The workload says how compressible / dedupable its data
 /// is; these say whether the cluster reduces it.
 struct DataServices {
@@ -117,6 +128,7 @@ struct ClusterSpec {
   /// EC read = k reads"); their VMs run on the surviving hosts (vSphere HA restarts them).
   /// At most the policy's failures to tolerate (FTT, or m for RAID-5/6).
   std::vector<int> failed_hosts;
+  ResyncSettings resync;
 
   /// Throws InvalidArgument naming the field (e.g. "hosts[2].disk_groups[0].capacity") and
   /// the rule, for any layout vSAN would not allow.

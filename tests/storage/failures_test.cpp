@@ -1,9 +1,12 @@
 // A cluster with failed hosts (ClusterSpec::failed_hosts) runs degraded: exact device
 // operation counts per policy when the failed host holds a replica, a data column or a
 // parity column (vsan-model-facts.md sections 3 and 7), nothing reaches the failed host,
-// too many failures are refused, and the VMs run on the surviving hosts.
+// too many failures are refused, and the VMs run on the surviving hosts. Resync rebuilds
+// the absent components on spare hosts with exact copy counts, keeps to its throttle, and
+// the rebuilt component then takes its share of the I/O.
 #include <catch2/catch.hpp>
 
+#include <memory>
 #include <string>
 
 #include "cluster_fixtures.hpp"
@@ -223,4 +226,138 @@ TEST_CASE("degraded: the VMs run on the surviving hosts and the closed loop stil
   CHECK(r.outstanding_io == Approx(r.iops * r.pooled_latency_ms * 1e-3).epsilon(0.01));
   CHECK(host_ops(cluster, 1) == 0);
   CHECK(cluster.cpu(1).cores().departures() == 0);
+}
+
+namespace {
+
+/// One object of `ws` bytes on a cluster whose host holding column `lost` has failed.
+struct Degraded {
+  Engine engine;
+  Recorder rec;
+  std::unique_ptr<Cluster> cluster;
+  int obj = 0;
+  int failed = 0;
+  int owner = 0;
+  Degraded(ClusterSpec spec, int lost, Bytes ws, std::uint64_t seed = 1) {
+    Engine probe_engine;
+    Recorder probe_rec;
+    Cluster probe(probe_engine, spec, {}, seed, probe_rec);
+    failed = probe.placement(probe.add_object(0, 1_GiB, ws)).data[static_cast<std::size_t>(lost)].host;
+    spec.failed_hosts = {failed};
+    cluster = std::make_unique<Cluster>(engine, spec, DataProfile{}, seed, rec);
+    owner = first_up(*cluster);
+    obj = cluster->add_object(owner, 1_GiB, ws);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("resync: a lost RAID-1 replica is copied from the survivor onto a spare host in 1 MiB pieces, then serves I/O") {
+  for (Architecture arch : {Architecture::osa, Architecture::esa}) {
+    INFO(architecture_name(arch));
+    ClusterSpec spec = arch == Architecture::osa ? test::osa_cluster(4) : test::esa_cluster(4);
+    Degraded d(spec, 0, 8_MiB);
+    Cluster& cluster = *d.cluster;
+    const ObjectPlacement before = cluster.placement(d.obj);
+    const int survivor = before.data[1].host;
+    cluster.start_resync();
+    d.engine.run();
+    const Cluster::ResyncStatus st = cluster.resync_status();
+    CHECK(st.components == 1);
+    CHECK(st.rebuilt == 1);
+    CHECK(st.stranded == 0);
+    CHECK(st.total_bytes == (8_MiB).count());
+    CHECK(st.done_bytes == (8_MiB).count());
+    const IoCounters c = cluster.counters();
+    CHECK(c.resync_bytes == (8_MiB).count());
+    CHECK(c.fg_device_reads + c.fg_device_writes == 0);
+    CHECK(c.bg_device_reads == 8);                      // one read per piece at the survivor
+    CHECK(c.bg_device_writes >= 8);                     // the pieces (+ OSA destage of them)
+    CHECK(c.bg_network_bytes == (8_MiB).count());       // survivor -> new host
+    // The new component sits on the one host with no component or witness of the object.
+    const ObjectPlacement after = cluster.placement(d.obj);
+    const int target = after.data[0].host;
+    CHECK(cluster.host_up(target));
+    CHECK(target != survivor);
+    for (int w : before.witnesses) CHECK(target != w);
+    CHECK(after.data[1].host == survivor);
+    // Whole again: a write reaches both replicas.
+    cluster.reset_stats();
+    cluster.submit(1, d.obj, d.owner, IoOp::write, 0, 4_KiB);
+    d.engine.run();
+    CHECK(d.rec.done[1] == 1);
+    CHECK(cluster.counters().fg_device_writes == 2);
+    CHECK(host_ops(cluster, d.failed) == 0);
+    (void)survivor;
+  }
+}
+
+TEST_CASE("resync: a lost erasure-coded column is rebuilt from k surviving columns") {
+  ClusterSpec spec = test::osa_cluster(5);
+  spec.policy = {RaidLevel::raid5, 1};
+  Degraded d(spec, 2, 12_MiB);   // 3+1: each column holds 4 MiB of the working set
+  Cluster& cluster = *d.cluster;
+  cluster.start_resync();
+  d.engine.run();
+  CHECK(cluster.resync_status().rebuilt == 1);
+  CHECK(cluster.resync_status().total_bytes == (4_MiB).count());
+  CHECK(cluster.counters().bg_device_reads == 4 * 3);   // 4 pieces x k = 3 sources
+  // Every unit of the column is readable without reconstruction again.
+  const Layout l = cluster.layout();
+  cluster.reset_stats();
+  std::uint64_t offset = 0;
+  while (stripe_columns(l, spec.osa.stripe_unit, offset).data_column != 2) offset += static_cast<std::uint64_t>(spec.osa.stripe_unit.count());
+  cluster.submit(1, d.obj, d.owner, IoOp::read, offset, 4_KiB);
+  d.engine.run();
+  CHECK(cluster.counters().fg_device_reads == 1);
+}
+
+TEST_CASE("resync: without a spare host the components stay absent; the throttle caps the copy rate") {
+  {
+    Degraded d(test::osa_cluster(3), 0, 8_MiB);   // FTT 1 on 3 hosts: replica, replica, witness
+    d.cluster->start_resync();
+    d.engine.run();
+    CHECK(d.cluster->resync_status().components == 1);
+    CHECK(d.cluster->resync_status().stranded == 1);
+    CHECK(d.cluster->counters().bg_network_bytes == 0);
+  }
+  ClusterSpec spec = test::osa_cluster(4);
+  spec.resync.throttle_mbps = 80;   // 10 MB/s: a 1 MiB piece every 104.9 ms
+  Degraded d(spec, 0, 8_MiB);
+  d.cluster->start_resync();
+  d.engine.run_for(Time::from_seconds(0.5));
+  // Pieces start at 0, 105, 210, 315 and 419 ms: five by 0.5 s.
+  CHECK(d.cluster->resync_status().done_bytes == (5_MiB).count());
+  d.engine.run();
+  CHECK(d.cluster->resync_status().rebuilt == 1);
+  CHECK(d.engine.now().seconds() == Approx(7 * 1048576 * 8 / 80e6).epsilon(0.01));   // + the last copy's few us
+  spec.resync.throttle_mbps = -1;
+  CHECK_THROWS_WITH(spec.validate(), Catch::Contains("resync.throttle_mbps"));
+}
+
+TEST_CASE("resync competes with the VMs: fewer IOPS while it runs, Little's law still holds") {
+  WorkloadSpec w;
+  w.vms = 6;
+  w.vmdks_per_vm = 2;
+  w.outstanding_per_vmdk = 8;
+  w.block = 64_KiB;
+  w.vmdk_size = 4_GiB;
+  auto run = [&w](bool resync) {
+    ClusterSpec spec = test::osa_cluster(4);
+    spec.failed_hosts = {1};
+    Engine engine;
+    VmWorkload load(engine, w, 7, 1);
+    Cluster cluster(engine, spec, {}, 7, load);
+    load.start(cluster);
+    if (resync) cluster.start_resync();
+    engine.run_for(20_ms);
+    load.reset_stats();
+    cluster.reset_stats();
+    engine.run_for(200_ms);
+    const WorkloadResult r = summarize(load, engine.now());
+    CHECK(r.outstanding_io == Approx(r.iops * r.pooled_latency_ms * 1e-3).epsilon(0.02));
+    if (resync) CHECK(cluster.counters().resync_bytes > 0);
+    return r.iops;
+  };
+  CHECK(run(true) < 0.95 * run(false));
 }

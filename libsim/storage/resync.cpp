@@ -1,0 +1,204 @@
+// Rebuilding the components of failed hosts (cluster.hpp, Cluster::start_resync;
+// vsan-model-facts.md section 7): per absent component a job on a new host, copied in
+// kResyncCopy pieces. A copy reads the piece from a surviving replica (erasure coding: the
+// same column range of k surviving columns, from which the new host rebuilds it), carries it
+// over the network to the new host and writes it there; resync traffic competes with the
+// VMs' I/O for the same devices, CPUs and links (design.md, "Background work").
+#include <algorithm>
+#include <string>
+
+#include "hcisim/core/check.hpp"
+#include "hcisim/core/slot_pool.hpp"
+#include "hcisim/storage/cluster.hpp"
+
+namespace hcisim {
+
+void Cluster::start_resync() {
+  if (!resync_hosts_.empty()) throw InvalidArgument("Cluster::start_resync called twice");
+  resync_hosts_.resize(spec_.hosts.size());
+  RngStream rng(seed_, 0, "resync");
+  const bool osa = spec_.architecture == Architecture::osa;
+  for (std::uint32_t oi = 0; oi < objects_.size(); ++oi) {
+    Object& o = objects_[oi];
+    // Hosts this object already uses: its data components and witnesses (vSAN keeps every
+    // component of an object in a fault domain of its own).
+    std::vector<bool> used(spec_.hosts.size(), false);
+    for (const ComponentPlace& c : o.place.data) used[c.host] = true;
+    for (int w : o.place.witnesses)
+      if (w >= 0) used[static_cast<std::size_t>(w)] = true;
+    for (std::size_t col = 0; col < o.place.data.size(); ++col) {
+      if (!absent(o, col)) continue;
+      ++resync_status_.components;
+      std::vector<int> spare;
+      for (int h = 0; h < hosts(); ++h)
+        if (host_up(h) && !used[static_cast<std::size_t>(h)]) spare.push_back(h);
+      if (spare.empty()) {
+        ++resync_status_.stranded;   // e.g. 3 hosts at FTT 1: nowhere to rebuild
+        continue;
+      }
+      ResyncJob job;
+      job.object = oi;
+      job.column = static_cast<std::uint16_t>(col);
+      job.target = static_cast<std::uint16_t>(spare[rng.below(spare.size())]);
+      used[job.target] = true;
+      // Its written data: the column's share of the working set (add_object).
+      job.total = layout_.erasure_coded() ? o.working_set.count() / layout_.data : o.working_set.count();
+      for (int h = 0; h < o.place.chunks; ++h) {
+        ComponentPlace c{job.target, 0, 0};
+        if (osa) {
+          const auto& groups = spec_.hosts[job.target].disk_groups;
+          c.group = static_cast<std::uint16_t>(rng.below(groups.size()));
+          c.device = static_cast<std::uint16_t>(rng.below(groups[c.group].capacity.size()));
+          const std::int64_t each = job.total / o.place.chunks;
+          groups_[host_groups_[job.target][c.group]].buffer.add_working_set(
+              Bytes{h == 0 ? job.total - each * (o.place.chunks - 1) : each});
+        }
+        job.place.push_back(c);
+      }
+      resync_status_.total_bytes += job.total;
+      resync_hosts_[job.target].queue.push_back(static_cast<std::uint32_t>(resync_jobs_.size()));
+      resync_jobs_.push_back(std::move(job));
+    }
+  }
+  for (int h = 0; h < hosts(); ++h) pump_resync(h);
+}
+
+std::uint64_t Cluster::object_offset(std::int64_t column_offset) const {
+  if (!layout_.erasure_coded()) return static_cast<std::uint64_t>(column_offset);
+  // Column unit u of an erasure-coded object lies in stripe row u.
+  const std::int64_t unit = (spec_.architecture == Architecture::esa ? spec_.esa.stripe_unit : spec_.osa.stripe_unit).count();
+  return static_cast<std::uint64_t>(column_offset / unit * unit * layout_.data);
+}
+
+std::uint32_t Cluster::resync_group(const ResyncJob& job, std::int64_t column_offset) const {
+  const Object& o = objects_[job.object];
+  const int h = o.place.chunks == 1 ? 0 : chunk_of(o.place, layout_, spec_.osa.stripe_unit, object_offset(column_offset));
+  return host_groups_[job.target][job.place[static_cast<std::size_t>(h)].group];
+}
+
+// Starts copies onto `host` while it has fewer than `outstanding` in flight, the throttle
+// allows and (OSA) the new component's write buffer has room; destage wakes it again
+// (wake_waiters), so does the throttle's timer.
+void Cluster::pump_resync(int host) {
+  ResyncHost& rh = resync_hosts_[static_cast<std::size_t>(host)];
+  while (rh.in_flight < spec_.resync.outstanding && rh.head < rh.queue.size()) {
+    const std::uint32_t j = rh.queue[rh.head];
+    ResyncJob& job = resync_jobs_[j];
+    if (job.issued >= job.total) {
+      ++rh.head;
+      continue;
+    }
+    const std::int64_t bytes = std::min(kResyncCopy, job.total - job.issued);
+    if (spec_.architecture == Architecture::osa &&
+        !groups_[resync_group(job, job.issued)].buffer.has_room(Bytes{bytes}))
+      return;
+    if (spec_.resync.throttle_mbps > 0) {
+      if (engine_.now() < rh.next_free) {
+        if (!rh.pump_scheduled) {
+          rh.pump_scheduled = true;
+          engine_.schedule_at(rh.next_free, *this, kResyncPump, static_cast<std::uint64_t>(host));
+        }
+        return;
+      }
+      // bytes x 8 / (Mb/s x 1e6) seconds = bytes x 8000 / Mb/s nanoseconds.
+      rh.next_free = engine_.now() + Time::round_ns(static_cast<double>(bytes) * 8000.0 / spec_.resync.throttle_mbps);
+    }
+    const std::int64_t at = job.issued;
+    job.issued += bytes;
+    ++rh.in_flight;
+    issue_copy(j, at, bytes);
+  }
+}
+
+void Cluster::issue_copy(std::uint32_t j, std::int64_t column_offset, std::int64_t bytes) {
+  const ResyncJob& job = resync_jobs_[j];
+  const Object& o = objects_[job.object];
+  const bool esa = spec_.architecture == Architecture::esa;
+  const std::uint64_t offset = object_offset(column_offset);
+  const int h = esa || o.place.chunks == 1 ? 0 : chunk_of(o.place, layout_, spec_.osa.stripe_unit, offset);
+  // ESA moves the stored (compressed) blocks; OSA stores them as written.
+  const std::int64_t stored = esa ? scaled(bytes, reduction_.compression) : bytes;
+  const std::uint32_t copy = take_slot(copies_, free_copies_, ResyncCopy{j, column_offset, bytes, 0});
+  // Sources: one surviving replica, or k surviving columns.
+  const int need = layout_.erasure_coded() ? layout_.data : 1;
+  std::vector<std::size_t> sources;
+  for (std::size_t c = 0; c < o.place.data.size() && static_cast<int>(sources.size()) < need; ++c)
+    if (c != job.column && !absent(o, c)) sources.push_back(c);
+  copies_[copy].pending = static_cast<int>(sources.size());
+  for (std::size_t c : sources) {
+    const ComponentPlace& from = o.place.component(static_cast<int>(c), h);
+    SubOp s;
+    s.kind = SubKind::resync_read;
+    s.parent = copy;
+    s.from = job.target;
+    s.host = from.host;
+    s.op = IoOp::read;
+    s.device_bytes = stored;
+    s.back_bytes = stored;
+    s.sequential = true;   // a component is copied in address order
+    if (esa) {
+      s.device = pool_device(from.host, static_cast<int>(job.object), offset);
+    } else {
+      const DiskGroup& dg = groups_[group_of(o, c, h)];
+      s.device = rng_.uniform01() < dg.buffer.hit_probability() ? dg.cache : dg.capacity[from.device];
+    }
+    s.sequential = streams_on(s.device);
+    launch(s);
+  }
+}
+
+// Every source piece is on the new host: write the rebuilt piece there.
+void Cluster::resync_read_done(std::uint32_t copy) {
+  if (--copies_[copy].pending > 0) return;
+  const ResyncCopy& c = copies_[copy];
+  const ResyncJob& job = resync_jobs_[c.job];
+  const bool esa = spec_.architecture == Architecture::esa;
+  SubOp s;
+  s.kind = SubKind::resync_write;
+  s.parent = copy;
+  s.from = job.target;
+  s.host = job.target;
+  s.op = IoOp::write;
+  s.device_bytes = esa ? scaled(c.bytes, reduction_.compression) : c.bytes;
+  if (esa) {
+    s.device = pool_device(job.target, static_cast<int>(job.object), object_offset(c.column_offset));
+  } else {
+    const std::uint32_t g = resync_group(job, c.column_offset);
+    groups_[g].buffer.write(Bytes{c.bytes}, 0.0);   // one sequential run, destaged like any write
+    pump_destage(g);
+    s.device = groups_[g].cache;
+  }
+  s.sequential = streams_on(s.device);
+  launch(s);
+}
+
+void Cluster::resync_copied(std::uint32_t copy) {
+  const ResyncCopy c = copies_[copy];
+  free_copies_.push_back(copy);
+  ResyncJob& job = resync_jobs_[c.job];
+  job.done += c.bytes;
+  counters_.resync_bytes += c.bytes;
+  resync_status_.done_bytes += c.bytes;
+  --resync_hosts_[job.target].in_flight;
+  if (job.done == job.total) finish_job(job);
+  pump_resync(job.target);
+}
+
+// The copy is complete: the new component replaces the absent one.
+void Cluster::finish_job(ResyncJob& job) {
+  Object& o = objects_[job.object];
+  const int old_host = o.place.data[job.column].host;
+  for (int h = 0; h < o.place.chunks; ++h) {
+    const ComponentPlace& c = job.place[static_cast<std::size_t>(h)];
+    if (h == 0) o.place.data[job.column] = c;
+    else o.place.split[static_cast<std::size_t>(job.column) * static_cast<std::size_t>(o.place.chunks - 1) + static_cast<std::size_t>(h) - 1] = c;
+    if (spec_.architecture == Architecture::osa)
+      o.groups[static_cast<std::size_t>(job.column) * static_cast<std::size_t>(o.place.chunks) + static_cast<std::size_t>(h)] =
+          host_groups_[job.target][c.group];
+  }
+  for (ComponentPlace& p : o.place.perf)   // ESA: the performance-leg mirror on that host too
+    if (p.host == old_host) p.host = job.target;
+  ++resync_status_.rebuilt;
+}
+
+}  // namespace hcisim

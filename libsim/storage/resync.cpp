@@ -147,6 +147,14 @@ void Cluster::issue_copy(std::uint32_t j, std::int64_t column_offset, std::int64
   }
 }
 
+void Cluster::resync_subop_done(std::uint32_t sub) {
+  const std::uint32_t copy = subops_[sub].parent;
+  const bool read = subops_[sub].kind == SubKind::resync_read;
+  free_subops_.push_back(sub);
+  if (read) resync_read_done(copy);
+  else resync_copied(copy);
+}
+
 // Every source piece is on the new host: write the rebuilt piece there.
 void Cluster::resync_read_done(std::uint32_t copy) {
   if (--copies_[copy].pending > 0) return;

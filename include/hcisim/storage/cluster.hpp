@@ -192,8 +192,10 @@ class Cluster final : public EventHandler,
   enum Kind : std::uint64_t {
     kClientCpu = 1, kOwnerCpu, kToOwner, kToClient, kSubOut, kSubBack, kSubCpu, kSubDevice,
   };
-  enum class SubKind : std::uint8_t { foreground, destage_read, destage_cpu, destage_write, stripe, fill,
-                                      resync_read, resync_write };
+  // Foreground first, then the resync read (the other kind whose data travels back to the
+  // requester), so each test is one comparison on the hot path.
+  enum class SubKind : std::uint8_t { foreground, resync_read, resync_write, destage_read, destage_cpu, destage_write,
+                                      stripe, fill };
   enum EventTagKind : EventTag { kAfterDelay = 1, kResyncPump };
 
   struct DeviceSlot {
@@ -249,6 +251,7 @@ class Cluster final : public EventHandler,
     bool lookup_first = false;               // OSA dedupe: a metadata read precedes the data read
   };
   static constexpr std::uint32_t kNone = 0xffffffffu;
+  static constexpr std::int64_t kBlock = 4096;   // vSAN's 4 KiB block (write buffer, dedupe map)
   /// `bytes` / `divisor` (a reduction ratio), rounded.
   static std::int64_t scaled(std::int64_t bytes, double divisor) {
     return divisor == 1.0 ? bytes : static_cast<std::int64_t>(std::llround(static_cast<double>(bytes) / divisor));
@@ -348,6 +351,8 @@ class Cluster final : public EventHandler,
   void issue_copy(std::uint32_t job, std::int64_t column_offset, std::int64_t bytes);
   void resync_read_done(std::uint32_t copy);
   void resync_copied(std::uint32_t copy);
+  /// subop_done for the two resync kinds (kept out of the foreground path).
+  void resync_subop_done(std::uint32_t sub);
   void finish_job(ResyncJob& job);
   /// The object offset of a column offset (for its RAID-0 component) and the disk group of
   /// the new component holding it.

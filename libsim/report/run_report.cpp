@@ -31,6 +31,11 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
+// Resync's copy rate over the measured window, MB/s (0 when none ran).
+double resync_rate_mbps(const RunResult& r) {
+  return r.result.seconds > 0 ? static_cast<double>(r.counters.resync_bytes) / 1e6 / r.result.seconds : 0.0;
+}
+
 // The degraded-cluster line of the text report (empty when every host is up).
 std::string failed_line(const RunResult& r) {
   if (r.failed_hosts.empty()) return "";
@@ -41,8 +46,7 @@ std::string failed_line(const RunResult& r) {
   if (!r.resync_active)
     return out + "Resync: not running (vSAN waits 60 minutes before rebuilding a failed host's components; "
                  "cluster.resync.active: true models the rebuild)\n";
-  const double window_mb = static_cast<double>(r.counters.resync_bytes) / 1e6;
-  const double rate = r.result.seconds > 0 ? window_mb / r.result.seconds : 0.0;
+  const double rate = resync_rate_mbps(r);
   const double left_mb = static_cast<double>(rs.total_bytes - rs.done_bytes) / 1e6;
   out += "Resync: " + fmt("%.0f", rs.rebuilt) + " of " + fmt("%.0f", rs.components) + " absent components rebuilt, " +
          fmt("%.1f", static_cast<double>(rs.done_bytes) / 1e9) + " of " + fmt("%.1f", static_cast<double>(rs.total_bytes) / 1e9) +
@@ -223,7 +227,7 @@ std::string csv_header() {
                   "read_p99_ms,write_p99_ms,outstanding_io,configured_outstanding_io,simulated_ios,cpu_usage_pct_mean,"
                   "cpu_usage_pct_max";
   for (const char* c : kClasses) h += std::string(",") + c + "_util_max";
-  h += ",bottleneck,raw_gb,usable_gb,slack_gb";
+  h += ",bottleneck,raw_gb,usable_gb,slack_gb,failed_hosts,resync_mb_per_s,resync_gb_left";
   return h;
 }
 
@@ -252,7 +256,8 @@ std::string csv_row(const RunResult& r) {
     os << "," << (u ? num(u->max) : "");
   }
   os << "," << q(r.bottleneck) << "," << num(r.capacity.raw_gb) << "," << num(r.capacity.usable_gb) << ","
-     << num(r.capacity.slack_gb);
+     << num(r.capacity.slack_gb) << "," << r.failed_hosts.size() << ","
+     << num(resync_rate_mbps(r)) << "," << num(static_cast<double>(r.resync.total_bytes - r.resync.done_bytes) / 1e9);
   return os.str();
 }
 

@@ -305,6 +305,16 @@ TEST_CASE("cluster.failed_hosts names hosts that are down: the run is degraded a
   CHECK(during.result.iops < r.result.iops);   // the rebuild takes CPU, links and devices
   CHECK_THAT(format_hcibench(during), Catch::Contains("Resync: 0 of ") && Catch::Contains("MB/s in the measured window"));
   CHECK_THAT(to_json(during), Catch::Contains("\"resync\": {\"active\": true"));
+  CHECK(csv_header().find(",failed_hosts,resync_mb_per_s,resync_gb_left") != std::string::npos);
+  const std::string row = csv_row(during);
+  const auto cell = [&row](int from_end) {   // the CSV cell `from_end` places before the last
+    std::size_t end = row.size();
+    for (int i = 0; i < from_end; ++i) end = row.rfind(',', end - 1);
+    const std::size_t begin = row.rfind(',', end - 1) + 1;
+    return std::stod(row.substr(begin, end - begin));
+  };
+  CHECK(cell(2) == 1);   // failed hosts
+  CHECK(cell(1) == Approx(static_cast<double>(during.counters.resync_bytes) / 1e6 / during.result.seconds));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.resync.active=true"}),
                     Catch::Contains("cluster.resync") && Catch::Contains("list them in cluster.failed_hosts"));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx02]", "cluster.resync.throttle_mbps=-5"}),

@@ -24,6 +24,9 @@
 //     congestion);
 //   ESA: the owner gathers each object's compressed writes into full stripes and writes
 //     the k+m columns (or FTT+1 copies) to the capacity leg, x the GC factor.
+//   resync (after ClusterSpec::failed_hosts, start_resync): copies of absent components
+//     from surviving ones to new hosts.
+// With failed hosts the path skips absent components (degraded_io.cpp for erasure coding).
 // State lives per outstanding request and per pending background batch, never per
 // completed I/O, so memory stays flat in simulated time.
 #pragma once

@@ -135,14 +135,13 @@ void Cluster::issue_copy(std::uint32_t j, std::int64_t column_offset, std::int64
     s.op = IoOp::read;
     s.device_bytes = stored;
     s.back_bytes = stored;
-    s.sequential = true;   // a component is copied in address order
     if (esa) {
       s.device = pool_device(from.host, static_cast<int>(job.object), offset);
     } else {
       const DiskGroup& dg = groups_[group_of(o, c, h)];
       s.device = rng_.uniform01() < dg.buffer.hit_probability() ? dg.cache : dg.capacity[from.device];
     }
-    s.sequential = streams_on(s.device);
+    s.sequential = streams_on(s.device);   // a component is copied in address order
     launch(s);
   }
 }

@@ -312,8 +312,10 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     rs.expect_map({"active", "throttle_mbps", "outstanding"});
     out.resync.active = rs.flag("active", false);
     out.resync.throttle_mbps = rs.number("throttle_mbps", 0);
-    if (out.resync.throttle_mbps < 0)
-      rs.fail_value(rs.key_path("throttle_mbps"), rs.text("throttle_mbps", ""), "0 (no cap) or a rate in Mb/s", rs.node()["throttle_mbps"]);
+    const double t = out.resync.throttle_mbps;
+    if (!(t == 0 || (t >= 1 && t <= 512)))   // esxcli vsan resync throttle's range
+      rs.fail_value(rs.key_path("throttle_mbps"), rs.text("throttle_mbps", ""), "0 (no cap) or 1 .. 512 Mb/s",
+                    rs.node()["throttle_mbps"]);
     out.resync.outstanding = static_cast<int>(rs.integer("outstanding", out.resync.outstanding, 1, 64));
     if (out.resync.active && out.failed_hosts.empty())
       rs.fail("cluster.resync.active rebuilds the components of failed hosts; list them in cluster.failed_hosts");

@@ -98,8 +98,11 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
       add_use(r.resources, d.role + "_device", scenario.cluster.hosts[static_cast<std::size_t>(d.host)].name + "/" +
                                                  d.device->spec().name,
             d.device->utilisation(), counts);
-  for (const auto& world : cluster.lsom_worlds())
-    add_use(r.resources, "lsom", world->name(), world->utilisation(), counts);
+  for (const auto& world : cluster.lsom_worlds()) {
+    const std::string host = world->name().substr(0, world->name().find('/'));   // "esx02/dg0/lsom"
+    if (std::find(r.failed_hosts.begin(), r.failed_hosts.end(), host) == r.failed_hosts.end())
+      add_use(r.resources, "lsom", world->name(), world->utilisation(), counts);
+  }
   for (const PortReport& p : cluster.network().ports())
     if (std::find(r.failed_hosts.begin(), r.failed_hosts.end(), p.from) == r.failed_hosts.end() &&
         std::find(r.failed_hosts.begin(), r.failed_hosts.end(), p.to) == r.failed_hosts.end())

@@ -229,7 +229,10 @@ void Cluster::fan_out(std::uint32_t req) {
     }
     return;
   }
-  if (degraded_ && absent(o, static_cast<std::size_t>(cols.data_column))) {
+  // Degraded: a lost data column. The plan chosen in phase 0 holds for phase 1 even if
+  // resync brings the column back in between.
+  if (degraded_ && (r.reconstruct || absent(o, static_cast<std::size_t>(cols.data_column)))) {
+    r.reconstruct = true;
     reconstruct_write(req, cols, h);
     return;
   }
@@ -524,7 +527,8 @@ void Cluster::pump_destage(std::uint32_t g) {
   if (down_[static_cast<std::size_t>(dg.host)] != 0) return;   // a failed host does nothing
   const int depth = spec_.osa.destage_depth * static_cast<int>(dg.capacity.size());
   const double batch = static_cast<double>(spec_.osa.destage_batch_blocks) * kBlock;
-  while (dg.destage_in_flight < depth && (dg.buffer.wants_destage(false) || draining_ || dg.wait_head != kNone)) {
+  while (dg.destage_in_flight < depth &&
+         (dg.buffer.wants_destage(false) || draining_ || dg.wait_head != kNone || dg.resync_waiting)) {
     // Real bytes not yet claimed by a destage (dirty bytes count k-fold while aging).
     const double k = dg.buffer.time_compression();
     const double available = (dg.buffer.dirty() - k * dg.destage_bytes_in_flight) / k;
@@ -558,7 +562,10 @@ void Cluster::wake_waiters(std::uint32_t g) {
     if (dg.wait_head == kNone) dg.wait_tail = kNone;
     after_delay(req);
   }
-  if (!resync_hosts_.empty()) pump_resync(dg.host);   // a resync copy may wait for room too
+  if (dg.resync_waiting) {   // a resync piece waits for room too
+    dg.resync_waiting = false;
+    pump_resync(dg.host);
+  }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -163,6 +163,7 @@ void Cluster::set_buffer_time_compression(double k) {
     b.set_time_compression(std::max(1.0, std::min(k, b.capacity() / (200.0 * batch))));
     pump_destage(g);
   }
+  for (std::size_t h = 0; h < resync_hosts_.size(); ++h) pump_resync(static_cast<int>(h));   // room changed
 }
 
 void Cluster::drain() {

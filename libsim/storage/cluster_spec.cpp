@@ -139,7 +139,9 @@ void ClusterSpec::validate() const {
     cpu_costs.validate();
     check::non_negative(stack_latency_us, "stack_latency_us");
     check::non_negative(client_cache_mb, "client_cache_mb");
-    check::non_negative(resync.throttle_mbps, "resync.throttle_mbps");
+    // esxcli vsan resync throttle set --level takes 0 (off) .. 512 Mb/s (facts section 7 [60]).
+    if (!(resync.throttle_mbps == 0 || (resync.throttle_mbps >= 1 && resync.throttle_mbps <= 512)))
+      check::fail("resync.throttle_mbps", resync.throttle_mbps, "0 (no cap) or 1 .. 512 Mb/s (esxcli's range)");
     check::in_range(resync.outstanding, 1, 64, "resync.outstanding");
   } catch (const InvalidArgument& e) {
     throw InvalidArgument(std::string("cluster ") + e.what());

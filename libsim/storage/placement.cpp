@@ -16,6 +16,40 @@ std::uint64_t range_hash(int object, std::uint64_t range) {
   return x ^ (x >> 31);
 }
 
+ComponentPlace draw_device(const ClusterSpec& cluster, RngStream& rng, int host) {
+  const auto& groups = cluster.hosts[static_cast<std::size_t>(host)].disk_groups;
+  ComponentPlace c;
+  c.host = static_cast<std::uint16_t>(host);
+  c.group = static_cast<std::uint16_t>(rng.below(groups.size()));
+  c.device = static_cast<std::uint16_t>(rng.below(groups[c.group].capacity.size()));
+  return c;
+}
+
+std::vector<ComponentPlace> place_split(const ClusterSpec& cluster, const ComponentPlace& first, int chunks,
+                                        RngStream& rng) {
+  const std::int64_t width = cluster.policy.stripe_width;
+  const auto& groups = cluster.hosts[first.host].disk_groups;
+  // The host's capacity devices as (group, device), the first component's taken.
+  std::vector<ComponentPlace> unused;
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (std::size_t d = 0; d < groups[g].capacity.size(); ++d)
+      if (g != first.group || d != first.device)
+        unused.push_back(ComponentPlace{first.host, static_cast<std::uint16_t>(g), static_cast<std::uint16_t>(d)});
+  // ClusterSpec::validate() refuses this; place_object is public, so check again.
+  check::in_range(width, 1, static_cast<std::int64_t>(unused.size()) + 1, "policy.stripe_width (capacity devices on a host)");
+  std::vector<ComponentPlace> out;
+  for (int c = 1; c < chunks; ++c) {
+    if (c < width) {   // a stripe of the policy: a device no other stripe of the column uses
+      const std::size_t pick = rng.below(unused.size());
+      out.push_back(unused[pick]);
+      unused.erase(unused.begin() + static_cast<std::ptrdiff_t>(pick));
+    } else {           // a split of an oversized stripe: anywhere on the host
+      out.push_back(draw_device(cluster, rng, first.host));
+    }
+  }
+  return out;
+}
+
 ObjectPlacement place_object(const ClusterSpec& cluster, const Layout& layout, int object, int owner, Bytes size,
                              std::uint64_t seed) {
   const int hosts = static_cast<int>(cluster.hosts.size());
@@ -25,22 +59,13 @@ ObjectPlacement place_object(const ClusterSpec& cluster, const Layout& layout, i
   for (int i = hosts - 1; i > 0; --i)   // Fisher-Yates
     std::swap(order[static_cast<std::size_t>(i)], order[rng.below(static_cast<std::uint64_t>(i) + 1)]);
 
-  // OSA: a disk group of host h and a capacity device in it, uniformly.
-  const auto draw_device = [&cluster](RngStream& from, int h) {
-    const auto& groups = cluster.hosts[static_cast<std::size_t>(h)].disk_groups;
-    ComponentPlace c;
-    c.host = static_cast<std::uint16_t>(h);
-    c.group = static_cast<std::uint16_t>(from.below(groups.size()));
-    c.device = static_cast<std::uint16_t>(from.below(groups[c.group].capacity.size()));
-    return c;
-  };
   ObjectPlacement p;
   p.owner = owner;
   p.size = size;
   const int n = layout.data_components();
   for (int i = 0; i < n; ++i) {
     const int h = order[static_cast<std::size_t>(i)];
-    p.data.push_back(cluster.architecture == Architecture::osa ? draw_device(rng, h)
+    p.data.push_back(cluster.architecture == Architecture::osa ? draw_device(cluster, rng, h)
                                                                : ComponentPlace{static_cast<std::uint16_t>(h), 0, 0});
   }
   if (cluster.architecture == Architecture::osa) {
@@ -51,27 +76,9 @@ ObjectPlacement place_object(const ClusterSpec& cluster, const Layout& layout, i
     const std::int64_t per_stripe = (column + width * kMaxComponent.count() - 1) / (width * kMaxComponent.count());
     p.chunks = static_cast<int>(width * per_stripe);
     RngStream more(seed, 0, "placement-stripes/" + std::to_string(object));
-    for (int i = 0; i < n; ++i) {
-      const ComponentPlace first = p.data[static_cast<std::size_t>(i)];
-      const auto& groups = cluster.hosts[first.host].disk_groups;
-      // The host's capacity devices as (group, device), the first component's taken.
-      std::vector<ComponentPlace> unused;
-      for (std::size_t g = 0; g < groups.size(); ++g)
-        for (std::size_t d = 0; d < groups[g].capacity.size(); ++d)
-          if (g != first.group || d != first.device)
-            unused.push_back(ComponentPlace{first.host, static_cast<std::uint16_t>(g), static_cast<std::uint16_t>(d)});
-      // ClusterSpec::validate() refuses this; place_object is public, so check again.
-      check::in_range(width, 1, static_cast<std::int64_t>(unused.size()) + 1, "policy.stripe_width (capacity devices on a host)");
-      for (int c = 1; c < p.chunks; ++c) {
-        if (c < width) {   // a stripe of the policy: a device no other stripe of the column uses
-          const std::size_t pick = more.below(unused.size());
-          p.split.push_back(unused[pick]);
-          unused.erase(unused.begin() + static_cast<std::ptrdiff_t>(pick));
-        } else {           // a split of an oversized stripe: anywhere on the host
-          p.split.push_back(draw_device(more, first.host));
-        }
-      }
-    }
+    for (int i = 0; i < n; ++i)
+      for (const ComponentPlace& c : place_split(cluster, p.data[static_cast<std::size_t>(i)], p.chunks, more))
+        p.split.push_back(c);
   }
   for (int i = 0; i < layout.perf_leg_copies; ++i) p.perf.push_back(ComponentPlace{p.data[static_cast<std::size_t>(i % n)].host, 0, 0});
   // With fewer spare hosts than witnesses (2-node), the witness host holds them.

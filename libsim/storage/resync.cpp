@@ -28,12 +28,12 @@ void Cluster::start_resync() {
       if (w >= 0) used[static_cast<std::size_t>(w)] = true;
     for (std::size_t col = 0; col < o.place.data.size(); ++col) {
       if (!absent(o, col)) continue;
-      ++resync_status_.components;
+      resync_status_.components += o.place.chunks;   // the column's RAID-0 components
       std::vector<int> spare;
       for (int h = 0; h < hosts(); ++h)
         if (host_up(h) && !used[static_cast<std::size_t>(h)]) spare.push_back(h);
       if (spare.empty()) {
-        ++resync_status_.stranded;   // e.g. 3 hosts at FTT 1: nowhere to rebuild
+        resync_status_.stranded += o.place.chunks;   // e.g. 3 hosts at FTT 1: nowhere to rebuild
         continue;
       }
       ResyncJob job;
@@ -43,19 +43,23 @@ void Cluster::start_resync() {
       used[job.target] = true;
       // Its written data: the column's share of the working set (add_object).
       job.total = layout_.erasure_coded() ? o.working_set.count() / layout_.data : o.working_set.count();
-      for (int h = 0; h < o.place.chunks; ++h) {
-        ComponentPlace c{job.target, 0, 0};
-        if (osa) {
-          const auto& groups = spec_.hosts[job.target].disk_groups;
-          c.group = static_cast<std::uint16_t>(rng.below(groups.size()));
-          c.device = static_cast<std::uint16_t>(rng.below(groups[c.group].capacity.size()));
-          const std::int64_t each = job.total / o.place.chunks;
-          groups_[host_groups_[job.target][c.group]].buffer.add_working_set(
+      // The new components: on OSA drawn like the originals (placement.hpp: the policy's
+      // stripes on distinct capacity devices), each joining its disk group's working set.
+      if (osa) {
+        job.place.push_back(draw_device(spec_, rng, job.target));
+        for (const ComponentPlace& c : place_split(spec_, job.place.front(), o.place.chunks, rng)) job.place.push_back(c);
+        const std::int64_t each = job.total / o.place.chunks;
+        for (int h = 0; h < o.place.chunks; ++h)
+          groups_[host_groups_[job.target][job.place[static_cast<std::size_t>(h)].group]].buffer.add_working_set(
               Bytes{h == 0 ? job.total - each * (o.place.chunks - 1) : each});
-        }
-        job.place.push_back(c);
+      } else {
+        job.place.push_back(ComponentPlace{job.target, 0, 0});
       }
       resync_status_.total_bytes += job.total;
+      if (job.total == 0) {   // nothing written to copy (a working set under k bytes)
+        finish_job(job);
+        continue;
+      }
       resync_hosts_[job.target].queue.push_back(static_cast<std::uint32_t>(resync_jobs_.size()));
       resync_jobs_.push_back(std::move(job));
     }
@@ -88,10 +92,19 @@ void Cluster::pump_resync(int host) {
       ++rh.head;
       continue;
     }
-    const std::int64_t bytes = std::min(kResyncCopy, job.total - job.issued);
-    if (spec_.architecture == Architecture::osa &&
-        !groups_[resync_group(job, job.issued)].buffer.has_room(Bytes{bytes}))
-      return;
+    std::int64_t bytes = std::min(kResyncCopy, job.total - job.issued);
+    if (spec_.architecture == Architecture::osa) {
+      // The piece goes into the new component's write buffer: wait for room (destage wakes
+      // this pump; the waiting flag keeps that destage running). A buffer too small for
+      // 1 MiB takes quarter-buffer pieces.
+      DiskGroup& dg = groups_[resync_group(job, job.issued)];
+      bytes = std::min(bytes, std::max<std::int64_t>(kBlock, static_cast<std::int64_t>(dg.buffer.capacity() / 4)));
+      if (!dg.buffer.has_room(Bytes{bytes})) {
+        dg.resync_waiting = true;
+        pump_destage(resync_group(job, job.issued));
+        return;
+      }
+    }
     if (spec_.resync.throttle_mbps > 0) {
       if (engine_.now() < rh.next_free) {
         if (!rh.pump_scheduled) {
@@ -100,8 +113,11 @@ void Cluster::pump_resync(int host) {
         }
         return;
       }
-      // bytes x 8 / (Mb/s x 1e6) seconds = bytes x 8000 / Mb/s nanoseconds.
-      rh.next_free = engine_.now() + Time::round_ns(static_cast<double>(bytes) * 8000.0 / spec_.resync.throttle_mbps);
+      // The throttle caps the resync traffic into the host: the piece from each source
+      // (k for erasure coding), as stored. bytes x 8 / (Mb/s x 1e6) s = bytes x 8000 / Mb/s ns.
+      const double traffic = static_cast<double>(sources_per_copy()) *
+                             static_cast<double>(spec_.architecture == Architecture::esa ? scaled(bytes, reduction_.compression) : bytes);
+      rh.next_free = engine_.now() + Time::round_ns(traffic * 8000.0 / spec_.resync.throttle_mbps);
     }
     const std::int64_t at = job.issued;
     job.issued += bytes;
@@ -120,7 +136,7 @@ void Cluster::issue_copy(std::uint32_t j, std::int64_t column_offset, std::int64
   const std::int64_t stored = esa ? scaled(bytes, reduction_.compression) : bytes;
   const std::uint32_t copy = take_slot(copies_, free_copies_, ResyncCopy{j, column_offset, bytes, 0});
   // Sources: one surviving replica, or k surviving columns.
-  const int need = layout_.erasure_coded() ? layout_.data : 1;
+  const int need = sources_per_copy();
   std::vector<std::size_t> sources;
   for (std::size_t c = 0; c < o.place.data.size() && static_cast<int>(sources.size()) < need; ++c)
     if (c != job.column && !absent(o, c)) sources.push_back(c);
@@ -205,7 +221,7 @@ void Cluster::finish_job(ResyncJob& job) {
   }
   for (ComponentPlace& p : o.place.perf)   // ESA: the performance-leg mirror on that host too
     if (p.host == old_host) p.host = job.target;
-  ++resync_status_.rebuilt;
+  resync_status_.rebuilt += o.place.chunks;
 }
 
 }  // namespace hcisim

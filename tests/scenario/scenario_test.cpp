@@ -296,10 +296,10 @@ TEST_CASE("cluster.failed_hosts names hosts that are down: the run is degraded a
   CHECK_THAT(format_hcibench(r), Catch::Contains("Resync: not running"));
   std::vector<std::string> rebuild = sets;
   rebuild.push_back("cluster.resync.active=true");
-  rebuild.push_back("cluster.resync.throttle_mbps=2000");
+  rebuild.push_back("cluster.resync.throttle_mbps=400");
   const Scenario rs = parse(kExample, rebuild);
   CHECK(rs.cluster.resync.active);
-  CHECK(rs.cluster.resync.throttle_mbps == 2000);
+  CHECK(rs.cluster.resync.throttle_mbps == 400);
   const RunResult during = simulate(rs);
   CHECK(during.counters.resync_bytes > 0);
   CHECK(during.result.iops < r.result.iops);   // the rebuild takes CPU, links and devices
@@ -319,6 +319,10 @@ TEST_CASE("cluster.failed_hosts names hosts that are down: the run is degraded a
                     Catch::Contains("cluster.resync") && Catch::Contains("list them in cluster.failed_hosts"));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx02]", "cluster.resync.throttle_mbps=-5"}),
                     Catch::Contains("cluster.resync.throttle_mbps = '-5' is not allowed"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx02]", "cluster.resync.throttle_mbps=1e-11"}),
+                    Catch::Contains("is not allowed; expected 0 (no cap) or 1 .. 512 Mb/s"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx02]", "cluster.resync.throttle_mbps=800"}),
+                    Catch::Contains("cluster.resync.throttle_mbps = '800'"));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx02]", "cluster.resync.outstanding=0"}),
                     Catch::Contains("cluster.resync.outstanding"));
 }

@@ -287,7 +287,7 @@ TEST_CASE("resync: a lost RAID-1 replica is copied from the survivor onto a spar
     CHECK(c.bg_device_reads == 8);                      // one read per piece at the survivor
     CHECK(c.bg_device_writes >= 8);                     // the pieces (+ OSA destage of them)
     CHECK(c.bg_network_bytes == (8_MiB).count());       // survivor -> new host
-    // The new component sits on the one host with no component or witness of the object.
+    // The new component sits on a host that is up with no component or witness of the object.
     const ObjectPlacement after = cluster.placement(d.obj);
     const int target = after.data[0].host;
     CHECK(cluster.host_up(target));
@@ -301,7 +301,6 @@ TEST_CASE("resync: a lost RAID-1 replica is copied from the survivor onto a spar
     CHECK(d.rec.done[1] == 1);
     CHECK(cluster.counters().fg_device_writes == 2);
     CHECK(host_ops(cluster, d.failed) == 0);
-    (void)survivor;
   }
 }
 
@@ -361,4 +360,66 @@ TEST_CASE("resync competes with the VMs: fewer IOPS while it runs, Little's law 
     CHECK(r->result.outstanding_io == Approx(r->result.iops * r->result.pooled_latency_ms * 1e-3).epsilon(0.02));
   CHECK(during.cluster.counters().resync_bytes > 0);
   CHECK(during.result.iops < 0.95 * before.result.iops);
+}
+
+TEST_CASE("resync: a piece waits for room in a full write buffer, and destage keeps running until it fits") {
+  ClusterSpec spec = test::osa_cluster(4);
+  spec.osa.write_buffer = 4_MiB;           // four 1 MiB pieces fill it
+  spec.osa.destage_start_fill = 0.80;      // destage alone would stop at 80 %: 3.2 MiB + 1 MiB > 4 MiB
+  spec.osa.congestion_start_fill = 0.85;
+  spec.osa.congestion_full_fill = 0.95;
+  spec.osa.destage_depth = 1;              // destage stops right at 80 % (no batches in flight beyond it)
+  spec.osa.destage_batch_blocks = 1;
+  Degraded d(spec, 0, 16_MiB);
+  d.cluster->start_resync();
+  d.engine.run();
+  CHECK(d.cluster->resync_status().rebuilt == 1);
+  CHECK(d.cluster->resync_status().done_bytes == (16_MiB).count());
+}
+
+TEST_CASE("resync: erasure coding reads k pieces per piece rebuilt; the throttle caps that traffic into the new host") {
+  ClusterSpec spec = test::osa_cluster(5);
+  spec.policy = {RaidLevel::raid5, 1};
+  spec.resync.throttle_mbps = 80;   // 10 MB/s of traffic: 3 MiB per piece, one every 314.6 ms
+  Degraded d(spec, 1, 12_MiB);      // a 4 MiB column: 4 pieces
+  d.cluster->start_resync();
+  d.engine.run();
+  CHECK(d.cluster->resync_status().rebuilt == 1);
+  CHECK(d.cluster->counters().bg_network_bytes == 3 * (4_MiB).count());
+  CHECK(d.engine.now().seconds() == Approx(3 * 3 * 1048576 * 8 / 80e6).epsilon(0.01));   // the 4th starts at 3 intervals
+
+  ClusterSpec esa = test::esa_cluster(4);
+  esa.policy = {RaidLevel::raid5, 1};   // ESA 2+1 on 4 hosts: one spare
+  Degraded e(esa, 0, 8_MiB);
+  e.cluster->start_resync();
+  e.engine.run();
+  CHECK(e.cluster->resync_status().rebuilt == 1);
+  CHECK(e.cluster->counters().bg_device_reads == 4 * 2);   // 4 MiB column: 4 pieces x k = 2
+  e.cluster->reset_stats();
+  e.cluster->submit(1, e.obj, e.owner, IoOp::read, 0, 4_KiB);
+  e.engine.run();
+  CHECK(e.cluster->counters().fg_device_reads == 1);
+  CHECK(host_ops(*e.cluster, e.failed) == 0);
+}
+
+TEST_CASE("resync: a striped column's new components keep the stripe width; an empty column is rebuilt at once") {
+  ClusterSpec spec = test::osa_cluster(4, 1, 2);
+  spec.policy.stripe_width = 2;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    INFO("seed " << seed);
+    Degraded d(spec, 0, 8_MiB, seed);
+    d.cluster->start_resync();
+    d.engine.run();
+    CHECK(d.cluster->resync_status().components == 2);   // both RAID-0 components of the replica
+    CHECK(d.cluster->resync_status().rebuilt == 2);
+    const ObjectPlacement& p = d.cluster->placement(d.obj);
+    CHECK(p.component(0, 0).host == p.component(0, 1).host);
+    CHECK((p.component(0, 0).group != p.component(0, 1).group || p.component(0, 0).device != p.component(0, 1).device));
+  }
+  ClusterSpec ec = test::osa_cluster(5);
+  ec.policy = {RaidLevel::raid5, 1};
+  Degraded d(ec, 0, Bytes{2});   // 2 bytes over k = 3 columns: nothing to copy
+  d.cluster->start_resync();
+  CHECK(d.cluster->resync_status().rebuilt == 1);
+  CHECK(d.cluster->resync_status().total_bytes == 0);
 }

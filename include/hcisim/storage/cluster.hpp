@@ -134,7 +134,8 @@ class Cluster final : public EventHandler,
   /// Call once, after the objects are added.
   void start_resync();
   struct ResyncStatus {
-    int components = 0;          // absent components found by start_resync
+    int components = 0;          // absent components found by start_resync (every RAID-0
+                                 // component of an absent replica or column)
     int rebuilt = 0;             // of those, copied completely
     int stranded = 0;            // no host to rebuild them on: they stay absent
     std::int64_t total_bytes = 0;   // to copy (each component's written data: its share of
@@ -219,6 +220,7 @@ class Cluster final : public EventHandler,
     double destage_bytes_in_flight = 0;
     std::uint32_t wait_head = kNone;         // requests waiting for room (intrusive FIFO)
     std::uint32_t wait_tail = kNone;
+    bool resync_waiting = false;             // a resync piece waits for room (resync.cpp)
   };
   struct Object {
     ObjectPlacement place;
@@ -239,6 +241,8 @@ class Cluster final : public EventHandler,
     std::uint8_t phase = 0;                  // RMW: 0 = reads, 1 = writes
     bool cached = false;                     // read served by the client cache
     bool sequential = false;                 // continues its VMDK's stream (Cluster::submit)
+    bool reconstruct = false;                // degraded RMW: phase 0 rebuilt the lost data column's
+                                             // parity inputs; phase 1 keeps that plan
   };
   struct SubOp {
     std::uint32_t parent = kNone;            // request, or disk group for destage
@@ -351,6 +355,8 @@ class Cluster final : public EventHandler,
     bool pump_scheduled = false;
   };
   void pump_resync(int host);
+  /// Surviving components a piece is read from: 1 replica, or k erasure-coding columns.
+  int sources_per_copy() const { return layout_.erasure_coded() ? layout_.data : 1; }
   void issue_copy(std::uint32_t job, std::int64_t column_offset, std::int64_t bytes);
   void resync_read_done(std::uint32_t copy);
   void resync_copied(std::uint32_t copy);

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "hcisim/core/rng.hpp"
 #include "hcisim/core/units.hpp"
 #include "hcisim/storage/cluster_spec.hpp"
 #include "hcisim/storage/policy.hpp"
@@ -59,6 +60,14 @@ struct ObjectPlacement {
   std::vector<ComponentPlace> perf;       // ESA performance leg
   std::vector<int> witnesses;             // hosts; -1 = the 2-node witness host
 };
+
+/// OSA: a disk group of `host` and a capacity device in it, uniformly.
+ComponentPlace draw_device(const ClusterSpec& cluster, RngStream& rng, int host);
+/// OSA: the RAID-0 components 1 .. chunks-1 of a column whose first component is `first`:
+/// the policy's stripes on capacity devices of its host that no other stripe of the column
+/// uses, the splits of oversized stripes anywhere on the host (above).
+std::vector<ComponentPlace> place_split(const ClusterSpec& cluster, const ComponentPlace& first, int chunks,
+                                        RngStream& rng);
 
 ObjectPlacement place_object(const ClusterSpec& cluster, const Layout& layout, int object, int owner, Bytes size,
                              std::uint64_t seed);

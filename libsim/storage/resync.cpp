@@ -207,7 +207,10 @@ void Cluster::resync_copied(std::uint32_t copy) {
   pump_resync(job.target);
 }
 
-// The copy is complete: the new component replaces the absent one.
+// The copy is complete: the new component replaces the absent one. A write already past its
+// write-buffer reservation then also reaches the new component without having reserved room
+// there (one I/O per write in flight at this instant; a degraded read-modify-write keeps its
+// plan, Request::reconstruct).
 void Cluster::finish_job(ResyncJob& job) {
   Object& o = objects_[job.object];
   const int old_host = o.place.data[job.column].host;

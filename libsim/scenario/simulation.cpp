@@ -82,9 +82,13 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   r.capacity = capacity(scenario.cluster, DataProfile{w.compress_pct, w.dedupe_pct});
 
   std::vector<int> counts;
-  // A failed host reports nothing (its CPU, devices and ports are idle, not free capacity).
+  // A failed host reports nothing (its CPU, devices, LSOM worlds and ports are idle, not free
+  // capacity).
   for (int h = 0; h < cluster.hosts(); ++h)
     if (!cluster.host_up(h)) r.failed_hosts.push_back(scenario.cluster.hosts[static_cast<std::size_t>(h)].name);
+  const auto failed = [&r](const std::string& host) {
+    return std::find(r.failed_hosts.begin(), r.failed_hosts.end(), host) != r.failed_hosts.end();
+  };
   for (int h = 0; h < cluster.hosts(); ++h) {
     if (!cluster.host_up(h)) continue;
     const HostCpu& cpu = cluster.cpu(h);
@@ -99,13 +103,11 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
                                                  d.device->spec().name,
             d.device->utilisation(), counts);
   for (const auto& world : cluster.lsom_worlds()) {
-    const std::string host = world->name().substr(0, world->name().find('/'));   // "esx02/dg0/lsom"
-    if (std::find(r.failed_hosts.begin(), r.failed_hosts.end(), host) == r.failed_hosts.end())
+    if (!failed(world->name().substr(0, world->name().find('/'))))   // "esx02/dg0/lsom"
       add_use(r.resources, "lsom", world->name(), world->utilisation(), counts);
   }
   for (const PortReport& p : cluster.network().ports())
-    if (std::find(r.failed_hosts.begin(), r.failed_hosts.end(), p.from) == r.failed_hosts.end() &&
-        std::find(r.failed_hosts.begin(), r.failed_hosts.end(), p.to) == r.failed_hosts.end())
+    if (!failed(p.from) && !failed(p.to))
       add_use(r.resources, "network_port", p.from + "->" + p.to, p.utilisation, counts);
   for (std::size_t i = 0; i < r.resources.size(); ++i) r.resources[i].mean /= std::max(1, counts[i]);
   double worst = -1;

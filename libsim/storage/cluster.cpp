@@ -524,7 +524,6 @@ Cluster::Targets Cluster::write_targets(const Request& r) const {
 
 void Cluster::pump_destage(std::uint32_t g) {
   DiskGroup& dg = groups_[g];
-  if (down_[static_cast<std::size_t>(dg.host)] != 0) return;   // a failed host does nothing
   const int depth = spec_.osa.destage_depth * static_cast<int>(dg.capacity.size());
   const double batch = static_cast<double>(spec_.osa.destage_batch_blocks) * kBlock;
   while (dg.destage_in_flight < depth &&

@@ -161,14 +161,15 @@ void Cluster::set_buffer_time_compression(double k) {
   for (std::uint32_t g = 0; g < groups_.size(); ++g) {
     WriteBuffer& b = groups_[g].buffer;
     b.set_time_compression(std::max(1.0, std::min(k, b.capacity() / (200.0 * batch))));
-    pump_destage(g);
+    if (host_up(groups_[g].host)) pump_destage(g);   // a failed host does nothing
   }
   for (std::size_t h = 0; h < resync_hosts_.size(); ++h) pump_resync(static_cast<int>(h));   // room changed
 }
 
 void Cluster::drain() {
   draining_ = true;
-  for (std::uint32_t g = 0; g < groups_.size(); ++g) pump_destage(g);
+  for (std::uint32_t g = 0; g < groups_.size(); ++g)
+    if (host_up(groups_[g].host)) pump_destage(g);   // a failed host does nothing
   for (std::uint32_t o = 0; o < objects_.size(); ++o) {
     if (objects_[o].stripe_pending >= 1.0) {
       // Flush the partial stripe as if full (a drain writes whatever is pending).

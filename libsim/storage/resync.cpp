@@ -75,8 +75,7 @@ std::uint64_t Cluster::object_offset(std::int64_t column_offset) const {
 }
 
 std::uint32_t Cluster::resync_group(const ResyncJob& job, std::int64_t column_offset) const {
-  const Object& o = objects_[job.object];
-  const int h = o.place.chunks == 1 ? 0 : chunk_of(o.place, layout_, spec_.osa.stripe_unit, object_offset(column_offset));
+  const int h = chunk_at(objects_[job.object].place, object_offset(column_offset));
   return host_groups_[job.target][job.place[static_cast<std::size_t>(h)].group];
 }
 
@@ -97,11 +96,12 @@ void Cluster::pump_resync(int host) {
       // The piece goes into the new component's write buffer: wait for room (destage wakes
       // this pump; the waiting flag keeps that destage running). A buffer too small for
       // 1 MiB takes quarter-buffer pieces.
-      DiskGroup& dg = groups_[resync_group(job, job.issued)];
+      const std::uint32_t g = resync_group(job, job.issued);
+      DiskGroup& dg = groups_[g];
       bytes = std::min(bytes, std::max<std::int64_t>(kBlock, static_cast<std::int64_t>(dg.buffer.capacity() / 4)));
       if (!dg.buffer.has_room(Bytes{bytes})) {
         dg.resync_waiting = true;
-        pump_destage(resync_group(job, job.issued));
+        pump_destage(g);
         return;
       }
     }
@@ -131,7 +131,7 @@ void Cluster::issue_copy(std::uint32_t j, std::int64_t column_offset, std::int64
   const Object& o = objects_[job.object];
   const bool esa = spec_.architecture == Architecture::esa;
   const std::uint64_t offset = object_offset(column_offset);
-  const int h = esa || o.place.chunks == 1 ? 0 : chunk_of(o.place, layout_, spec_.osa.stripe_unit, offset);
+  const int h = chunk_at(o.place, offset);
   // ESA moves the stored (compressed) blocks; OSA stores them as written.
   const std::int64_t stored = esa ? scaled(bytes, reduction_.compression) : bytes;
   const std::uint32_t copy = take_slot(copies_, free_copies_, ResyncCopy{j, column_offset, bytes, 0});
@@ -216,11 +216,9 @@ void Cluster::finish_job(ResyncJob& job) {
   const int old_host = o.place.data[job.column].host;
   for (int h = 0; h < o.place.chunks; ++h) {
     const ComponentPlace& c = job.place[static_cast<std::size_t>(h)];
-    if (h == 0) o.place.data[job.column] = c;
-    else o.place.split[static_cast<std::size_t>(job.column) * static_cast<std::size_t>(o.place.chunks - 1) + static_cast<std::size_t>(h) - 1] = c;
-    if (spec_.architecture == Architecture::osa)
-      o.groups[static_cast<std::size_t>(job.column) * static_cast<std::size_t>(o.place.chunks) + static_cast<std::size_t>(h)] =
-          host_groups_[job.target][c.group];
+    o.place.component(job.column, h) = c;
+    if (spec_.architecture == Architecture::osa)   // o.groups is column-major, as group_of reads it
+      o.groups[static_cast<std::size_t>(job.column * o.place.chunks + h)] = host_groups_[job.target][c.group];
   }
   for (ComponentPlace& p : o.place.perf)   // ESA: the performance-leg mirror on that host too
     if (p.host == old_host) p.host = job.target;

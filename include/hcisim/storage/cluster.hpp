@@ -312,11 +312,12 @@ class Cluster final : public EventHandler,
   static std::uint32_t group_of(const Object& o, std::size_t column, int chunk) {
     return o.groups[column * static_cast<std::size_t>(o.place.chunks) + static_cast<std::size_t>(chunk)];
   }
-  /// OSA: which component of each column a request's first byte falls in.
-  int chunk(const Request& r) const {
-    const ObjectPlacement& p = objects_[r.object].place;
-    return p.chunks == 1 ? 0 : chunk_of(p, layout_, spec_.osa.stripe_unit, r.offset);
+  /// OSA: which component of each column holds object offset `offset` (0 on ESA, unstriped).
+  int chunk_at(const ObjectPlacement& p, std::uint64_t offset) const {
+    return p.chunks == 1 ? 0 : chunk_of(p, layout_, spec_.osa.stripe_unit, offset);
   }
+  /// OSA: which component of each column a request's first byte falls in.
+  int chunk(const Request& r) const { return chunk_at(objects_[r.object].place, r.offset); }
   struct Targets {
     std::array<std::uint32_t, 8> group;     // at most k+m = 6 or FTT+1 = 4 disk groups; the
                                             // first `count` set (no zeroing: twice per write)

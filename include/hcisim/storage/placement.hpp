@@ -57,6 +57,9 @@ struct ObjectPlacement {
     return chunk == 0 ? data[static_cast<std::size_t>(column)]
                       : split[static_cast<std::size_t>(column * (chunks - 1) + chunk - 1)];
   }
+  ComponentPlace& component(int column, int chunk) {
+    return const_cast<ComponentPlace&>(static_cast<const ObjectPlacement&>(*this).component(column, chunk));
+  }
   std::vector<ComponentPlace> perf;       // ESA performance leg
   std::vector<int> witnesses;             // hosts; -1 = the 2-node witness host
 };

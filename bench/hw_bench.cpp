@@ -1,6 +1,8 @@
 // Hardware-model throughput. items_per_second = simulated completions per wall second.
 //  BM_DeviceIo: one catalog NVMe SSD (intel-p4610-1.6tb), closed loop at QD32, 4 KiB
 //    random 70 % read / 30 % write.
+//  BM_FlashIo: the same loop on the NAND-level model of a DRAM-less drive (lexar-nm620-2tb,
+//    300 GB of live data: map misses, pSLC cache, garbage collection).
 //  BM_NetworkTransfer: 8 hosts on one 25 GbE switch, each keeping 8 transfers of 64 KiB
 //    in flight to other hosts (closed loop, a new destination per transfer).
 #include <benchmark/benchmark.h>
@@ -28,16 +30,28 @@ struct DeviceLoop final : DeviceClient {
   }
 };
 
-void BM_DeviceIo(benchmark::State& state) {
-  const HardwareCatalog cat = HardwareCatalog::load();
-  DeviceLoop loop(cat.device("intel-p4610-1.6tb"), cat.connection("nvme-direct"));
+void run_device_loop(benchmark::State& state, DeviceLoop& loop) {
   for (std::uint64_t i = 0; i < 32; ++i) loop.issue(i);
   loop.engine.run_for(10_ms);
   const std::uint64_t start = loop.done;
   for (auto _ : state) loop.engine.run_for(10_ms);
   state.SetItemsProcessed(static_cast<std::int64_t>(loop.done - start));
 }
+
+void BM_DeviceIo(benchmark::State& state) {
+  const HardwareCatalog cat = HardwareCatalog::load();
+  DeviceLoop loop(cat.device("intel-p4610-1.6tb"), cat.connection("nvme-direct"));
+  run_device_loop(state, loop);
+}
 BENCHMARK(BM_DeviceIo)->Unit(benchmark::kMillisecond);
+
+void BM_FlashIo(benchmark::State& state) {
+  const HardwareCatalog cat = HardwareCatalog::load();
+  DeviceLoop loop(cat.device("lexar-nm620-2tb"), cat.connection("nvme-direct"));
+  loop.device.flash()->set_live(Bytes{300'000'000'000}, Bytes{300'000'000'000});
+  run_device_loop(state, loop);
+}
+BENCHMARK(BM_FlashIo)->Unit(benchmark::kMillisecond);
 
 struct TransferLoop final : NetworkClient {
   static constexpr int kHosts = 8;

@@ -35,6 +35,10 @@ void DeviceSpec::validate() const {
     check::non_negative(seek_ms, "device '" + name + "' seek_ms");
     if (seek_ms > 100) check::fail("device '" + name + "' seek_ms", seek_ms, "0 .. 100");
   }
+  if (flash) {
+    if (kind != DeviceKind::ssd) check::fail("device '" + name + "' flash", "an hdd", "NAND internals for an ssd only");
+    flash->validate(name);
+  }
   if (interface != "nvme" && interface != "sas" && interface != "sata" && interface != "usb-nvme")
     check::fail("device '" + name + "' interface", interface, "one of nvme, sas, sata, usb-nvme");
 }

@@ -3,6 +3,7 @@
 #include "hcisim/scenario/hardware_catalog.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 
 #include "hcisim/core/check.hpp"
@@ -14,7 +15,12 @@
 
 namespace hcisim {
 
-std::string default_data_dir() { return HCISIM_DATA_DIR; }
+std::string default_data_dir() {
+  // The environment variable HCISIM_DATA_DIR, when set, names another data/ folder (a scratch
+  // calibration or catalog) without rebuilding.
+  const char* env = std::getenv("HCISIM_DATA_DIR");
+  return env && *env ? std::string(env) : std::string(HCISIM_DATA_DIR);
+}
 
 namespace {
 
@@ -75,6 +81,50 @@ void add_row(const CsvTable& t, std::size_t row, Spec spec, std::vector<Spec>& i
   into.push_back(std::move(spec));
 }
 
+// data/flash.csv: NAND internals of catalog SSDs, one row per device name (flash_spec.hpp).
+void load_flash(const CsvTable& t, std::vector<DeviceSpec>& devices) {
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    const std::string at = t.path() + ":" + std::to_string(t.line_of(r)) + ": ";
+    const std::string& name = t.text(r, "device");
+    DeviceSpec* d = nullptr;
+    for (DeviceSpec& s : devices)
+      if (s.name == name) d = &s;
+    if (!d) throw InvalidArgument(at + "device '" + name + "' is not in devices.csv");
+    if (d->flash) throw InvalidArgument(at + "device '" + name + "' appears twice; one row per device");
+    FlashSpec f;
+    f.cell = t.text(r, "cell");
+    f.channels = t.integer(r, "channels");
+    f.die_gbit = t.number(r, "die_gbit");
+    f.planes = t.integer(r, "planes");
+    f.page_kib = t.number(r, "page_kib");
+    f.block_mib = t.number(r, "block_mib");
+    f.read_us = t.number(r, "read_us");
+    f.program_us = t.number(r, "program_us");
+    f.erase_us = t.number(r, "erase_us");
+    f.slc_read_us = t.number(r, "slc_read_us");
+    f.slc_program_us = t.number(r, "slc_program_us");
+    f.channel_mbps = t.number(r, "channel_mbps");
+    f.spare_pct = t.number(r, "spare_pct");
+    const std::string& map = t.text(r, "map");
+    if (map == "dram") f.map = FtlMap::dram;
+    else if (map == "hmb") f.map = FtlMap::hmb;
+    else if (map == "sram") f.map = FtlMap::sram;
+    else throw InvalidArgument(at + "column 'map' = '" + map + "' is not allowed; expected dram, hmb or sram");
+    f.map_cache_mb = t.number(r, "map_cache_mb");
+    f.map_miss_us = t.number(r, "map_miss_us");
+    f.controller_cores = t.integer(r, "controller_cores", 1);
+    f.pslc_cache_gb = t.number(r, "pslc_cache_gb");
+    f.write_buffer_mb = t.number(r, "write_buffer_mb");
+    f.controller_us = t.number(r, "controller_us");
+    try {
+      f.validate(name);
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument(at + e.what());
+    }
+    d->flash = f;
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> closest_names(std::string_view name, const std::vector<std::string>& candidates,
@@ -111,6 +161,7 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     d.source = dev.text(r, "source");
     add_row(dev, r, std::move(d), cat.devices_);
   }
+  load_flash(CsvTable::read(dir + "/flash.csv"), cat.devices_);
   const CsvTable con = CsvTable::read(dir + "/connections.csv");
   for (std::size_t r = 0; r < con.rows(); ++r) {
     ConnectionSpec c;

@@ -117,11 +117,32 @@ int Cluster::add_object(int owner_host, Bytes size, Bytes working_set) {
         const std::uint32_t g = host_groups_[c.host][c.group];
         groups_[g].buffer.add_working_set(Bytes{h == 0 ? share - each * (o.place.chunks - 1) : each});
         o.groups.push_back(g);
+        // The component's data, reduced, lives on its capacity device (a prepared VMDK).
+        const double column = static_cast<double>(size.count()) / (layout_.erasure_coded() ? layout_.data : 1);
+        add_live(groups_[g].capacity[c.device], column / o.place.chunks / reduction_.total());
       }
+  } else {
+    // ESA: every component spreads over its host's pool by range (performance leg and
+    // capacity leg alike, an upper bound on what stays live).
+    const double column = static_cast<double>(size.count()) / (layout_.erasure_coded() ? layout_.data : 1);
+    for (std::size_t col = 0; col < o.place.data.size(); ++col) {
+      const auto& pool = pools_[o.place.component(static_cast<int>(col), 0).host];
+      for (std::uint32_t d : pool) add_live(d, column / static_cast<double>(pool.size()) / reduction_.total());
+    }
   }
   client_working_set_[static_cast<std::size_t>(owner_host)] += static_cast<double>(working_set.count());
   objects_.push_back(std::move(o));
   return index;
+}
+
+// Live data on a NAND device: its map misses, pSLC cache and garbage collection follow it.
+void Cluster::add_live(std::uint32_t device, double bytes) {
+  DeviceSlot& d = devices_[device];
+  d.live_bytes += bytes;
+  if (FlashArray* nand = d.device->flash()) {
+    const Bytes live{static_cast<std::int64_t>(d.live_bytes)};
+    nand->set_live(live, live);
+  }
 }
 
 const ObjectPlacement& Cluster::placement(int object) const {

@@ -1,5 +1,5 @@
 // Device service model against the datasheet figures it is built from: for every catalog
-// SSD a closed-loop sweep QD 1..256 reproduces the QD1 latency (within 10%), the saturated
+// SSD without NAND internals a closed-loop sweep QD 1..256 reproduces the QD1 latency (within 10%), the saturated
 // 4K random IOPS (5%) and the sequential MB/s (5%); disks follow seek + rotation + transfer.
 #include <catch2/catch.hpp>
 
@@ -9,76 +9,20 @@
 #include "hcisim/core/engine.hpp"
 #include "hcisim/hw/storage_device.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
+#include "device_loop.hpp"
 
 using namespace hcisim;
 using namespace hcisim::literals;
+using namespace hcisim::test;
 
-namespace {
 
-struct LoopResult {
-  double iops;
-  double mean_latency_us;
-  double mbps;
-};
-
-// Closed loop: `qd` I/Os outstanding, each completion immediately issues the next.
-struct ClosedLoop final : DeviceClient {
-  Engine engine;
-  StorageDevice device;
-  IoOp op;
-  Bytes size;
-  bool sequential;
-  std::uint32_t extents = 1;
-  std::vector<Time> issued;
-  std::uint64_t done = 0;
-  double latency_sum_ns = 0;
-  bool measuring = false;
-
-  ClosedLoop(const DeviceSpec& spec, const ConnectionSpec& conn, IoOp o, Bytes b, bool seq)
-      : device(engine, spec, conn, 7, "dev", *this), op(o), size(b), sequential(seq) {}
-
-  void issue(std::uint64_t slot) {
-    issued[slot] = engine.now();
-    device.submit(slot, op, size, sequential, extents);
-  }
-  void on_io_complete(StorageDevice&, std::uint64_t slot) override {
-    if (measuring) {
-      ++done;
-      latency_sum_ns += static_cast<double>((engine.now() - issued[slot]).count_ns());
-    }
-    issue(slot);
-  }
-  LoopResult run(int qd, std::uint64_t ios) {
-    issued.assign(static_cast<std::size_t>(qd), Time::zero());
-    for (int i = 0; i < qd; ++i) issue(static_cast<std::uint64_t>(i));
-    // Warm up for ~ios/10 I/Os, then measure for a window holding ~ios I/Os.
-    std::uint64_t warm = 0;
-    while (device.completed() < ios / 10 + static_cast<std::uint64_t>(qd)) {
-      engine.run_for(100_us);
-      if (++warm > 10'000'000) break;
-    }
-    measuring = true;
-    const Time start = engine.now();
-    while (done < ios) engine.run_for(100_us);
-    const double secs = (engine.now() - start).seconds();
-    return {static_cast<double>(done) / secs, latency_sum_ns / static_cast<double>(done) * 1e-3,
-            static_cast<double>(done) * static_cast<double>(size.count()) / secs * 1e-6};
-  }
-};
-
-LoopResult closed_loop(const DeviceSpec& spec, IoOp op, Bytes size, int qd, bool seq = false,
-                       const ConnectionSpec& conn = ConnectionSpec{}, std::uint64_t ios = 20'000) {
-  ClosedLoop loop(spec, conn, op, size, seq);
-  return loop.run(qd, ios);
-}
-
-}  // namespace
-
-TEST_CASE("every catalog SSD reproduces its datasheet QD1 latency, 4K IOPS and MB/s", "[hw]") {
+// A unit test of derive_device_model, not a validation: the model is built from the same
+// figures (published measurements are checked in flash_array_test.cpp).
+TEST_CASE("every catalog SSD without NAND internals reproduces the figures it is derived from", "[hw]") {
   const HardwareCatalog catalog = HardwareCatalog::load();
   int ssds = 0;
   for (const DeviceSpec& spec : catalog.devices()) {
-    if (spec.kind != DeviceKind::ssd) continue;
+    if (spec.kind != DeviceKind::ssd || spec.flash) continue;
     ++ssds;
     INFO("device " << spec.name << ", units " << derive_device_model(spec).units);
     for (IoOp op : {IoOp::read, IoOp::write}) {

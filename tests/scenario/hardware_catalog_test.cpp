@@ -21,8 +21,13 @@ const char* kGood = "good-ssd,ssd,nvme,tlc,1000,100000,50000,80,20,3000,2000,32,
 const char* kNicHeader = "name,speed_gbps,ports,latency_us,rdma,source,notes\n";
 const char* kGoodNic = "good-nic,25,2,5,yes,s,n\n";
 
+const char* kFlashHeader =
+    "device,cell,channels,die_gbit,planes,page_kib,block_mib,read_us,program_us,erase_us,slc_read_us,"
+    "slc_program_us,channel_mbps,spare_pct,map,map_cache_mb,map_miss_us,controller_cores,pslc_cache_gb,"
+    "write_buffer_mb,controller_us,source,notes\n";
+
 std::string write_catalog(const std::string& tag, const std::string& device_rows,
-                          const std::string& nic_rows = kGoodNic) {
+                          const std::string& nic_rows = kGoodNic, const std::string& flash_rows = "") {
   const auto dir = std::filesystem::temp_directory_path() / ("hcisim_catalog_" + tag);
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "devices.csv") << kHeader << device_rows;
@@ -33,6 +38,7 @@ std::string write_catalog(const std::string& tag, const std::string& device_rows
                                       << "good-switch,48,25,0.8,yes,32,s,n\n";
   std::ofstream(dir / "cpus.csv") << "name,cores,threads,base_ghz,turbo_ghz,source,notes\n"
                                   << "good-cpu,8,16,2.4,3.2,s,n\n";
+  std::ofstream(dir / "flash.csv") << kFlashHeader << flash_rows;
   return dir.string();
 }
 }  // namespace
@@ -112,4 +118,24 @@ TEST_CASE("quoted CSV fields and bad rows with file and line", "[scenario]") {
 
   const std::string kind = write_catalog("kind", "t-ssd,tape,nvme,tlc,1000,1,1,1,1,1,1,,,,,s,n\n");
   CHECK_THROWS_WITH(HardwareCatalog::load(kind), Catch::Contains("'kind' = 'tape'") && Catch::Contains("ssd or hdd"));
+}
+
+TEST_CASE("flash.csv rows attach NAND internals to devices; bad rows name file, line and field", "[scenario]") {
+  const std::string row = "good-ssd,tlc,4,512,4,16,24,60,1500,3500,35,250,800,10,sram,4,20,2,100,4,5,s,n\n";
+  const HardwareCatalog cat = HardwareCatalog::load(write_catalog("flash_ok", kGood, kGoodNic, row));
+  REQUIRE(cat.device("good-ssd").flash);
+  CHECK(cat.device("good-ssd").flash->map == FtlMap::sram);
+  CHECK(cat.device("good-ssd").flash->channels == 4);
+  CHECK_THROWS_WITH(HardwareCatalog::load(write_catalog("flash_unknown", kGood, kGoodNic, "no-such" + row.substr(8))),
+                    Catch::Contains("flash.csv:2") && Catch::Contains("device 'no-such' is not in devices.csv"));
+  CHECK_THROWS_WITH(HardwareCatalog::load(write_catalog("flash_twice", kGood, kGoodNic, row + row)),
+                    Catch::Contains("flash.csv:3") && Catch::Contains("appears twice"));
+  std::string bad_map = row;
+  bad_map.replace(bad_map.find("sram"), 4, "disk");
+  CHECK_THROWS_WITH(HardwareCatalog::load(write_catalog("flash_map", kGood, kGoodNic, bad_map)),
+                    Catch::Contains("flash.csv:2") && Catch::Contains("'map' = 'disk'") && Catch::Contains("dram, hmb or sram"));
+  std::string slow = row;
+  slow.replace(slow.find(",60,"), 4, ",0,");
+  CHECK_THROWS_WITH(HardwareCatalog::load(write_catalog("flash_tr", kGood, kGoodNic, slow)),
+                    Catch::Contains("flash.csv:2") && Catch::Contains("read_us"));
 }

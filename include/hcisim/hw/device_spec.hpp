@@ -3,7 +3,10 @@
 // host and device. Everything the device model does is derived from these.
 #pragma once
 
+#include <optional>
 #include <string>
+
+#include "hcisim/hw/flash_spec.hpp"
 
 namespace hcisim {
 
@@ -25,6 +28,10 @@ struct DeviceSpec {
   double rpm = 0;
   double seek_ms = 0;
   std::string source;               // where the figures come from
+  // NAND internals (data/flash.csv). With them an SSD is modelled die by die (flash_array.hpp);
+  // without them, by the datasheet figures alone (storage_device.hpp). Optane and enterprise
+  // drives with DRAM keep the datasheet model, which is what their datasheets show.
+  std::optional<FlashSpec> flash;
 
   /// Throws InvalidArgument naming the device and the first zero, negative or
   /// non-finite figure the model needs.

@@ -29,6 +29,7 @@
 #include "hcisim/core/engine.hpp"
 #include "hcisim/core/fifo_servers.hpp"
 #include "hcisim/hw/device_spec.hpp"
+#include "hcisim/hw/flash_array.hpp"
 
 namespace hcisim {
 
@@ -77,15 +78,19 @@ class StorageDevice final : public EventHandler {
   /// Mean fraction busy since the last reset: the device's internal units or, where the
   /// connection limits the commands in flight, its command places, whichever is busier.
   double utilisation() const {
-    const double u = units_.utilisation(engine_.now());
+    const double u = flash_ ? flash_->utilisation(engine_.now()) : units_.utilisation(engine_.now());
     return commands_ ? std::max(u, commands_->utilisation(engine_.now())) : u;
   }
   void reset_stats() {
     units_.reset_stats(engine_.now());
+    if (flash_) flash_->reset_stats(engine_.now());
     if (commands_) commands_->reset_stats(engine_.now());
   }
   std::size_t in_flight() const { return static_cast<std::size_t>(submitted_ - completed_); }
   std::uint64_t completed() const { return completed_; }
+  /// The NAND back end, when the device has flash internals (DeviceSpec::flash).
+  FlashArray* flash() { return flash_.get(); }
+  const FlashArray* flash() const { return flash_.get(); }
 
   void on_event(Engine& engine, EventTag tag, std::uint64_t io) override;
 
@@ -103,6 +108,7 @@ class StorageDevice final : public EventHandler {
   std::unique_ptr<FifoServers> link_;   // only when the connection caps bandwidth
   std::unique_ptr<FifoServers> commands_;   // only when the connection limits commands in flight
   FifoServers units_;
+  std::unique_ptr<FlashArray> flash_;   // only for devices with NAND internals
   std::uint64_t submitted_ = 0;
   std::uint64_t completed_ = 0;
 };

@@ -207,6 +207,7 @@ class Cluster final : public EventHandler,
     int host = 0;
     int group = -1;              // OSA disk group (global index), -1 on ESA
     const char* role = "";
+    double live_bytes = 0;       // data its components keep on it (after reduction)
   };
   struct DiskGroup {
     int host = 0;
@@ -279,6 +280,7 @@ class Cluster final : public EventHandler,
   bool streams_on(std::uint32_t device) const;
   /// The LSOM worlds of the disk group holding `device`, or null (ESA; OSA on shared cores).
   Station* world_of(std::uint32_t device) const;
+  void add_live(std::uint32_t device, double bytes);
   /// LSOM work of component operation `sub`: on its disk group's worlds, else on `cpu`.
   void run_lsom(std::uint32_t sub, HostCpu& cpu, Time work);
   void after_cpu(std::uint64_t token);

@@ -1,5 +1,7 @@
-// Host CPU: per-stage costs (cpu_spec.hpp) served by a c-core FIFO station.
+// Host CPU: per-stage costs (cpu_spec.hpp) served by a FIFO station of hardware threads.
 #include "hcisim/hw/host_cpu.hpp"
+
+#include <algorithm>
 
 #include "hcisim/core/check.hpp"
 
@@ -12,9 +14,12 @@ HostCpu::HostCpu(Engine& engine, const std::string& host, const CpuSpec& spec, c
       clock_scale_((spec.validate(), costs.validate(), costs.reference_ghz / spec.ghz)),
       client_(client),
       cores_(engine, host + "/cpu",
-             spec.cores() - static_cast<int>(check::in_range(pinned_cores, 0, spec.cores() - 1,
-                                                              "host CPU " + spec.name + " pinned cores")),
-             this) {
+             (spec.cores() - static_cast<int>(check::in_range(pinned_cores, 0, spec.cores() - 1,
+                                                               "host CPU " + spec.name + " pinned cores"))) *
+                 spec.threads_per_core,
+             this),
+      free_cores_(spec.cores() - pinned_cores),
+      shared_slowdown_(spec.threads_per_core > 1 ? spec.threads_per_core / spec.ht_throughput : 1.0) {
   build_cost_table();
 }
 
@@ -49,14 +54,18 @@ void HostCpu::execute_for(std::uint64_t token, CpuStage stage, Time work) {
   run(token, work);
 }
 
+// Busy threads of the shared station; each world runs on a pinned core of its own.
 double HostCpu::usage_pct() const {
-  if (worlds_.empty()) return 100.0 * cores_.utilisation();
-  double busy = cores_.utilisation() * cores_.servers();
-  for (const Station* w : worlds_) busy += w->utilisation() * w->servers();
-  return 100.0 * busy / spec_.cores();
+  double cores = std::min(cores_.utilisation() * cores_.servers(), static_cast<double>(free_cores_));
+  for (const Station* w : worlds_) cores += w->utilisation() * w->servers();
+  return 100.0 * cores / spec_.cores();
 }
 
-double HostCpu::utilization_pct() const { return usage_pct() / spec_.threads_per_core; }
+double HostCpu::utilization_pct() const {
+  double threads = cores_.utilisation() * cores_.servers();
+  for (const Station* w : worlds_) threads += w->utilisation() * w->servers();
+  return 100.0 * threads / spec_.threads();
+}
 
 double HostCpu::stage_share(CpuStage stage) const {
   std::int64_t total = 0;

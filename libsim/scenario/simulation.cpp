@@ -94,7 +94,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     const HostCpu& cpu = cluster.cpu(h);
     r.hosts.push_back({scenario.cluster.hosts[static_cast<std::size_t>(h)].name, cpu.usage_pct(), cpu.utilization_pct(), -1});
     // The shared cores; cores pinned to LSOM worlds are the "lsom" class below.
-    const double shared = cluster.lsom_worlds().empty() ? cpu.usage_pct() / 100.0 : cpu.cores().utilisation();
+    const double shared = cpu.cores().utilisation();   // busy threads: 1 when every thread is taken
     add_use(r.resources, "cpu", scenario.cluster.hosts[static_cast<std::size_t>(h)].name, shared, counts);
   }
   for (const auto& d : cluster.devices())

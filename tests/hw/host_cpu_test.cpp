@@ -54,6 +54,26 @@ TEST_CASE("HostCpu: stage costs follow the cost table and scale with the clock")
   CHECK(at_5.cost(CpuStage::dom_owner, 4_KiB) == at_ref.cost(CpuStage::dom_owner, 4_KiB) / 2);
 }
 
+TEST_CASE("HostCpu: one busy thread per core reads 100 % usage and 50 % utilization") {
+  // Below the core count every job runs alone on a core at full speed: usage counts cores
+  // running a thread (CORE UTIL), utilization busy threads over logical CPUs (PCPU UTIL).
+  Engine engine;
+  Counter sink;
+  HostCpu cpu(engine, "esx0", xeon(2.5, 8), CpuCosts{}, sink);
+  Feeder feed;
+  feed.cpu = &cpu;
+  feed.gap = 1_us;   // 8 us of work every 1 us: 8 threads busy on 8 cores, nothing shared
+  feed.stage = CpuStage::dom_owner;
+  engine.schedule_at(Time::zero(), feed);
+  engine.run_until(10_ms);
+  cpu.reset_stats();
+  const std::uint64_t before = sink.done;
+  engine.run_until(110_ms);
+  CHECK(static_cast<double>(sink.done - before) == Approx(100e-3 / 1e-6).epsilon(0.001));   // all served
+  CHECK(cpu.usage_pct() == Approx(100.0).epsilon(0.01));
+  CHECK(cpu.utilization_pct() == Approx(50.0).epsilon(0.01));   // seed 000's 59.5 / 30.8 pattern
+}
+
 TEST_CASE("HostCpu: usage is offered core time over capacity; utilization spreads it over threads") {
   Engine engine;
   Counter sink;
@@ -71,18 +91,21 @@ TEST_CASE("HostCpu: usage is offered core time over capacity; utilization spread
   CHECK(cpu.stage_share(CpuStage::compression) == 0.0);
 }
 
-TEST_CASE("HostCpu: work beyond capacity queues and throughput caps at cores per cost") {
+TEST_CASE("HostCpu: work beyond capacity queues and throughput caps at cores x 1.25 per cost") {
   Engine engine;
   Counter sink;
   HostCpu cpu(engine, "esx0", xeon(2.5, 4), CpuCosts{}, sink);
   Feeder feed;
   feed.cpu = &cpu;
-  feed.gap = 1_us;   // 8x the capacity of 4 cores at 8 us each
+  feed.gap = 1_us;   // far beyond the capacity of 4 cores at 8 us each
   engine.schedule_at(Time::zero(), feed);
   engine.run_until(1_ms);
   const std::uint64_t before = sink.done;
   engine.run_until(11_ms);
-  CHECK(static_cast<double>(sink.done - before) == Approx(10e-3 * 4 / 8e-6).epsilon(0.001));
+  // With every thread busy a core does 1.25 threads' work (ht_throughput): 4 x 1.25 / 8 us.
+  CHECK(static_cast<double>(sink.done - before) == Approx(10e-3 * 4 * 1.25 / 8e-6).epsilon(0.001));
+  CHECK(cpu.usage_pct() == Approx(100.0));
+  CHECK(cpu.utilization_pct() == Approx(100.0).epsilon(0.001));
   CHECK(cpu.cores().queue_length() > 1000);   // the backlog waits, nothing is dropped
 }
 

@@ -251,7 +251,7 @@ TEST_CASE("closed loops obey Little's law and keep their state flat in simulated
     CHECK(r.outstanding_io == Approx(r.iops * r.pooled_latency_ms * 1e-3).epsilon(0.01));
     CHECK(r.outstanding_io == Approx(static_cast<double>(c.hosts.size() * 2 * 2 * 4)).epsilon(0.001));
     CHECK(cluster.state_slots() <= slots + slots / 10);   // no growth with completed I/Os
-    CHECK(loop.completed() > 100000);
+    CHECK(loop.completed() > 60000);   // enough I/Os that growth per completion would show
   }
 }
 
@@ -365,7 +365,7 @@ TEST_CASE("OSA LSOM worlds pin cores; more worlds than cores is an error naming 
   CHECK_THROWS_WITH(Cluster(engine, c, {}, 1, rec), Catch::Contains("lsom_worlds_per_dg"));
   c.osa.lsom_worlds_per_dg = 1;
   Cluster ok(engine, c, {}, 1, rec);
-  CHECK(ok.cpu(0).cores().servers() == 2);
+  CHECK(ok.cpu(0).cores().servers() == 2 * c.hosts[0].cpu.threads_per_core);   // the free cores' threads
 }
 
 TEST_CASE("OSA LSOM worlds run the destage fingerprinting and compression; remote stack work still runs") {

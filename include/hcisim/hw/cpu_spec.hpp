@@ -1,8 +1,10 @@
 // A host's processors and the CPU cost of each stage of the vSAN I/O path.
 //
 // Published cycles-per-I/O figures for vSAN do not exist (vsan-model-facts.md section 5),
-// so the per-stage costs below are parameters: the defaults are order-of-magnitude
-// starting points to be fitted by the calibration layer, not measurements. Anchors used:
+// so the per-I/O vSAN stage costs below are order-of-magnitude starting points that the
+// calibration scales inside a sourced range (data/calibration.yaml, vsan_cpu_scale). The
+// guest's cost is measured (vcdx200, 2024-12: 145k cycles per I/O of VM CPU, 58 us at
+// 2.5 GHz; calibration guest_cpu_us). Per-KiB anchors:
 //   compression   LZ4 compresses > 500 MB/s per core => ~2 us per KiB (facts section 5 [51])
 //   decompression LZ4 decompresses at several GB/s per core => ~0.25 us per KiB ([51])
 //   dedupe        SHA-1 runs at roughly 1-2 GB/s per core => ~0.5 us per KiB (estimate)
@@ -25,11 +27,16 @@ struct CpuSpec {
   int cores_per_socket = 0;
   int threads_per_core = 1;    // 2 with Hyper-Threading
   double ghz = 0;              // base clock
+  // What a core does with both hardware threads busy, in single-thread units: 1.25 (VMware
+  // vSphere blog, "What is the difference between PCPU Used and PCPU Utilized?", 2013-01:
+  // with both threads busy each gets 62.5 % of the core). Used when threads_per_core is 2.
+  double ht_throughput = 1.25;
   std::string source;
 
   /// Throws InvalidArgument naming the CPU and the first bad figure.
   void validate() const;
   int cores() const { return sockets * cores_per_socket; }
+  int threads() const { return cores() * threads_per_core; }
 };
 
 /// Where a host spends CPU on an I/O. `guest` is the benchmark VM itself (fio or vdbench
@@ -54,7 +61,7 @@ const char* cpu_stage_name(CpuStage stage);
 struct CpuCosts {
   double reference_ghz = 2.5;
   // us per I/O (or per message / block) at reference_ghz
-  double guest_us = 10;
+  double guest_us = 58;
   double vscsi_us = 3;
   double dom_client_us = 8;
   double dom_owner_us = 8;

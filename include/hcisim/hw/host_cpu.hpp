@@ -1,11 +1,17 @@
-// A host's CPU as a queueing resource: one FIFO station with one server per physical core.
-// Each piece of I/O-path work (cpu_spec.hpp stages) occupies a core for its cost scaled to
-// the host's clock; when all cores are busy work waits, so CPU can become the bottleneck.
-// Reports per-host CPU like HCIBench's resource table (seed 000_9809ee29a465ffea.txt):
-//   cpu.usage%       = busy core time / (cores x elapsed): a core running vSAN work counts
-//                      as used (vSphere's "core utilization" view with Hyper-Threading);
-//   cpu.utilization% = busy time / (logical CPUs x elapsed): the same work spread over the
-//                      logical CPUs, i.e. usage% / threads_per_core.
+// A host's CPU as a queueing resource: one FIFO station with one server per hardware thread.
+// Each piece of I/O-path work (cpu_spec.hpp stages) occupies a thread for its cost scaled to
+// the host's clock. While fewer threads are busy than there are cores, ESXi's scheduler
+// gives each its own core and the work runs at full speed; a job that starts when every core
+// already runs a thread shares a core and runs at ht_throughput / threads_per_core of it
+// (62.5 % with 1.25), so a host does at most cores x 1.25 cores' work. When every thread is
+// busy work waits, so CPU can become the bottleneck.
+// Reports per-host CPU like HCIBench's resource table (seed 000_9809ee29a465ffea.txt), by
+// what vCenter's counters measure (sourced-figures.md S3-11..S3-13; Broadcom KB 431027):
+//   cpu.utilization% = busy thread time / (logical CPUs x elapsed): time-based, per thread
+//                      ("PCPU UTIL"; one fully busy thread per core reads 50 %);
+//   cpu.usage%       = the share of cores running at least one thread, with busy threads
+//                      spread over cores first: min(busy threads, cores) / cores ("CORE
+//                      UTIL"; one busy thread per core reads 100 %).
 #pragma once
 
 #include <array>
@@ -37,7 +43,7 @@ class CpuClient {
 
 class HostCpu final : public StationClient {
  public:
-  /// `pinned_cores` (0 .. cores-1) are taken out of the shared FIFO for worlds of their own
+  /// `pinned_cores` (0 .. cores-1), with their threads, are taken out of the shared FIFO for worlds of their own
   /// (add_world); their busy time still counts in usage_pct().
   HostCpu(Engine& engine, const std::string& host, const CpuSpec& spec, const CpuCosts& costs, CpuClient& client,
           int pinned_cores = 0);
@@ -59,7 +65,9 @@ class HostCpu final : public StationClient {
     return t;
   }
   void run(std::uint64_t token, Time work) {
-    cores_.arrive(token, work + deferred_);
+    Time service = work + deferred_;
+    if (cores_.busy() >= free_cores_) service = Time::round_ns(static_cast<double>(service.count_ns()) * shared_slowdown_);
+    cores_.arrive(token, service);
     deferred_ = Time::zero();
   }
   /// Work nobody waits for (e.g. a network stack send): it joins the next run() on this
@@ -90,6 +98,8 @@ class HostCpu final : public StationClient {
   std::vector<const Station*> worlds_;
   std::array<std::int64_t, kCpuStages> stage_ns_{};
   Time deferred_;
+  int free_cores_ = 0;               // cores not pinned to worlds
+  double shared_slowdown_ = 1.0;     // threads_per_core / ht_throughput for a thread sharing a core
   std::array<double, kCpuStages + 1> fixed_ns_{};     // per visit, at this clock
   std::array<double, kCpuStages + 1> per_kib_ns_{};   // per KiB, at this clock
 };

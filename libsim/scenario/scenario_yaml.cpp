@@ -20,7 +20,8 @@
 //             preset: oltp32k | easy_run: <profile>, then any explicit field below overrides:
 //             vms, vmdks_per_vm, outstanding_per_vmdk, block_size, read_pct, random_pct,
 //             working_set_pct, vmdk_size, compress_pct, dedupe_pct, duration_s, warmup_s, history_s,
-//             iops_limit_per_vm, latency_target_ms, vscsi (pvscsi | lsilogic)
+//             iops_limit_per_vm, latency_target_ms, vscsi (pvscsi | lsilogic),
+//             vscsi_disk_queue, vscsi_adapter_queue (0: the adapter's default)
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -357,7 +358,8 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
 void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s) {
   w.expect_map({"hcibench", "diskspd", "fio", "preset", "easy_run", "vms", "vmdks_per_vm", "outstanding_per_vmdk",
                 "block_size", "read_pct", "random_pct", "working_set_pct", "vmdk_size", "compress_pct", "dedupe_pct",
-                "duration_s", "warmup_s", "history_s", "iops_limit_per_vm", "latency_target_ms", "vscsi"});
+                "duration_s", "warmup_s", "history_s", "iops_limit_per_vm", "latency_target_ms", "vscsi",
+                "vscsi_disk_queue", "vscsi_adapter_queue"});
   int sources = 0;
   for (const char* k : {"hcibench", "diskspd", "fio", "preset", "easy_run"}) sources += w.has(k);
   if (sources > 1) w.fail("give at most one of hcibench, diskspd, fio, preset, easy_run");
@@ -392,6 +394,8 @@ void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s)
   spec.latency_target_ms = w.number("latency_target_ms", spec.latency_target_ms);
   spec.vscsi = w.choice("vscsi", adapter_name(spec.vscsi), {"pvscsi", "lsilogic"}) == "pvscsi" ? VscsiAdapter::pvscsi
                                                                                                  : VscsiAdapter::lsilogic;
+  spec.vscsi_disk_queue = static_cast<int>(w.integer("vscsi_disk_queue", spec.vscsi_disk_queue, 0, 1024));
+  spec.vscsi_adapter_queue = static_cast<int>(w.integer("vscsi_adapter_queue", spec.vscsi_adapter_queue, 0, 4096));
   s.threads_per_vmdk = std::min(spec.threads_per_vmdk, spec.outstanding_per_vmdk);
   try {
     spec.validate();

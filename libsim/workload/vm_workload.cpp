@@ -57,6 +57,13 @@ void VmWorkload::start(Cluster& cluster) {
   }
   vm_first_slot_.push_back(static_cast<std::uint32_t>(slots_.size()));
   piece_bytes_ = std::min(spec_.block.count(), max_transfer(spec_.vscsi).count());
+  disk_queue_ = spec_.vscsi_disk_queue > 0 ? spec_.vscsi_disk_queue : default_disk_queue(spec_.vscsi);
+  adapter_queue_ = spec_.vscsi_adapter_queue > 0 ? spec_.vscsi_adapter_queue : default_adapter_queue(spec_.vscsi);
+  queues_bind_ = spec_.outstanding_per_vmdk > disk_queue_ || spec_.outstanding_per_vmdk * spec_.vmdks_per_vm > adapter_queue_;
+  vm_dispatched_.assign(static_cast<std::size_t>(vms), 0);
+  waiting_.assign(static_cast<std::size_t>(vms), {});
+  for (int v = 0; v < vms; ++v)
+    waiting_[static_cast<std::size_t>(v)].reserve(vm_first_slot_[static_cast<std::size_t>(v) + 1] - vm_first_slot_[static_cast<std::size_t>(v)]);
   open_loop_ = spec_.iops_limit_per_vm > 0;
   latency_target_ = spec_.latency_target_ms > 0;
   depth_ = latency_target_ ? 1 : spec_.outstanding_per_vmdk;
@@ -87,10 +94,27 @@ void VmWorkload::issue(std::uint32_t slot) {
     k.next_block = (k.next_block + 1) % k.span_blocks;
   }
   s.op = rng_.uniform01() * 100 < spec_.read_pct ? IoOp::read : IoOp::write;
+  s.block = block;
+  s.random = random;
   s.issued = engine_.now();
   s.busy = true;
   ++k.active;
   in_flight_.add(engine_.now(), 1);
+  if (queues_bind_ && (k.dispatched >= disk_queue_ || vm_dispatched_[static_cast<std::size_t>(k.vm)] >= adapter_queue_)) {
+    waiting_[static_cast<std::size_t>(k.vm)].push_back(slot);   // in the guest, behind the full queue
+    return;
+  }
+  dispatch(slot);
+}
+
+// The guest I/O in `slot` passes the virtual adapter to the cluster.
+void VmWorkload::dispatch(std::uint32_t slot) {
+  Slot& s = slots_[slot];
+  Vmdk& k = vmdks_[s.vmdk];
+  ++k.dispatched;
+  ++vm_dispatched_[static_cast<std::size_t>(k.vm)];
+  const bool random = s.random;
+  const std::uint64_t block = s.block;
   const std::int64_t size = spec_.block.count();
   const std::uint64_t offset = block * static_cast<std::uint64_t>(size);
   // The guest I/O completes with the last of its operations: the cluster says how many it
@@ -117,6 +141,9 @@ void VmWorkload::on_io_done(Cluster&, std::uint64_t token) {
   const Time latency = engine_.now() - s.issued;
   s.busy = false;
   --k.active;
+  --k.dispatched;
+  --vm_dispatched_[static_cast<std::size_t>(k.vm)];
+  if (queues_bind_) release(k.vm);
   in_flight_.add(engine_.now(), -1);
   ++completed_;
   if (s.issued >= since_) {
@@ -144,6 +171,19 @@ void VmWorkload::on_io_done(Cluster&, std::uint64_t token) {
     return;
   }
   if (k.active < depth_) issue(slot);
+}
+
+void VmWorkload::release(int vm) {
+  std::vector<std::uint32_t>& q = waiting_[static_cast<std::size_t>(vm)];
+  for (std::size_t i = 0; i < q.size() && vm_dispatched_[static_cast<std::size_t>(vm)] < adapter_queue_;) {
+    const std::uint32_t slot = q[i];
+    if (vmdks_[slots_[slot].vmdk].dispatched < disk_queue_) {
+      q.erase(q.begin() + static_cast<std::ptrdiff_t>(i));
+      dispatch(slot);
+    } else {
+      ++i;
+    }
+  }
 }
 
 // Any idle slot of the VM, preferring the VMDK with the fewest I/Os in flight.

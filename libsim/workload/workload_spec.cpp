@@ -21,6 +21,9 @@ const char* adapter_name(VscsiAdapter adapter) {
   return adapter == VscsiAdapter::pvscsi ? "pvscsi" : "lsilogic";
 }
 
+int default_disk_queue(VscsiAdapter adapter) { return adapter == VscsiAdapter::pvscsi ? 64 : 32; }
+int default_adapter_queue(VscsiAdapter adapter) { return adapter == VscsiAdapter::pvscsi ? 254 : 128; }
+
 Bytes max_transfer(VscsiAdapter adapter) {
   return adapter == VscsiAdapter::pvscsi ? Bytes{512 << 10} : Bytes{32 << 20};
 }
@@ -35,6 +38,8 @@ void WorkloadSpec::validate() const {
   check::in_range(vms, 0, 10000, "workload vms");
   check::in_range(vmdks_per_vm, 1, 64, "workload vmdks_per_vm");
   check::in_range(outstanding_per_vmdk, 1, 1024, "workload outstanding_per_vmdk");
+  check::in_range(vscsi_disk_queue, 0, 1024, "workload vscsi_disk_queue (0: the adapter's default)");
+  check::in_range(vscsi_adapter_queue, 0, 4096, "workload vscsi_adapter_queue (0: the adapter's default)");
   check::in_range(block.count(), 512, 16 << 20, "workload block_size bytes");
   if (block.count() % 512 != 0) check::fail("workload block_size bytes", block.count(), "a multiple of 512");
   percent(read_pct, "read_pct");

@@ -67,6 +67,8 @@ class VmWorkload final : public IoClient, public EventHandler {
   /// I/Os in flight allowed per VMDK now (the latency-target controller moves it).
   int depth() const { return depth_; }
   std::uint64_t completed() const { return completed_; }
+  /// I/Os of VM `vm` out of the guest now (past the virtual adapter's queues).
+  int dispatched(int vm) const { return vm_dispatched_[static_cast<std::size_t>(vm)]; }
   /// Completions since the warm-up cut.
   std::uint64_t measured() const;
 
@@ -79,6 +81,7 @@ class VmWorkload final : public IoClient, public EventHandler {
     int vm = 0;
     int host = 0;
     int active = 0;                 // slots in flight
+    int dispatched = 0;             // of them, out of the guest (past the disk queue)
     std::uint64_t next_block = 0;
     std::uint64_t span_blocks = 1;
   };
@@ -88,11 +91,16 @@ class VmWorkload final : public IoClient, public EventHandler {
     std::uint32_t thread = 0;       // index into threads_
     IoOp op = IoOp::read;
     bool busy = false;
+    bool random = false;
+    std::uint64_t block = 0;        // the guest I/O's block, kept while it waits in the guest
     std::uint16_t pieces_left = 0;  // operations of the guest I/O still in flight (adapter
                                     // pieces, RAID-0 units: at most 16 MiB / 4 KiB)
   };
   enum Tag : EventTag { kRelease = 1, kWindow = 2 };
   void issue(std::uint32_t slot);
+  void dispatch(std::uint32_t slot);
+  // A guest I/O of `vm` left the adapter: dispatch the oldest waiting ones that now fit.
+  void release(int vm);
   std::uint32_t free_slot_of_vm(int vm);
   void window();
 
@@ -108,6 +116,12 @@ class VmWorkload final : public IoClient, public EventHandler {
   std::vector<std::uint32_t> backlog_;   // open loop: I/Os released but not yet issued, per VM
   std::vector<std::uint32_t> vm_first_slot_;   // slots of VM v: [vm_first_slot_[v], vm_first_slot_[v + 1])
   std::int64_t piece_bytes_ = 0;   // the virtual adapter's largest transfer, capped at the block
+  // The virtual adapter's queues (WorkloadSpec::vscsi_*_queue): off when they cannot bind.
+  bool queues_bind_ = false;
+  int disk_queue_ = 0;
+  int adapter_queue_ = 0;
+  std::vector<int> vm_dispatched_;                      // per VM, out of the guest
+  std::vector<std::vector<std::uint32_t>> waiting_;    // per VM, slots waiting in the guest, oldest first
   int depth_ = 0;
   bool open_loop_ = false;
   bool latency_target_ = false;

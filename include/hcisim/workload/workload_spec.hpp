@@ -23,6 +23,10 @@ const char* tool_name(WorkloadTool tool);
 enum class VscsiAdapter : std::uint8_t { pvscsi, lsilogic };
 const char* adapter_name(VscsiAdapter adapter);
 Bytes max_transfer(VscsiAdapter adapter);
+/// The adapter's default queue depths (VMware KB 2053145): PVSCSI 64 per disk and 254 per
+/// adapter; LSI Logic SAS 32 and 128.
+int default_disk_queue(VscsiAdapter adapter);
+int default_adapter_queue(VscsiAdapter adapter);
 
 struct WorkloadSpec {
   std::string name = "custom";      // job name as the tool shows it
@@ -49,6 +53,11 @@ struct WorkloadSpec {
   // PVSCSI: VMware's adapter for I/O-intensive data disks. Which one HCIBench's test VMs use
   // is not confirmed; no seed runs blocks above 512 KB, so the choice moves no fitted number.
   VscsiAdapter vscsi = VscsiAdapter::pvscsi;
+  // The guest's queue limits in front of the virtual adapter (0: the adapter's default): at
+  // most this many of a disk's, and of the adapter's, I/Os are out of the guest at once; the
+  // rest wait in the guest, and their latency counts that wait. One adapter per VM.
+  int vscsi_disk_queue = 0;
+  int vscsi_adapter_queue = 0;
 
   /// Throws InvalidArgument naming the field and the allowed range.
   void validate() const;

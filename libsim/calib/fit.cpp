@@ -17,7 +17,7 @@ namespace hcisim {
 bool fitted_row(const Prediction& p) {
   if (p.cls == AccuracyClass::throughput || p.cls == AccuracyClass::mean_latency || p.cls == AccuracyClass::ratio)
     return true;
-  return p.cls == AccuracyClass::other && p.m.metric == "cpu_usage_pct";
+  return p.cls == AccuracyClass::other && (p.m.metric == "cpu_usage_pct" || p.m.metric == "cpu_utilization_pct");
 }
 
 double residual(const Prediction& p) {

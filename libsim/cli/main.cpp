@@ -352,16 +352,12 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   row("write p95 (ms)", ra.result.write_p95_ms, rb.result.write_p95_ms);
   row("usable capacity (GB)", ra.capacity.usable_gb, rb.capacity.usable_gb);
   std::printf("\nbottleneck A: %s\nbottleneck B: %s\n", ra.bottleneck.c_str(), rb.bottleneck.c_str());
-  // The calibrated OSA CPU cost makes OSA hosts CPU-bound almost everywhere (README, "Known
-  // limits for what-if questions"); a comparison of two such runs cannot show what a storage or
-  // network change buys, and a planner should be told so next to the numbers.
-  const auto osa_cpu_bound = [](const Scenario& s, const RunResult& r) {
-    return s.cluster.architecture == Architecture::osa && r.bottleneck.rfind("cpu", 0) == 0;
-  };
-  if (osa_cpu_bound(sa, ra) && osa_cpu_bound(sb, rb))
-    std::printf("note: both runs are CPU-bound on OSA hosts, where the calibrated CPU cost per I/O hides\n"
-                "      what a different cache or capacity device, disk-group layout or network buys; only\n"
-                "      cores x GHz move these answers (README, Known limits for what-if questions)\n");
+  // Two runs limited by their hosts' CPUs cannot show what a storage or network change buys;
+  // a planner should be told so next to the numbers.
+  const auto cpu_bound = [](const RunResult& r) { return r.bottleneck.rfind("cpu", 0) == 0; };
+  if (cpu_bound(ra) && cpu_bound(rb))
+    std::printf("note: both runs are CPU-bound: a different cache or capacity device, disk-group layout or\n"
+                "      network shows only once the hosts' CPUs are no longer the limit\n");
   return 0;
 }
 
@@ -386,6 +382,7 @@ int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
   const AccuracyReport report = evaluate(measurements, cat, o, p.fn());
   p.done();
   std::fputs(format_accuracy(report, a.all).c_str(), stdout);
+  std::printf("\n%s", cat.calibration().format_table().c_str());
   if (a.cv) {
     FitOptions f;
     f.loss = a.loss;
@@ -408,16 +405,22 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
   o.max_iterations = a.iterations;
   o.loss = a.loss;
   o.accuracy = measurement_runs(a, kFitRunOverrides);
+  // Seeds 001 (the only ESA cluster) and 002 (the only USB bridge) each alone inform one
+  // parameter, which is set from its source instead; they stay out of sample.
+  if (a.seeds.empty()) o.accuracy.only_seeds = kInSampleSeeds;
   const FitResult f = fit(measurements, cat, o, [&](const std::string& line) {
     if (!a.quiet) std::fprintf(stderr, "%s\n", line.c_str());
   });
   std::printf("before:\n%s\nafter:\n%s\n", format_accuracy(f.before, false).c_str(), format_accuracy(f.after, false).c_str());
   std::printf("fitted %d rows with %zu parameters: rms log error %.4f -> %.4f (%d iterations, %d runs of all scenarios)\n\n",
               f.rows, o.parameters.size(), f.rms_before, f.rms_after, f.iterations, f.evaluations);
-  std::printf("%-24s %12s %12s %12s\n", "parameter", "default", "fitted", "stderr");
+  std::printf("%-24s %12s %12s %12s %21s\n", "parameter", "default", "fitted", "stderr", "range");
   Calibration out = f.calibration;
   for (auto& p : out.parameters()) {
-    std::printf("%-24s %12.5g %12.5g %12.5g\n", p.name.c_str(), p.default_value, p.fitted, p.stderr_value);
+    const bool fitted = std::find(o.parameters.begin(), o.parameters.end(), p.name) != o.parameters.end();
+    std::printf("%-24s %12.5g %12.5g %12.5g %10.4g..%-10.4g%s\n", p.name.c_str(), p.default_value, p.fitted,
+                p.stderr_value, p.min, p.max,
+                fitted && p.at_bound() ? "  AT ITS BOUND: a mechanism the data need is missing" : "");
     for (const auto& name : o.parameters)
       if (name == p.name) {
         char buf[256];

@@ -169,10 +169,12 @@ void Cluster::fan_out(std::uint32_t req) {
   const int h = esa ? 0 : chunk(r);
   r.pending = 0;
   if (r.op == IoOp::read) {
-    // ESA stores compressed blocks but returns them decompressed by the component host:
+    // ESA stores compressed blocks but returns them decompressed by the component host.
+    // FITTED CHOICE (README, Accuracy, "Choices made with the data in view"): chosen because
     // seed 001's 512K random read at 25 GbE (20,359 MB/s over 6 hosts) sits within 1 % of the
-    // link limit for uncompressed bytes with 5/6 of reads remote, although its data was
-    // compressible. OSA reads move and store the bytes as written.
+    // link limit for uncompressed bytes with 5/6 of reads remote; its scenarios take the data
+    // as incompressible, so there the choice changes nothing. OSA reads move and store the
+    // bytes as written.
     const std::int64_t bytes = r.size;
     if (!layout_.erasure_coded()) {
       int rep = read_replica(o.place, static_cast<int>(r.object), r.offset, r.client, two_node_);
@@ -437,10 +439,10 @@ void Cluster::subop_done(std::uint32_t sub) {
       // A disk receives the batch as the dirty extents it holds, sorted by address: one seek and
       // rotation per extent (WriteBuffer::mean_extent), so scattered random writes cost what
       // they cost on a disk however the elevator orders them. An SSD takes the batch as one
-      // write: its datasheet random-write rating is a full-drive steady state (garbage
-      // collection at its worst), while vSAN capacity SSDs usually hold far less live data
-      // and write closer to their sequential rate (README, Storage layer: a fill-dependent
-      // model was tried on branch ssd-gc-destage).
+      // write. FITTED CHOICE (README, Accuracy, "Choices made with the data in view"): per
+      // extent at the datasheet's full-drive random-write rate made seed 003's S4500 capacity
+      // drives its limit at half the measured 8K IOPS. A drive with NAND internals
+      // (flash_array.hpp) charges the batch's bytes with garbage collection at its own fill.
       s.sequential = false;
       subop_device(sub, dg.hybrid ? static_cast<std::uint32_t>(dg.buffer.extents_in(static_cast<double>(s.out_bytes))) : 1);
       return;

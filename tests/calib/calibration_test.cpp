@@ -45,19 +45,19 @@ TEST_CASE("data/measurements.csv loads and its scenarios exist") {
 
 TEST_CASE("calibration files round-trip and reject unknown or out-of-range parameters") {
   Calibration c = Calibration::defaults();
-  c.set("cpu_per_io_scale", 2.5);
+  c.set("vsan_cpu_scale", 2.5);
   const fs::path dir = fs::temp_directory_path() / "hcisim_calibration_test";
   fs::create_directories(dir);
   std::ofstream(dir / "calibration.yaml") << c.to_yaml();
   const Calibration back = Calibration::load_dir(dir.string());
-  CHECK(back.value("cpu_per_io_scale") == 2.5);
+  CHECK(back.value("vsan_cpu_scale") == 2.5);
   CHECK(back.value("stack_latency_us") == 0);
   std::ofstream(dir / "bad.yaml") << "parameters:\n  cpu_cost_scael: {fitted: 2}\n";
   CHECK_THROWS_WITH(Calibration::load((dir / "bad.yaml").string()),
                     Catch::Contains("bad.yaml:2") && Catch::Contains("unknown calibration parameter 'cpu_cost_scael'"));
-  std::ofstream(dir / "range.yaml") << "parameters:\n  cpu_per_io_scale: {fitted: 500}\n";
+  std::ofstream(dir / "range.yaml") << "parameters:\n  vsan_cpu_scale: {fitted: 500}\n";
   CHECK_THROWS_WITH(Calibration::load((dir / "range.yaml").string()),
-                    Catch::Contains("range.yaml:2") && Catch::Contains("cpu_per_io_scale.fitted"));
+                    Catch::Contains("range.yaml:2") && Catch::Contains("vsan_cpu_scale.fitted"));
   CHECK_THROWS_WITH(c.set("stack_latency_us", -1), Catch::Contains("calibration stack_latency_us"));
 }
 
@@ -67,7 +67,7 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
   write_small_scenario(dir, "0.1");
   HardwareCatalog cat = HardwareCatalog::load();
   Calibration planted = Calibration::defaults();
-  planted.set("cpu_per_io_scale", 4.0);
+  planted.set("vsan_cpu_scale", 4.0);
   planted.set("stack_latency_us", 200.0);
   // A second operating point at queue depth 1 separates fixed latency from CPU queueing.
   std::ifstream in(dir / "small.yaml");
@@ -101,12 +101,12 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
   };
   std::vector<Measurement> ms = measure(planted);
   FitOptions o;
-  o.parameters = {"cpu_per_io_scale", "stack_latency_us"};
+  o.parameters = {"vsan_cpu_scale", "stack_latency_us"};
   o.accuracy.repo_dir = dir.string();
   o.accuracy.jobs = 1;
   const FitResult f = fit(ms, cat, o);
   INFO("rms " << f.rms_before << " -> " << f.rms_after << " in " << f.iterations << " iterations");
-  CHECK(f.calibration.value("cpu_per_io_scale") == Approx(4.0).epsilon(0.05));
+  CHECK(f.calibration.value("vsan_cpu_scale") == Approx(4.0).epsilon(0.05));
   CHECK(f.calibration.value("stack_latency_us") == Approx(200.0).epsilon(0.10));
   CHECK(f.rms_after < 0.02);
   CHECK(f.rms_after < f.rms_before / 10);
@@ -120,9 +120,9 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
   FitOptions ls = o;
   FitOptions huber = ls;
   huber.loss = FitLoss::huber;
-  const double ls_scale = fit(outlier, cat, ls).calibration.value("cpu_per_io_scale");
+  const double ls_scale = fit(outlier, cat, ls).calibration.value("vsan_cpu_scale");
   const FitResult hf = fit(outlier, cat, huber);
-  const double huber_scale = hf.calibration.value("cpu_per_io_scale");
+  const double huber_scale = hf.calibration.value("vsan_cpu_scale");
   INFO("CPU scale with one outlier: least squares " << ls_scale << ", Huber " << huber_scale << " (k " << hf.huber_k << ")");
   CHECK(std::fabs(huber_scale - 4.0) < std::fabs(ls_scale - 4.0));
   CHECK(huber_scale == Approx(4.0).epsilon(0.10));
@@ -136,9 +136,9 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
   o2.max_iterations = 2;
   HardwareCatalog start = cat;
   Calibration warm = cat.calibration();
-  warm.set("esa_cpu_per_io_factor", 0.5);
+  warm.set("esa_cpu_per_io_factor", 0.8);
   start.set_calibration(warm);
-  CHECK(fit(ms, start, o2).calibration.value("esa_cpu_per_io_factor") == 1.0);
+  CHECK(fit(ms, start, o2).calibration.value("esa_cpu_per_io_factor") == 0.5);
 
   // Leave-one-seed-out: call each operating point a seed of its own. Each fold sees one
   // point only, which pins one parameter but not two (at queue depth 1 fixed latency and CPU
@@ -146,11 +146,11 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
   // the random stream puts it): the folds fit the CPU scale alone, planted on its own, and
   // the held-out point is then predicted closely.
   Calibration planted_cpu = Calibration::defaults();
-  planted_cpu.set("cpu_per_io_scale", 4.0);
+  planted_cpu.set("vsan_cpu_scale", 4.0);
   std::vector<Measurement> cv_rows = measure(planted_cpu);
   for (Measurement& m : cv_rows) m.seed_file = m.scenario == "small.yaml" ? "998_synthetic.txt" : "999_synthetic.txt";
   FitOptions o_cv = o;
-  o_cv.parameters = {"cpu_per_io_scale"};
+  o_cv.parameters = {"vsan_cpu_scale"};
   const AccuracyReport cv = cross_validate(cv_rows, cat, o_cv, {});
   CHECK(cv.summary.throughput_rows == 2);
   CHECK(cv.summary.throughput_max_abs_pct < 5.0);

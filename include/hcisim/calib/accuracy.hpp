@@ -54,6 +54,12 @@ struct AccuracySummary {
   double latency_max_abs_pct = 0;
   int ratio_rows = 0;
   double ratio_max_abs_points = 0;
+  // The same, with repeated runs of one scenario (seed 002's two DiskSpd runs) scored as one
+  // row against their midpoint, half their spread counted as measurement noise.
+  double throughput_noise_median_pct = 0;
+  double throughput_noise_max_pct = 0;
+  double latency_noise_median_pct = 0;
+  double latency_noise_max_pct = 0;
 };
 
 struct AccuracyOptions {

@@ -16,9 +16,16 @@ struct CalibrationParameter {
   double default_value = 0;
   double fitted = 0;        // the value in use
   double stderr_value = 0;  // from the fit's Jacobian; 0 = not fitted yet
-  double min = 0;           // search bounds for the fit
+  double min = 0;           // the physically plausible range; the fit stays inside
   double max = 0;
+  std::string what;         // the physical quantity
+  std::string range_source; // the source or argument for [min, max]
   std::string provenance;   // what it was fitted on, when, how well
+  /// On (or within 0.1 % of the range of) a bound: a sign that a mechanism is missing.
+  bool at_bound() const {
+    const double eps = 1e-3 * (max - min);
+    return fitted <= min + eps || fitted >= max - eps;
+  }
 };
 
 class Calibration {
@@ -47,6 +54,9 @@ class Calibration {
   }
   /// YAML text of the whole file.
   std::string to_yaml() const;
+  /// A table of the parameters: value, range, whether fitted, and a warning for a fitted
+  /// parameter on its bound (a sign that a mechanism the data need is missing).
+  std::string format_table() const;
 
  private:
   std::vector<CalibrationParameter> params_;

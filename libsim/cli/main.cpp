@@ -387,6 +387,7 @@ int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
     FitOptions f;
     f.loss = a.loss;
     f.accuracy = measurement_runs(a, kFitRunOverrides);
+    if (a.seeds.empty()) f.accuracy.only_seeds = kInSampleSeeds;   // seeds 001 and 002 stay out of sample
     const AccuracyReport cv = cross_validate(measurements, cat, f, a.sets, [&](const std::string& line) {
       if (!a.quiet) std::fprintf(stderr, "%s\n", line.c_str());
     });

@@ -26,7 +26,8 @@ FlashArray::FlashArray(const FlashSpec& spec, double capacity_gb, double read_ov
       channel_ns_per_byte_(1e3 / spec.channel_mbps),
       map_covered_bytes_(spec.map == FtlMap::dram ? 0.0 : spec.map_cache_mb * 1e6 / kMapEntryBytes * kMappedUnit) {
   const double raw_bits = capacity_bytes_ * (1.0 + spec.spare_pct / 100.0) * 8.0;
-  const auto dies = static_cast<std::size_t>(std::max(1.0, std::round(raw_bits / (spec.die_gbit * 1e9))));
+  // Die densities are binary (a 512 Gb die holds 512 x 2^30 bits).
+  const auto dies = static_cast<std::size_t>(std::max(1.0, std::round(raw_bits / (spec.die_gbit * 1073741824.0))));
   die_free_.assign(dies, Time::zero());
   die_programmed_.assign(dies, 0.0);
   channel_free_.assign(static_cast<std::size_t>(spec.channels), Time::zero());
@@ -68,18 +69,26 @@ double FlashArray::map_miss_probability() const {
 
 // One die operation of `us` arriving at `arrival`, with `channel_bytes` over the die's channel.
 // Every reservation is made on arrival, in time order, so neither a die nor a channel is
-// ever booked ahead of an earlier arrival: the channel slot is taken first (a program's data
-// goes in before the program; a read's comes out after it, the same sum), then the die.
-Time FlashArray::die_op(std::size_t die, Time arrival, double us, double channel_bytes) {
+// ever booked ahead of an earlier arrival. A program's data goes in over the channel before
+// the program; a read's comes out after it: the channel slot is booked on arrival, and the
+// read ends no earlier than its die's read plus the transfer.
+Time FlashArray::die_op(std::size_t die, Time arrival, double us, double channel_bytes, bool read) {
   Time ready = arrival;
+  Time xfer = Time::zero();
   if (channel_bytes > 0) {
     Time& ch = channel_free_[die % channel_free_.size()];
-    ch = std::max(arrival, ch) + Time::round_ns(channel_bytes * channel_ns_per_byte_);
+    xfer = Time::round_ns(channel_bytes * channel_ns_per_byte_);
+    ch = std::max(arrival, ch) + xfer;
     ready = ch;
   }
   if (us <= 0) return ready;
   Time& free = die_free_[die];
   const Time op = Time::round_ns(us * 1e3);
+  if (read) {
+    free = std::max(arrival, free) + op;
+    busy_ += op;
+    return std::max(ready, free + xfer);
+  }
   free = std::max(ready, free) + op;
   busy_ += op;
   return free;
@@ -89,10 +98,11 @@ Time FlashArray::die_op(std::size_t die, Time arrival, double us, double channel
 // reserved on arrival; the core waits tR and the page's transfer) and the firmware's own time.
 // Returns when the map entry is known.
 Time FlashArray::firmware_miss(Time now, RngStream& rng) {
-  die_op(rng.below(die_free_.size()), now, spec_.read_us, page_bytes_);
+  const Time page_read = die_op(rng.below(die_free_.size()), now, spec_.read_us, page_bytes_, true);
   auto core = std::min_element(firmware_free_.begin(), firmware_free_.end());
   const Time work = Time::round_ns((spec_.read_us + spec_.map_miss_us) * 1e3 + page_bytes_ * channel_ns_per_byte_);
-  *core = std::max(now, *core) + work;
+  // The core waits for the page however long its die is busy, then does its own work.
+  *core = std::max(std::max(now, *core) + work, page_read + Time::round_ns(spec_.map_miss_us * 1e3));
   firmware_busy_ += work;
   return *core;
 }
@@ -102,7 +112,7 @@ void FlashArray::fold_idle(Time now) {
   if (pslc_data_ <= 0 || now <= idle_since_) return;
   const double moved = std::min(pslc_data_, (now - idle_since_).seconds() * native_program_rate());
   pslc_data_ -= moved;
-  pslc_free_ = std::min(pslc_capacity(), pslc_free_ + moved);
+  pslc_free_ = std::min(std::max(0.0, pslc_capacity() - pslc_data_), pslc_free_ + moved);
   idle_since_ = now;
 }
 
@@ -129,9 +139,10 @@ Time FlashArray::read(Time now, Bytes size, bool sequential, RngStream& rng) {
   for (std::size_t p = 0; p < pages; ++p) {
     const double chunk = std::min(left, page_bytes_);
     left -= chunk;
-    done = std::max(done, die_op(die, now, tr, chunk));
+    done = std::max(done, die_op(die, now, tr, chunk, true));
     die = (die + 1) % die_free_.size();
   }
+  idle_since_ = std::max(idle_since_, done);   // reads keep the dies from folding too
   return done + Time::round_ns(read_overhead_ns_);
 }
 
@@ -146,11 +157,11 @@ void FlashArray::program(Time now, double bytes, bool pslc, bool fold_too) {
     pending -= unit;
     const std::size_t die = next_die_;
     next_die_ = (next_die_ + 1) % die_free_.size();
-    Time end = die_op(die, now, us, unit);           // data in over the channel, then the program
+    Time end = die_op(die, now, us, unit, false);    // data in over the channel, then the program
     die_programmed_[die] += pslc ? unit * spec_.bits_per_cell() : unit;   // pSLC uses native blocks at 1 bit
     if (die_programmed_[die] >= block_bytes_) {      // a block's worth: erase one
       die_programmed_[die] -= block_bytes_;
-      end = die_op(die, end, spec_.erase_us, 0.0);
+      end = die_op(die, end, spec_.erase_us, 0.0, false);
     }
     last_program_end_ = std::max(last_program_end_, end);
   }
@@ -166,7 +177,7 @@ Time FlashArray::write(Time now, Bytes size, bool sequential, RngStream& rng) {
   if (!sequential && spec_.map != FtlMap::dram && rng.uniform01() < map_miss_probability()) mapped = firmware_miss(now, rng);
   if (live_ < span_) {
     live_ = std::min(span_, live_ + bytes);
-    pslc_free_ = std::min(pslc_free_, pslc_capacity());
+    pslc_free_ = std::min(pslc_free_, std::max(0.0, pslc_capacity() - pslc_data_));   // the cache shrinks as the drive fills
   }
   const double amplified = bytes * (sequential ? 1.0 : gc_write_amplification());
   const bool past_half = live_ >= kPslcGoneAtFill * capacity_bytes_;

@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
 #include <cstdio>
 #include <algorithm>
 #include <filesystem>
@@ -122,6 +123,16 @@ Calibration Calibration::load(const std::string& path) {
       if (kv.second["fitted"]) p->fitted = kv.second["fitted"].as<double>();
       if (kv.second["stderr"]) p->stderr_value = kv.second["stderr"].as<double>();
       if (kv.second["provenance"]) p->provenance = kv.second["provenance"].as<std::string>();
+      // The physical range is the code's (its source is cited there): a file may restate it,
+      // not change it.
+      if (const YAML::Node range = kv.second["range"]) {
+        const double lo = range["min"] ? range["min"].as<double>() : p->min;
+        const double hi = range["max"] ? range["max"].as<double>() : p->max;
+        if (std::fabs(lo - p->min) > 1e-9 * std::max(1.0, std::fabs(p->min)) ||
+            std::fabs(hi - p->max) > 1e-9 * std::max(1.0, std::fabs(p->max)))
+          throw InvalidArgument(at + "parameters." + name + ".range is fixed by the model (" + std::to_string(p->min) +
+                                " .. " + std::to_string(p->max) + ", with its source); it cannot be changed here");
+      }
     } catch (const YAML::Exception& e) {
       throw InvalidArgument(at + "parameter '" + name + "': " + e.msg);
     }
@@ -186,7 +197,11 @@ std::string Calibration::to_yaml() const {
     os << buf;
     const auto quoted = [&os](const std::string& text) {
       os << '"';
-      for (char ch : text) os << (ch == '"' ? '\'' : ch);
+      for (char ch : text) {
+        if (ch == '"') os << '\'';
+        else if (ch == '\\') os << "\\\\";
+        else os << ch;
+      }
       os << '"';
     };
     std::snprintf(buf, sizeof buf, "    range: {min: %.6g, max: %.6g, source: ", p.min, p.max);

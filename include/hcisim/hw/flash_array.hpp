@@ -20,8 +20,8 @@
 //   GC     random writes are multiplied by greedy garbage collection's write amplification
 //          (1 + rho) / (2 rho), rho = spare / live (Hu et al., SYSTOR 2009); sequential
 //          streams invalidate whole blocks and pay none.
-//   map    DRAM-less drives cache the map in a host memory buffer or SRAM: `map_cache_mb` of
-//          4-byte entries maps that many x 1024 x 4 KiB of LBAs; a random I/O over a larger
+//   map    DRAM-less drives cache the map in a host memory buffer or SRAM: 4-byte entries
+//          for 4 KiB each, so 1 MB of map covers about 1 GB of LBAs; a random I/O over a larger
 //          span misses with probability 1 - covered / span. Writes miss too, and a write is
 //          acknowledged only once the firmware has its map entry.
 #pragma once
@@ -64,7 +64,7 @@ class FlashArray {
   double pslc_program_rate() const;
 
  private:
-  Time die_op(std::size_t die, Time arrival, double us, double channel_bytes);
+  Time die_op(std::size_t die, Time arrival, double us, double channel_bytes, bool read);
   Time firmware_miss(Time now, RngStream& rng);
   void fold_idle(Time now);
   void program(Time now, double bytes, bool pslc, bool fold_too);

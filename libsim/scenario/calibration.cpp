@@ -13,58 +13,72 @@
 
 namespace hcisim {
 
+namespace {
+constexpr const char* kNotFitted = "not fitted: the value its source or argument gives (range)";
+}  // namespace
+
 Calibration Calibration::defaults() {
   Calibration c;
-  // name, default, fitted, stderr, min, max, provenance
+  // name, default, fitted, stderr, min, max, what it is, the source or argument for the range, provenance
   c.params_ = {
       {"guest_cpu_us", 58.0, 58.0, 0, 24, 80,
        "core time the benchmark VM spends per I/O (fio, vdbench or DiskSpd, the guest kernel and the "
        "virtual disk's emulation), us at 2.5 GHz",
        "vcdx200, 'CPU cycles required for general storage workload' (2024-12): 145-160k cycles per I/O "
        "measured as VM CPU on ESXi 8 (58-64 us at 2.5 GHz); 60k cycles (24 us) for a lean Linux "
-       "fio/libaio path, 200k (80 us) above the measured"},
+       "fio/libaio path, 200k (80 us) above the measured",
+       kNotFitted},
       {"vsan_cpu_scale", 1.0, 1.0, 0, 0.25, 7,
        "multiplies the per-I/O vSAN stack costs of CpuCosts (vSCSI, DOM client and owner, LSOM/zDOM "
        "component, destage batch, network message; 45 us at 2.5 GHz for a remote 4K read at 1)",
        "no published vSAN cycles per I/O (sourced-figures S3-15); 0.25 (11 us, five layers at "
        "about Ceph Crimson's 6k-cycle target each, S3-10) to 7 (315 us, just under Ceph's most "
-       "efficient 1 core per 3,000 IOPS, 333 us, S3-09: VMware calls vSAN cheaper per I/O, S3-05)"},
+       "efficient 1 core per 3,000 IOPS, 333 us, S3-09: VMware calls vSAN cheaper per I/O, S3-05)",
+       kNotFitted},
       {"cpu_per_kib_scale", 1.0, 1.0, 0, 0.5, 2,
        "multiplies the per-KiB CPU costs of CpuCosts (checksum, compression, decompression, "
        "encryption, dedupe hash, network copies)",
        "the defaults are per-core rates of LZ4 (500 MB/s compress), SHA-1 (1-2 GB/s), CRC-32C and "
-       "TCP copies (cpu_spec.hpp); these vary about 2x with the CPU and the data"},
+       "TCP copies (cpu_spec.hpp); these vary about 2x with the CPU and the data",
+       kNotFitted},
       {"stack_latency_us", 0.0, 0.0, 0, 0, 300,
        "fixed software latency per I/O in the vSAN stack (ClusterSpec::stack_latency_us); default: none",
        "thread hand-offs and completion paths that are neither CPU, device nor wire time; no source "
        "gives one, and only seed 000's latency rows are in sample, so it is not fitted and stays 0; "
-       "300 us is below the lowest mean latency any seed reports for a remote write (0.72 ms, seed 001)"},
+       "300 us is below the lowest mean latency any seed reports for a remote write (0.72 ms, seed 001)",
+       kNotFitted},
       {"usb_bridge_latency_us", 54.0, 54.0, 0, 20, 250,
        "per-command time of a USB NVMe bridge (connections.csv usb-*); default: measured on "
        "another bridge at queue depth 1",
        "only seed 002 uses a USB bridge, so it is not fitted (that seed is out of sample); 54 us is "
        "the catalog's measured UAS bridge; Bulk-Only Transport adds a command and a status "
-       "transfer per command (up to 250 us)"},
+       "transfer per command (up to 250 us)",
+       kNotFitted},
       {"congestion_delay_a_us", 1.0, 1.0, 0, 0.01, 1000, "OSA congestion delay a in a*exp(b*congestion)",
        "VMware publishes no congestion curve (vsan-model-facts.md section 1); at 1 us the delay "
-       "stays under 10 ms up to congestion 255"},
+       "stays under 10 ms up to congestion 255",
+       kNotFitted},
       {"esa_gc_factor", 1.0, 1.0, 0, 1.0, 4.0, "ESA segment-cleaning write amplification on the capacity leg",
        "1 for a log whose segments empty before they are cleaned; 4 for a nearly full one (greedy "
-       "cleaning at 25 % spare, Xiang and Kurkoski, arXiv:1110.4245)"},
+       "cleaning at 25 % spare, Xiang and Kurkoski, arXiv:1110.4245)",
+       kNotFitted},
       {"esa_cpu_per_io_factor", 0.5, 0.5, 0, 0.3, 1.0,
        "ESA's per-I/O vSAN CPU (DOM client/owner, zDOM/LFS) relative to OSA's (facts section 5: cheaper per I/O)",
        "only seed 001 is ESA, so it is not fitted (that seed is out of sample); ESA checksums, "
        "compresses and encrypts once at the source and has no write buffer to destage (S3-05, "
-       "S3-06: 'more efficient per I/O'): about half of OSA's stack work, 0.3-1"},
+       "S3-06: 'more efficient per I/O'): about half of OSA's stack work, 0.3-1",
+       kNotFitted},
       {"dedupe_lookup_miss", 1.0, 1.0, 0, 0.0, 1.0,
        "OSA dedupe: probability that a capacity read first reads its hash-map entry from the capacity device",
        "only seed 000 runs dedupe, so it is not fitted: 1, every capacity read looks its block up on "
        "the capacity device, since VMware publishes no miss rate (sourced-figures S2-19), testers saw "
        "high capacity-device read latency with dedupe on (S2-10), and seed 000's hosts ran at 90 % "
-       "memory use, leaving no room to cache the map"},
+       "memory use, leaving no room to cache the map",
+       kNotFitted},
       {"lsom_cost_factor", 1.0, 1.0, 0, 0.01, 10.0,
        "OSA: work of a disk group's LSOM worlds relative to the same stages on shared cores (osa.lsom_worlds_per_dg)",
-       "used only with osa.lsom_worlds_per_dg > 0"},
+       "used only with osa.lsom_worlds_per_dg > 0",
+       kNotFitted},
   };
   return c;
 }

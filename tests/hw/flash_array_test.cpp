@@ -48,7 +48,7 @@ TEST_CASE("the NM620 1 TB fills like TechPowerUp's: pSLC speed, ~800 MB/s after 
     const std::uint64_t before = fill.device.completed();
     const double live = static_cast<double>(nand.live().count());
     fill.engine.run_for(Time::from_seconds(20));
-    return std::pair{live / (drive.capacity_gb * 1e9), (fill.device.completed() - before) * 1048576.0 / 20 * 1e-6};
+    return std::pair{live / (drive.capacity_gb * 1e9), static_cast<double>(fill.device.completed() - before) * 1048576.0 / 20 * 1e-6};
   };
   const auto [fill0, slc] = window();
   CHECK(fill0 < 0.05);

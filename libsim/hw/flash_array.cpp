@@ -87,10 +87,12 @@ Time FlashArray::die_op(std::size_t die, Time arrival, double us, double channel
   if (read) {
     free = std::max(arrival, free) + op;
     busy_ += op;
+    idle_since_ = std::max(idle_since_, free);
     return std::max(ready, free + xfer);
   }
   free = std::max(ready, free) + op;
   busy_ += op;
+  idle_since_ = std::max(idle_since_, free);   // every die free by then (die times only grow)
   return free;
 }
 
@@ -165,7 +167,6 @@ void FlashArray::program(Time now, double bytes, bool pslc, bool fold_too) {
     }
     last_program_end_ = std::max(last_program_end_, end);
   }
-  for (const Time f : die_free_) idle_since_ = std::max(idle_since_, f);
 }
 
 Time FlashArray::write(Time now, Bytes size, bool sequential, RngStream& rng) {

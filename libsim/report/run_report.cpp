@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "hcisim/report/text_escape.hpp"
+
 namespace hcisim {
 
 namespace {
@@ -13,22 +15,6 @@ std::string fmt(const char* f, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, f, v);
   return buf;
-}
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) out += fmt("\\u%04x", static_cast<double>(static_cast<unsigned char>(c)));
-        else out += c;
-    }
-  }
-  return out + "\"";
 }
 
 // Resync's copy rate over the measured window, MB/s (0 when none ran).
@@ -234,7 +220,7 @@ std::string csv_header() {
 std::string csv_row(const RunResult& r) {
   auto q = [](const std::string& s) {
     std::string out = "\"";
-    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    for (char c : valid_utf8(s)) out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
   };
   const WorkloadResult& w = r.result;

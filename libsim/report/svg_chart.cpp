@@ -6,20 +6,11 @@
 #include <cstdio>
 #include <sstream>
 
+#include "hcisim/report/text_escape.hpp"
+
 namespace hcisim {
 
 namespace {
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
-  }
-  return out;
-}
 
 // A "nice" axis maximum: 1, 2 or 5 times a power of ten at or above v.
 double nice_max(double v) {
@@ -57,7 +48,7 @@ std::string svg_line_chart(const std::string& title, const std::string& x_label,
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H << "\" viewBox=\"0 0 " << W
      << " " << H << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-     << "<text x=\"" << W / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">" << escape(title) << "</text>\n";
+     << "<text x=\"" << W / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">" << xml_text(title) << "</text>\n";
   for (int i = 0; i <= 5; ++i) {
     const double xv = xmax * i / 5, yv = ymax * i / 5;
     os << "<line x1=\"" << px(xv) << "\" y1=\"" << py(0) << "\" x2=\"" << px(xv) << "\" y2=\"" << py(ymax)
@@ -69,10 +60,10 @@ std::string svg_line_chart(const std::string& title, const std::string& x_label,
   }
   os << "<line x1=\"" << L << "\" y1=\"" << py(0) << "\" x2=\"" << W - R << "\" y2=\"" << py(0) << "\" stroke=\"black\"/>\n"
      << "<line x1=\"" << L << "\" y1=\"" << py(0) << "\" x2=\"" << L << "\" y2=\"" << T << "\" stroke=\"black\"/>\n"
-     << "<text x=\"" << (L + W - R) / 2 << "\" y=\"" << H - 18 << "\" text-anchor=\"middle\">" << escape(x_label)
+     << "<text x=\"" << (L + W - R) / 2 << "\" y=\"" << H - 18 << "\" text-anchor=\"middle\">" << xml_text(x_label)
      << "</text>\n"
      << "<text transform=\"translate(18," << (T + H - B) / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
-     << escape(y_label) << "</text>\n";
+     << xml_text(y_label) << "</text>\n";
   for (std::size_t s = 0; s < series.size(); ++s) {
     const char* colour = kColours[s % 6];
     os << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\" points=\"";
@@ -84,7 +75,7 @@ std::string svg_line_chart(const std::string& title, const std::string& x_label,
          << "\"/>\n";
     os << "<rect x=\"" << L + 12 << "\" y=\"" << T + 8 + 18 * static_cast<double>(s) << "\" width=\"12\" height=\"12\" fill=\""
        << colour << "\"/>\n"
-       << "<text x=\"" << L + 30 << "\" y=\"" << T + 18 + 18 * static_cast<double>(s) << "\">" << escape(series[s].label)
+       << "<text x=\"" << L + 30 << "\" y=\"" << T + 18 + 18 * static_cast<double>(s) << "\">" << xml_text(series[s].label)
        << "</text>\n";
   }
   os << "</svg>\n";

@@ -1,0 +1,24 @@
+// Text that leaves the simulator in JSON and SVG: always valid UTF-8, with the characters
+// each format cannot hold escaped or replaced. Names come from user files (scenario names,
+// host names, job names), so any byte sequence can arrive here.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace hcisim {
+
+/// `s` with every byte sequence that is not well-formed UTF-8 (RFC 3629: no overlong
+/// forms, no surrogates, nothing above U+10FFFF) replaced by U+FFFD.
+std::string valid_utf8(std::string_view s);
+
+/// A JSON string literal (RFC 8259 section 7): quotes, backslash and the control characters
+/// U+0000..U+001F escaped, invalid UTF-8 replaced by U+FFFD.
+std::string json_string(std::string_view s);
+
+/// Character data for XML/SVG: <, > and & escaped; the control characters XML 1.0 does
+/// not allow (all below U+0020 but tab, newline and carriage return) replaced by U+FFFD,
+/// as is invalid UTF-8.
+std::string xml_text(std::string_view s);
+
+}  // namespace hcisim

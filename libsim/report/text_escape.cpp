@@ -1,0 +1,106 @@
+// Escaping for JSON and SVG output (text_escape.hpp).
+#include "hcisim/report/text_escape.hpp"
+
+#include <cstdint>
+#include <cstdio>
+
+namespace hcisim {
+
+namespace {
+
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";   // U+FFFD in UTF-8
+
+// Length of the well-formed UTF-8 sequence at s[i], or 0 when the bytes there are not one
+// (RFC 3629 section 4, the table of well-formed byte sequences).
+std::size_t sequence_length(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  const unsigned char c = b(0);
+  if (c < 0x80) return 1;
+  std::size_t n;
+  unsigned char lo = 0x80, hi = 0xBF;   // range of the second byte
+  if (c >= 0xC2 && c <= 0xDF) n = 2;
+  else if (c == 0xE0) n = 3, lo = 0xA0;
+  else if (c >= 0xE1 && c <= 0xEC) n = 3;
+  else if (c == 0xED) n = 3, hi = 0x9F;   // no surrogates
+  else if (c >= 0xEE && c <= 0xEF) n = 3;
+  else if (c == 0xF0) n = 4, lo = 0x90;
+  else if (c >= 0xF1 && c <= 0xF3) n = 4;
+  else if (c == 0xF4) n = 4, hi = 0x8F;   // nothing above U+10FFFF
+  else return 0;
+  if (i + n > s.size()) return 0;
+  if (b(1) < lo || b(1) > hi) return 0;
+  for (std::size_t k = 2; k < n; ++k)
+    if (b(k) < 0x80 || b(k) > 0xBF) return 0;
+  return n;
+}
+
+// Calls `ascii(c)` for each ASCII byte and `other(bytes)` for each valid multi-byte
+// sequence; an invalid byte becomes U+FFFD (one per byte that starts no valid sequence).
+template <typename Ascii>
+void transcode(std::string& out, std::string_view s, Ascii ascii) {
+  out.reserve(out.size() + s.size() + 2);
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = sequence_length(s, i);
+    if (n == 0) {
+      out += kReplacement;
+      ++i;
+    } else if (n == 1) {
+      ascii(out, s[i]);
+      ++i;
+    } else {
+      out.append(s.substr(i, n));
+      i += n;
+    }
+  }
+}
+
+}  // namespace
+
+std::string valid_utf8(std::string_view s) {
+  std::string out;
+  transcode(out, s, [](std::string& o, char c) { o += c; });
+  return out;
+}
+
+std::string json_string(std::string_view s) {
+  std::string out = "\"";
+  transcode(out, s, [](std::string& o, char c) {
+    switch (c) {
+      case '"': o += "\\\""; break;
+      case '\\': o += "\\\\"; break;
+      case '\n': o += "\\n"; break;
+      case '\r': o += "\\r"; break;
+      case '\t': o += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+          o += buf;
+        } else {
+          o += c;
+        }
+    }
+  });
+  out += '"';
+  return out;
+}
+
+std::string xml_text(std::string_view s) {
+  std::string out;
+  transcode(out, s, [](std::string& o, char c) {
+    switch (c) {
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '&': o += "&amp;"; break;
+      case '\t':
+      case '\n':
+      case '\r': o += c; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) o += kReplacement;
+        else o += c;
+    }
+  });
+  return out;
+}
+
+}  // namespace hcisim

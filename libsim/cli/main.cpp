@@ -341,6 +341,11 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   std::printf("A: %s\nB: %s\n\n%-26s %14s %14s %14s %9s\n", sa.name.c_str(), sb.name.c_str(), "metric", "A", "B", "B - A",
               "change");
   auto row = [](const char* name, double x, double y) {
+    // A change relative to zero has no percentage: "n/a" (0 -> 0 is no change).
+    if (x == 0 && y != 0) {
+      std::printf("%-26s %14.2f %14.2f %+14.2f %9s\n", name, x, y, y - x, "n/a");
+      return;
+    }
     const double pct = x != 0 ? 100.0 * (y - x) / std::fabs(x) : 0.0;
     std::printf("%-26s %14.2f %14.2f %+14.2f %+8.1f%%\n", name, x, y, y - x, pct);
   };

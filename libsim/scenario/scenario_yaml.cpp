@@ -28,6 +28,7 @@
 #include <fstream>
 #include <sstream>
 #include <string_view>
+#include <vector>
 
 #include "hcisim/core/check.hpp"
 #include "hcisim/scenario/scenario.hpp"
@@ -41,18 +42,25 @@ namespace {
 
 using detail::YamlReader;
 
+// The most nodes a --set value may expand to. Aliases copy their anchor's subtree, so a few
+// hundred bytes of nested aliases can stand for billions of nodes (fuzz review D3); no
+// scenario value comes near this.
+constexpr int kMaxSetNodes = 10000;
+
 // A copy of `n` built node by node, so it carries no position: errors about it then say
 // "(--set)" instead of pointing at a line of the scenario file (YamlReader::where).
-YAML::Node without_marks(const YAML::Node& n) {
+// `budget` counts the nodes still allowed; the copy stops when it runs out.
+YAML::Node without_marks(const YAML::Node& n, int& budget) {
+  if (--budget < 0) throw InvalidArgument("");
   if (n.IsScalar()) return YAML::Node(n.Scalar());
   if (n.IsSequence()) {
     YAML::Node out(YAML::NodeType::Sequence);
-    for (const auto& item : n) out.push_back(without_marks(item));
+    for (const auto& item : n) out.push_back(without_marks(item, budget));
     return out;
   }
   if (n.IsMap()) {
     YAML::Node out(YAML::NodeType::Map);
-    for (const auto& kv : n) out[without_marks(kv.first)] = without_marks(kv.second);
+    for (const auto& kv : n) out[without_marks(kv.first, budget)] = without_marks(kv.second, budget);
     return out;
   }
   return YAML::Node(YAML::NodeType::Null);
@@ -66,9 +74,13 @@ void apply_override(YAML::Node& root, const std::string& assignment) {
   const std::string path = assignment.substr(0, eq);
   YAML::Node value;
   try {
-    value = without_marks(YAML::Load(assignment.substr(eq + 1)));
+    int budget = kMaxSetNodes;
+    value = without_marks(YAML::Load(assignment.substr(eq + 1)), budget);
   } catch (const YAML::Exception& e) {
     throw InvalidArgument("--set '" + assignment + "': value is not valid YAML (" + e.msg + ")");
+  } catch (const InvalidArgument&) {
+    throw InvalidArgument("--set '" + path + "': the value expands to more than " + std::to_string(kMaxSetNodes) +
+                          " YAML nodes (aliases copy their anchor's nodes); give a smaller value");
   }
   std::vector<std::string> keys;
   std::stringstream ss(path);
@@ -413,7 +425,15 @@ Scenario parse_scenario(const std::string& text, const std::string& source, cons
                         const HardwareCatalog& catalog) {
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    // Every document is read, so a later one is neither ignored nor left unchecked (fuzz
+    // review D12); a scenario is exactly one.
+    const std::vector<YAML::Node> docs = YAML::LoadAll(text);
+    if (docs.size() > 1) {
+      const int line = docs[1].Mark().line;   // -1 for an empty document
+      throw InvalidArgument(source + (line >= 0 ? ":" + std::to_string(line + 1) : std::string()) +
+                            ": a second YAML document; a scenario file holds one (remove the '---' and what follows)");
+    }
+    if (!docs.empty()) root = docs.front();
   } catch (const YAML::ParserException& e) {
     throw InvalidArgument(source + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
   }

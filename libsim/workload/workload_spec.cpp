@@ -49,7 +49,9 @@ void WorkloadSpec::validate() const {
   if (vmdk_size.count() < block.count()) check::fail("workload vmdk_size bytes", vmdk_size.count(), "at least one block");
   percent(compress_pct, "compress_pct");
   if (!(dedupe_pct >= 0 && dedupe_pct <= 99)) check::fail("workload dedupe_pct", dedupe_pct, "0..99");
-  if (!(duration_s > 0 && duration_s <= 86400)) check::fail("workload duration_s", duration_s, "(0, 86400] seconds");
+  // At least a microsecond: the simulated clock counts nanoseconds, and a window that rounds
+  // to nothing would report 0 IOPS and NaN rates (fuzz review D10).
+  if (!(duration_s >= 1e-6 && duration_s <= 86400)) check::fail("workload duration_s", duration_s, "1e-6..86400 seconds");
   if (!(warmup_s >= 0 && warmup_s <= 86400)) check::fail("workload warmup_s", warmup_s, "0..86400 seconds");
   if (!(history_s >= 0 && history_s <= 1e7)) check::fail("workload history_s", history_s, "0..1e7 seconds");
   check::non_negative(iops_limit_per_vm, "workload iops_limit_per_vm");

@@ -147,6 +147,30 @@ TEST_CASE("scenario errors name file, line, key path and what is allowed") {
   CHECK_THROWS_WITH(load_scenario("/nonexistent/x.yaml", {}, cat()), Catch::Contains("'/nonexistent/x.yaml' cannot be read"));
 }
 
+TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad input") {
+  // D3: 310 bytes of nested aliases stand for 10^7 nodes; the copy stops at the limit.
+  std::string bomb = "name=[&a0 [x,x,x,x,x,x,x,x,x,x]";
+  for (int d = 1; d <= 6; ++d) {
+    bomb += ", &a" + std::to_string(d) + " [";
+    for (int i = 0; i < 10; ++i) bomb += (i ? ",*a" : "*a") + std::to_string(d - 1);
+    bomb += "]";
+  }
+  bomb += "]";
+  CHECK_THROWS_WITH(parse(kExample, {bomb}),
+                    Catch::Contains("--set 'name': the value expands to more than 10000 YAML nodes"));
+  CHECK(parse(kExample, {"cluster.failed_hosts=[&h esx01]"}).cluster.failed_hosts.size() == 1);
+  // D12: a second document is neither ignored nor left unparsed.
+  CHECK_THROWS_WITH(parse(std::string(kExample) + "---\nworkload: {vms: 1}\n"),
+                    Catch::Contains("test.yaml:") && Catch::Contains("a second YAML document"));
+  CHECK_THROWS_WITH(parse(std::string(kExample) + "---\nworkload: {vms: 1}\n--- [unclosed\n"),
+                    Catch::Contains("test.yaml:") && Catch::Contains("not valid YAML"));
+  CHECK(parse("---\n" + std::string(kExample) + "...\n").workload.vms == 8);
+  // D10: a window that rounds to 0 ns.
+  CHECK_THROWS_WITH(parse(kExample, {"workload.duration_s=1e-10"}),
+                    Catch::Contains("duration_s") && Catch::Contains("1e-6..86400 seconds"));
+  CHECK(parse(kExample, {"workload.duration_s=1e-6"}).workload.duration_s == 1e-6);
+}
+
 TEST_CASE("scenario overrides given with --set replace any key and bad ones are named") {
   const Scenario s = parse(kExample, {"workload.vms=16", "cluster.host.network.speed_gbe=25", "policy.ftt=0"});
   CHECK(s.workload.vms == 16);
@@ -291,7 +315,16 @@ TEST_CASE("cluster.failed_hosts names hosts that are down: the run is degraded a
   REQUIRE(r.hosts.size() == 3);   // a failed host reports no resource usage
   for (const auto& h : r.hosts) CHECK(h.host != "esx03");
   CHECK(r.result.iops * r.result.pooled_latency_ms * 1e-3 == Approx(r.configured_outstanding).epsilon(0.03));
-  CHECK(r.result.iops < healthy.result.iops);   // three hosts' capacity drives instead of four
+  // The write copies on the failed host are not made: RAID-1 writes 2 copies when healthy;
+  // with esx03 down, the objects that had a replica there (about half: 2 of 4 hosts) write
+  // one. (IOPS need not fall: the NM620s serve more reads per device at the deeper queues
+  // the survivors get, and fewer copies program their dies.)
+  auto copies = [](const RunResult& x) {
+    return static_cast<double>(x.counters.fg_device_write_bytes) / static_cast<double>(x.counters.host_write_bytes);
+  };
+  CHECK(copies(healthy) == Approx(2.0).epsilon(0.005));   // device writes are counted at issue
+  INFO("copies per host byte: healthy " << copies(healthy) << ", esx03 down " << copies(r));
+  CHECK(copies(r) == Approx(1.5).margin(0.2));
   CHECK_THAT(format_hcibench(r), Catch::Contains("Failed hosts: esx03 (degraded"));
   CHECK_THAT(to_json(r), Catch::Contains("\"failed_hosts\": [\"esx03\"]"));
   CHECK_THAT(to_json(healthy), Catch::Contains("\"failed_hosts\": []"));

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <fstream>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -284,19 +286,29 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
     }
   std::vector<RunResult> results(points.size());
   std::vector<std::string> errors(points.size());
+  std::vector<char> internal(points.size(), 0);   // the error was not bad input
   std::atomic<std::size_t> finished{0};
   Progress p(!a.quiet);
   parallel_for(points.size(), a.jobs, [&](std::size_t i) {
     try {
       results[i] = simulate(points[i]);
+    } catch (const InvalidArgument& e) {
+      errors[i] = e.what();
     } catch (const std::exception& e) {
       errors[i] = e.what();
+      internal[i] = 1;
     }
     p.draw(static_cast<double>(++finished) / static_cast<double>(points.size()));
   });
   p.done();
-  for (std::size_t i = 0; i < errors.size(); ++i)
-    if (!errors[i].empty()) throw InvalidArgument(key + "=" + values[i % values.size()] + ": " + errors[i]);
+  // Bad input is blamed on the varied value (exit 2); anything else, such as running out of
+  // memory, is an internal error (exit 1), as for run (fuzz review D17).
+  for (std::size_t i = 0; i < errors.size(); ++i) {
+    if (errors[i].empty()) continue;
+    const std::string point = key + "=" + values[i % values.size()] + ": " + errors[i];
+    if (internal[i]) throw std::runtime_error(point);
+    throw InvalidArgument(point);
+  }
   std::string csv = key + "," + csv_header() + "\n";
   std::vector<ChartSeries> series;
   for (std::size_t f = 0; f < a.files.size(); ++f) {
@@ -443,24 +455,38 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
 
 }  // namespace
 
+namespace {
+
+int dispatch(const Args& a) {
+  if (a.command == "help") {
+    std::fputs(kHelp, stdout);
+    return 0;
+  }
+  const HardwareCatalog cat = HardwareCatalog::load();
+  std::error_code ec;
+  if (!std::filesystem::exists(default_data_dir() + "/calibration.yaml", ec))
+    std::fprintf(stderr, "warning: %s/calibration.yaml not found: the model runs with its default (uncalibrated) "
+                 "constants\n", default_data_dir().c_str());
+  if (a.command == "validate") return cmd_validate(a, cat);
+  if (a.command == "sweep") return cmd_sweep(a, cat);
+  if (a.command == "compare") return cmd_compare(a, cat);
+  if (a.command == "accuracy") return cmd_accuracy(a, cat);
+  if (a.command == "calibrate") return cmd_calibrate(a, cat);
+  return cmd_run(a, cat);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   try {
-    const Args a = parse_args(argc, argv);
-    if (a.command == "help") {
-      std::fputs(kHelp, stdout);
-      return 0;
+    const int rc = dispatch(parse_args(argc, argv));
+    // A result that did not reach stdout (a full disk, a closed pipe or descriptor) is not a
+    // success (fuzz review D16).
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+      std::fprintf(stderr, "hcisim: cannot write the output to stdout: %s\n", std::strerror(errno));
+      return 1;
     }
-    const HardwareCatalog cat = HardwareCatalog::load();
-    std::error_code ec;
-    if (!std::filesystem::exists(default_data_dir() + "/calibration.yaml", ec))
-      std::fprintf(stderr, "warning: %s/calibration.yaml not found: the model runs with its default (uncalibrated) "
-                   "constants\n", default_data_dir().c_str());
-    if (a.command == "validate") return cmd_validate(a, cat);
-    if (a.command == "sweep") return cmd_sweep(a, cat);
-    if (a.command == "compare") return cmd_compare(a, cat);
-    if (a.command == "accuracy") return cmd_accuracy(a, cat);
-    if (a.command == "calibrate") return cmd_calibrate(a, cat);
-    return cmd_run(a, cat);
+    return rc;
   } catch (const InvalidArgument& e) {
     std::fprintf(stderr, "hcisim: %s\n", e.what());
     return 2;

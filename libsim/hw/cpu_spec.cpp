@@ -25,7 +25,7 @@ const char* cpu_stage_name(CpuStage stage) {
 }
 
 void CpuCosts::validate() const {
-  check::positive(reference_ghz, "cpu costs reference_ghz");
+  check::positive_at_most(reference_ghz, 100, "cpu costs reference_ghz");
   const std::pair<const char*, double> all[] = {
       {"guest_us", guest_us},
       {"vscsi_us", vscsi_us},
@@ -43,7 +43,9 @@ void CpuCosts::validate() const {
       {"net_us_per_kib", net_us_per_kib},
       {"rdma_us_per_kib", rdma_us_per_kib},
   };
-  for (const auto& [field, v] : all) check::non_negative(v, std::string("cpu costs ") + field);
+  // At most a second of core time per I/O (or per KiB): far above anything physical, and
+  // far below what would overflow a duration in nanoseconds (fuzz review D9).
+  for (const auto& [field, v] : all) check::non_negative_at_most(v, 1e6, std::string("cpu costs ") + field);
 }
 
 }  // namespace hcisim

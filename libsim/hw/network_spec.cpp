@@ -18,13 +18,13 @@ void validate_link_speed(double gbps, const std::string& what) {
 void NicSpec::validate() const {
   validate_link_speed(speed_gbps, "nic '" + name + "' speed_gbps");
   check::in_range(ports, 1, 8, "nic '" + name + "' ports");
-  check::non_negative(latency_us, "nic '" + name + "' latency_us");
+  check::non_negative_at_most(latency_us, 1e6, "nic '" + name + "' latency_us");
 }
 
 void SwitchSpec::validate() const {
   validate_link_speed(port_speed_gbps, "switch '" + name + "' port_speed_gbps");
   check::in_range(ports, 2, 1024, "switch '" + name + "' ports");
-  check::non_negative(latency_us, "switch '" + name + "' latency_us");
+  check::non_negative_at_most(latency_us, 1e6, "switch '" + name + "' latency_us");
   check::non_negative(buffer_mb, "switch '" + name + "' buffer_mb");
 }
 

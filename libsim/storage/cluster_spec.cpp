@@ -114,7 +114,7 @@ void ClusterSpec::validate() const {
       check::fail("osa.dedupe_lookup_miss", osa.dedupe_lookup_miss, "a probability 0..1");
     if (osa.lsom_worlds_per_dg < 0 || osa.lsom_worlds_per_dg > 64)
       check::fail("osa.lsom_worlds_per_dg", osa.lsom_worlds_per_dg, "0 (shared cores) .. 64");
-    check::positive(osa.lsom_cost_factor, "osa.lsom_cost_factor");
+    check::positive_at_most(osa.lsom_cost_factor, 1000, "osa.lsom_cost_factor");
     // Congestion delay a * exp(b * 255) at full congestion must stay a time (at most 1000 s).
     check::non_negative(osa.congestion_delay_a_us, "osa.congestion_delay_a_us");
     if (!(osa.congestion_delay_b >= 0 && osa.congestion_delay_b <= 0.1))
@@ -134,11 +134,13 @@ void ClusterSpec::validate() const {
     } catch (const InvalidArgument& e) {
       throw InvalidArgument(std::string("(host.network) ") + e.what());
     }
-    check::positive(esa.gc_factor, "esa.gc_factor");
-    check::positive(esa.cpu_per_io_factor, "esa.cpu_per_io_factor");
+    // Upper bounds far above any physical value (calibration ranges: gc 1-4, CPU factor
+    // 0.3-1, LSOM 0.01-10), low enough that no time or byte count overflows (D9).
+    check::positive_at_most(esa.gc_factor, 100, "esa.gc_factor");
+    check::positive_at_most(esa.cpu_per_io_factor, 100, "esa.cpu_per_io_factor");
     cpu_costs.validate();
-    check::non_negative(stack_latency_us, "stack_latency_us");
-    check::non_negative(client_cache_mb, "client_cache_mb");
+    check::non_negative_at_most(stack_latency_us, 1e6, "stack_latency_us");
+    check::non_negative_at_most(client_cache_mb, 1e9, "client_cache_mb");
     // esxcli vsan resync throttle set --level takes 0 (off) .. 512 Mb/s (facts section 7 [60]).
     if (!(resync.throttle_mbps == 0 || (resync.throttle_mbps >= 1 && resync.throttle_mbps <= 512)))
       check::fail("resync.throttle_mbps", resync.throttle_mbps, "0 (no cap) or 1 .. 512 Mb/s (esxcli's range)");

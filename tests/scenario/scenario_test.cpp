@@ -169,6 +169,15 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   CHECK_THROWS_WITH(parse(kExample, {"workload.duration_s=1e-10"}),
                     Catch::Contains("duration_s") && Catch::Contains("1e-6..86400 seconds"));
   CHECK(parse(kExample, {"workload.duration_s=1e-6"}).workload.duration_s == 1e-6);
+  // D9: scale factors without an upper bound overflowed int64 nanoseconds later, in messages
+  // that named no key. They are bounded where they are read.
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.esa.gc_factor=1e13"}),
+                    Catch::Contains("esa.gc_factor = 1e+13 is not allowed; expected a number > 0 and <= 100"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.esa.cpu_per_io_factor=1e15"}),
+                    Catch::Contains("esa.cpu_per_io_factor") && Catch::Contains("<= 100"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.lsom_cost_factor=1e13"}),
+                    Catch::Contains("osa.lsom_cost_factor") && Catch::Contains("<= 1000"));
+  CHECK(parse(kExample, {"cluster.esa.gc_factor=4"}).cluster.esa.gc_factor == 4);
 }
 
 TEST_CASE("scenario overrides given with --set replace any key and bad ones are named") {

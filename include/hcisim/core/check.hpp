@@ -41,6 +41,25 @@ inline double non_negative(double v, std::string_view name) {
   if (!std::isfinite(v) || !(v >= 0.0)) fail(name, v, "a finite number >= 0");
   return v;
 }
+/// A number in (0, hi]: upper bounds keep scale factors and times from overflowing the
+/// simulator's int64 nanoseconds and bytes (fuzz review D9).
+inline double positive_at_most(double v, double hi, std::string_view name) {
+  if (!std::isfinite(v) || !(v > 0.0) || !(v <= hi)) {
+    std::ostringstream allowed;
+    allowed << "a number > 0 and <= " << hi;
+    fail(name, v, allowed.str());
+  }
+  return v;
+}
+/// A number in [0, hi].
+inline double non_negative_at_most(double v, double hi, std::string_view name) {
+  if (!std::isfinite(v) || !(v >= 0.0) || !(v <= hi)) {
+    std::ostringstream allowed;
+    allowed << "a number in [0, " << hi << "]";
+    fail(name, v, allowed.str());
+  }
+  return v;
+}
 [[noreturn, gnu::cold, gnu::noinline]] inline void fail_range(std::int64_t v, std::int64_t lo, std::int64_t hi,
                                                               std::string_view name) {
   std::ostringstream allowed;

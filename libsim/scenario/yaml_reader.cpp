@@ -20,9 +20,31 @@ void YamlReader::fail(const std::string& message) const {
   throw InvalidArgument(where(node_) + ": " + (path_.empty() ? std::string("document") : path_) + ": " + message);
 }
 
+namespace {
+
+// What a node that is not a single value holds, for messages (an empty value is not "a
+// list or map": fuzz review D13).
+std::string describe(const YAML::Node& n) {
+  if (n.IsNull()) return "(empty)";
+  if (n.IsSequence()) return "(a list)";
+  if (n.IsMap()) return "(a map)";
+  return "(not a value)";
+}
+
+// A value as echoed in a message: at most 80 characters (D22: a 100,000-digit number made
+// a 100 KB message).
+std::string echo(const std::string& value) {
+  constexpr std::size_t kMax = 80;
+  if (value.size() <= kMax) return value;
+  return value.substr(0, kMax) + "... (" + std::to_string(value.size()) + " characters)";
+}
+
+}  // namespace
+
 void YamlReader::fail_value(const std::string& key_path, const std::string& value, const std::string& allowed,
                             const YAML::Node& at) const {
-  throw InvalidArgument(where(at) + ": " + key_path + " = '" + value + "' is not allowed; expected " + allowed);
+  if (at.IsNull()) throw InvalidArgument(where(at) + ": " + key_path + " is empty; expected " + allowed);
+  throw InvalidArgument(where(at) + ": " + key_path + " = '" + echo(value) + "' is not allowed; expected " + allowed);
 }
 
 void YamlReader::expect_map(std::initializer_list<const char*> keys) const {
@@ -65,7 +87,7 @@ std::string YamlReader::scalar() const {
 std::string YamlReader::text(const char* key, const std::string& fallback) const {
   if (!has(key)) return fallback;
   const YAML::Node n = node_[key];
-  if (!n.IsScalar()) fail_value(key_path(key), "(a list or map)", "a single value", n);
+  if (!n.IsScalar()) fail_value(key_path(key), describe(n), "a single value", n);
   return n.Scalar();
 }
 
@@ -77,7 +99,7 @@ std::string YamlReader::required_text(const char* key) const {
 double YamlReader::number(const char* key, double fallback) const {
   if (!has(key)) return fallback;
   const YAML::Node n = node_[key];
-  const std::string s = n.IsScalar() ? n.Scalar() : std::string("(a list or map)");
+  const std::string s = n.IsScalar() ? n.Scalar() : describe(n);
   double v = 0;
   const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc{} || p != s.data() + s.size() || !std::isfinite(v)) fail_value(key_path(key), s, "a number", n);

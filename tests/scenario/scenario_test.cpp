@@ -178,6 +178,20 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.lsom_cost_factor=1e13"}),
                     Catch::Contains("osa.lsom_cost_factor") && Catch::Contains("<= 1000"));
   CHECK(parse(kExample, {"cluster.esa.gc_factor=4"}).cluster.esa.gc_factor == 4);
+  // D13: an empty value is said to be empty, not "a list or map".
+  CHECK_THROWS_WITH(parse(kExample, {"workload.duration_s="}),
+                    Catch::Contains("workload.duration_s is empty; expected a number"));
+  CHECK_THROWS_WITH(parse(kExample, {"workload.duration_s=[1]"}),
+                    Catch::Contains("workload.duration_s = '(a list)' is not allowed"));
+  // D22: a 100,000-digit value is echoed in 80 characters.
+  try {
+    parse(kExample, {"workload.vms=" + std::string(100000, '9')});
+    FAIL("accepted");
+  } catch (const InvalidArgument& e) {
+    const std::string m = e.what();
+    CHECK(m.size() < 400);
+    CHECK_THAT(m, Catch::Contains("... (100000 characters)"));
+  }
 }
 
 TEST_CASE("scenario overrides given with --set replace any key and bad ones are named") {

@@ -87,25 +87,46 @@ struct Args {
   bool out_given = false;
 };
 
-// "a,b,,c" -> {a, b, c}
+// "a,b,,c" -> {a, b, c}. Commas inside brackets, braces or quotes do not split, so a value
+// can be a YAML list: "[esx01],[esx01, esx02]" -> {[esx01], [esx01, esx02]} (fuzz review D20).
 std::vector<std::string> split_list(const std::string& v) {
   std::vector<std::string> out;
-  for (std::size_t i = 0; i <= v.size();) {
-    const std::size_t j = std::min(v.find(',', i), v.size());
-    if (j > i) out.push_back(v.substr(i, j - i));
-    i = j + 1;
+  std::string item;
+  int depth = 0;
+  char quote = 0;
+  for (char c : v) {
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      if (!item.empty()) out.push_back(item);
+      item.clear();
+      continue;
+    }
+    item += c;
   }
+  if (!item.empty()) out.push_back(item);
   return out;
 }
 
 [[noreturn]] void usage_error(const std::string& msg) { throw InvalidArgument(msg + " (see hcisim --help)"); }
 
-// Writes `text` to `path`, or says which file could not be written (the option that named it).
+// Writes `text` to `path`, or says which file could not be written, why (the system's
+// reason), and the option that named it.
 void write_file(const std::string& path, const std::string& text, const char* option) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) throw InvalidArgument(std::string(option) + ": cannot write '" + path + "' (does its directory exist?)");
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  bool ok = f != nullptr && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  int err = ok ? 0 : errno;
+  if (f != nullptr && std::fclose(f) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  if (!ok) throw InvalidArgument(std::string(option) + ": cannot write '" + path + "': " + std::strerror(err));
 }
 
 Args parse_args(int argc, char** argv) {
@@ -138,14 +159,19 @@ Args parse_args(int argc, char** argv) {
     else if (arg == "--quiet") a.quiet = true;
     else if (arg == "--all") a.all = true;
     else if (arg == "--cv") a.cv = true;
-    else if (arg == "--seeds") a.seeds = split_list(value("--seeds"));
+    else if (arg == "--seeds") {
+      a.seeds = split_list(value("--seeds"));
+      if (a.seeds.empty()) usage_error("--seeds lists no seed; expected e.g. --seeds 000,003");
+    }
     else if (arg == "--set") a.sets.push_back(value("--set"));
     else if (arg == "--vary") a.vary = value("--vary");
     else if (arg == "--out") {
       a.out = value("--out");
       a.out_given = true;
+      if (a.out.empty()) usage_error("--out is empty; expected a file name (or, for sweep, a prefix)");
     } else if (arg == "--params") {
       a.params = split_list(value("--params"));
+      if (a.params.empty()) usage_error("--params lists no parameter");
     } else if (arg == "--iterations") {
       a.iterations = int_value("--iterations", 0, 100);
       a.iterations_given = true;

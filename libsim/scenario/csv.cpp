@@ -86,7 +86,13 @@ double CsvTable::number(std::size_t row, const std::string& column, double fallb
   const double v = std::strtod(f.c_str(), &end);
   if (end == f.c_str() || *end != '\0' || errno == ERANGE || !std::isfinite(v)) {
     std::ostringstream os;
-    os << path_ << ":" << lines_[row] << ": column '" << column << "' = '" << f << "' is not a finite number";
+    os << path_ << ":" << lines_[row] << ": column '" << column << "' = '" << f << "' is ";
+    // A number strtod read but cannot hold: too close to zero (below the smallest normal
+    // double) or too large (fuzz review D21).
+    if (end != f.c_str() && *end == '\0' && errno == ERANGE)
+      os << (std::fabs(v) < 1.0 ? "too close to zero to represent (below 2.2e-308)" : "too large to represent");
+    else
+      os << "not a finite number";
     throw InvalidArgument(os.str());
   }
   return v;

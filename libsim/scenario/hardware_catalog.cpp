@@ -45,6 +45,9 @@ const Spec& lookup(const std::vector<Spec>& specs, std::string_view name, const 
     if (s.name == name) return s;
   std::vector<std::string> names;
   for (const Spec& s : specs) names.push_back(s.name);
+  if (specs.empty())
+    throw InvalidArgument(std::string("unknown ") + what + " '" + std::string(name) + "': the " + what +
+                          " catalog is empty (its CSV file has a header and no rows)");
   std::string msg = std::string("unknown ") + what + " '" + std::string(name) + "'; closest catalog names: ";
   const auto near = closest_names(name, names);
   for (std::size_t i = 0; i < near.size(); ++i) msg += (i ? ", " : "") + near[i];
@@ -201,6 +204,9 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     c.name = cpu.text(r, "name");
     c.sockets = 1;
     c.cores_per_socket = cpu.integer(r, "cores");
+    if (c.cores_per_socket < 1 || c.cores_per_socket > 1024)
+      throw InvalidArgument(cpu.path() + ":" + std::to_string(cpu.line_of(r)) + ": column 'cores' = " +
+                            std::to_string(c.cores_per_socket) + " is not allowed; expected 1..1024 cores per socket");
     const int threads = cpu.integer(r, "threads");
     c.threads_per_core = c.cores_per_socket > 0 ? threads / c.cores_per_socket : 0;
     if (c.threads_per_core * c.cores_per_socket != threads)

@@ -139,3 +139,24 @@ TEST_CASE("flash.csv rows attach NAND internals to devices; bad rows name file, 
   CHECK_THROWS_WITH(HardwareCatalog::load(write_catalog("flash_tr", kGood, kGoodNic, slow)),
                     Catch::Contains("flash.csv:2") && Catch::Contains("read_us"));
 }
+
+TEST_CASE("fuzz review D21 and D9: catalog messages name the wrong column, an empty catalog, an unrepresentable number",
+          "[scenario]") {
+  // cores = 0 was reported as a bad 'threads'.
+  const std::string cores = write_catalog("cpu_cores", kGood);
+  std::ofstream(std::filesystem::path(cores) / "cpus.csv") << "name,cores,threads,base_ghz,turbo_ghz,source,notes\n"
+                                                           << "zero-cpu,0,16,2.4,3.2,s,n\n";
+  CHECK_THROWS_WITH(HardwareCatalog::load(cores),
+                    Catch::Contains("cpus.csv:2: column 'cores' = 0 is not allowed; expected 1..1024"));
+  // An empty catalog is said to be empty, not followed by an empty list of close names.
+  const HardwareCatalog empty = HardwareCatalog::load(write_catalog("empty_devices", ""));
+  CHECK_THROWS_WITH(empty.device("optane-p4800x-750gb"),
+                    Catch::Contains("unknown device 'optane-p4800x-750gb': the device catalog is empty"));
+  // A number strtod cannot hold is not called "not a finite number".
+  const std::string tiny = write_catalog("nic_tiny", kGood, "tiny-nic,10,1,1e-320,no,s,n\n");
+  CHECK_THROWS_WITH(HardwareCatalog::load(tiny),
+                    Catch::Contains("nics.csv:2: column 'latency_us' = '1e-320' is too close to zero"));
+  // D9: a latency of 1e308 us overflowed the clock ('schedule_at ... in the past').
+  const std::string huge = write_catalog("nic_huge", kGood, "slow-nic,10,1,1e300,no,s,n\n");
+  CHECK_THROWS_WITH(HardwareCatalog::load(huge), Catch::Contains("latency_us") && Catch::Contains("[0, 1e+06]"));
+}

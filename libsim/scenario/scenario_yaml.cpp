@@ -30,6 +30,8 @@
 #include <string_view>
 #include <vector>
 
+#include <yaml-cpp/depthguard.h>
+
 #include "hcisim/core/check.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/storage/capacity.hpp"
@@ -66,18 +68,31 @@ YAML::Node without_marks(const YAML::Node& n, int& budget) {
   return YAML::Node(YAML::NodeType::Null);
 }
 
+// An argument as echoed in a message: at most 80 characters (fuzz review D22).
+std::string shorten(const std::string& s) {
+  return s.size() <= 80 ? s : s.substr(0, 80) + "... (" + std::to_string(s.size()) + " characters)";
+}
+
+// yaml-cpp's depth guard reports "bad file"; say what it means (fuzz review D14).
+std::string yaml_error(const YAML::Exception& e) {
+  if (dynamic_cast<const YAML::DeepRecursion*>(&e) != nullptr)
+    return "lists or maps nested too deeply (the YAML reader stops at 2000 levels)";
+  return e.msg;
+}
+
 // --set key.path=value: replace or create the node at the path.
-void apply_override(YAML::Node& root, const std::string& assignment) {
-  const auto eq = assignment.find('=');
+void apply_override(YAML::Node& root, const std::string& assignment_text) {
+  const std::string assignment = shorten(assignment_text);
+  const auto eq = assignment_text.find('=');
   if (eq == std::string::npos || eq == 0)
     throw InvalidArgument("--set '" + assignment + "' is not allowed; expected key.path=value, e.g. workload.vms=16");
-  const std::string path = assignment.substr(0, eq);
+  const std::string path = assignment_text.substr(0, eq);
   YAML::Node value;
   try {
     int budget = kMaxSetNodes;
-    value = without_marks(YAML::Load(assignment.substr(eq + 1)), budget);
+    value = without_marks(YAML::Load(assignment_text.substr(eq + 1)), budget);
   } catch (const YAML::Exception& e) {
-    throw InvalidArgument("--set '" + assignment + "': value is not valid YAML (" + e.msg + ")");
+    throw InvalidArgument("--set '" + assignment + "': value is not valid YAML (" + yaml_error(e) + ")");
   } catch (const InvalidArgument&) {
     throw InvalidArgument("--set '" + path + "': the value expands to more than " + std::to_string(kMaxSetNodes) +
                           " YAML nodes (aliases copy their anchor's nodes); give a smaller value");
@@ -435,7 +450,7 @@ Scenario parse_scenario(const std::string& text, const std::string& source, cons
     }
     if (!docs.empty()) root = docs.front();
   } catch (const YAML::ParserException& e) {
-    throw InvalidArgument(source + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
+    throw InvalidArgument(source + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + yaml_error(e));
   }
   if (!root.IsDefined() || root.IsNull())
     throw InvalidArgument(source + ": empty scenario; expected a map with the keys name, seed, cluster, policy, "

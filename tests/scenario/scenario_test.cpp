@@ -183,6 +183,11 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
                     Catch::Contains("workload.duration_s is empty; expected a number"));
   CHECK_THROWS_WITH(parse(kExample, {"workload.duration_s=[1]"}),
                     Catch::Contains("workload.duration_s = '(a list)' is not allowed"));
+  // D14: nesting past yaml-cpp's depth guard is said to be that, not "bad file".
+  const std::string deep = std::string(3000, '[') + std::string(3000, ']');
+  CHECK_THROWS_WITH(parse("name: " + deep + "\n"), Catch::Contains("test.yaml:1: not valid YAML: lists or maps nested too deeply"));
+  CHECK_THROWS_WITH(parse(kExample, {"name=" + deep}),
+                    Catch::Contains("nested too deeply") && Catch::Contains("(6005 characters)"));
   // D22: a 100,000-digit value is echoed in 80 characters.
   try {
     parse(kExample, {"workload.vms=" + std::string(100000, '9')});

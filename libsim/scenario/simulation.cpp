@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "hcisim/core/check.hpp"
 #include "hcisim/version.hpp"
 #include "hcisim/workload/vm_workload.hpp"
 
@@ -38,6 +39,13 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   Engine engine;
   VmWorkload load(engine, w, scenario.seed, scenario.threads_per_vmdk);
   Cluster cluster(engine, scenario.cluster, DataProfile{w.compress_pct, w.dedupe_pct}, scenario.seed, load);
+  // An OSA write waits for room in its write buffers; one larger than a whole buffer would
+  // wait forever and stall every VM behind it (fuzz review D7).
+  const double buffer = cluster.smallest_write_buffer();
+  if (w.read_pct < 100 && buffer > 0 && static_cast<double>(w.block.count()) > buffer)
+    throw InvalidArgument("workload block_size = " + std::to_string(w.block.count()) + " bytes is not allowed with a " +
+                          std::to_string(static_cast<long long>(buffer)) +
+                          "-byte OSA write buffer (cluster.osa.write_buffer_gb): a write must fit in the buffer");
   load.start(cluster);
   if (scenario.cluster.resync.active) cluster.start_resync();
 

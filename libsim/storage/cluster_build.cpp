@@ -159,6 +159,13 @@ const WriteBuffer& Cluster::write_buffer(int host, int group) const {
   return groups_[g[static_cast<std::size_t>(group)]].buffer;
 }
 
+double Cluster::smallest_write_buffer() const {
+  double smallest = 0;
+  for (const DiskGroup& dg : groups_)
+    if (smallest == 0 || dg.buffer.capacity() < smallest) smallest = dg.buffer.capacity();
+  return smallest;
+}
+
 std::vector<Cluster::DeviceInfo> Cluster::devices() const {
   std::vector<DeviceInfo> out;
   for (const DeviceSlot& d : devices_) out.push_back({d.host, d.role, d.device.get()});

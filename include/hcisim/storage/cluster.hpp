@@ -174,6 +174,9 @@ class Cluster final : public EventHandler,
   const HostCpu& cpu(int host) const { return *cpus_[static_cast<std::size_t>(host)]; }
   /// OSA: the write buffer of disk group `group` on `host`.
   const WriteBuffer& write_buffer(int host, int group) const;
+  /// OSA: the bytes of the smallest write buffer (a larger write could never fit and would
+  /// wait forever); 0 for ESA.
+  double smallest_write_buffer() const;
   /// Every device with its host and role, for utilisation reports.
   struct DeviceInfo {
     int host;

@@ -306,6 +306,9 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   if (h.has("disk_groups")) {
     const YamlReader groups = h.child("disk_groups");
     if (!groups.is_sequence()) groups.fail("expected a list of {cache, capacity}");
+    // Counted before any group is read: a list of thousands of aliased groups was expanded
+    // (and copied to every host) before the 1-5 rule fired (fuzz review D4).
+    if (groups.size() > 5) groups.fail(std::to_string(groups.size()) + " disk groups; an OSA host has 1 to 5");
     for (std::size_t g = 0; g < groups.size(); ++g) {
       const YamlReader dg = groups.item(g);
       dg.expect_map({"cache", "capacity"});

@@ -183,6 +183,11 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
                     Catch::Contains("workload.duration_s is empty; expected a number"));
   CHECK_THROWS_WITH(parse(kExample, {"workload.duration_s=[1]"}),
                     Catch::Contains("workload.duration_s = '(a list)' is not allowed"));
+  // D4: 2,000 aliased disk groups are counted before any is read or copied to the hosts.
+  std::string groups = "      - &d {cache: optane-p4800x-750gb, capacity: [{device: lexar-nm620-2tb, count: 7}]}\n";
+  for (int i = 0; i < 2000; ++i) groups += "      - *d\n";
+  CHECK_THROWS_WITH(parse(replace(kExample, "      - cache: optane-p4800x-750gb\n        capacity: [lexar-nm620-2tb]\n", groups)),
+                    Catch::Contains("test.yaml:") && Catch::Contains("2001 disk groups; an OSA host has 1 to 5"));
   // D14: nesting past yaml-cpp's depth guard is said to be that, not "bad file".
   const std::string deep = std::string(3000, '[') + std::string(3000, ']');
   CHECK_THROWS_WITH(parse("name: " + deep + "\n"), Catch::Contains("test.yaml:1: not valid YAML: lists or maps nested too deeply"));

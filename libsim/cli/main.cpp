@@ -467,10 +467,17 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
                 fitted && p.at_bound() ? "  AT ITS BOUND: a mechanism the data need is missing" : "");
     for (const auto& name : o.parameters)
       if (name == p.name) {
-        char buf[256];
-        std::snprintf(buf, sizeof buf, "fitted by hcisim calibrate on %d rows of data/measurements.csv; rms log error %.3f -> %.3f",
-                      f.rows, f.rms_before, f.rms_after);
-        p.provenance = buf;
+        // The command that made the fit, so the file says how to repeat it.
+        std::string command = "hcisim calibrate";
+        if (a.loss == FitLoss::huber) command += " --loss huber";
+        for (const auto& s : a.sets) command += " --set " + s;
+        std::string seeds;
+        for (const auto& s : a.seeds.empty() ? kInSampleSeeds : a.seeds) seeds += (seeds.empty() ? "" : ", ") + s;
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%d rows of seeds ", f.rows);
+        char err[64];
+        std::snprintf(err, sizeof err, "; rms log error %.3f -> %.3f", f.rms_before, f.rms_after);
+        p.provenance = "fitted by " + command + " on " + buf + seeds + " (data/measurements.csv)" + err;
       }
   }
   const std::string path = a.out_given ? a.out : data + "/calibration.yaml";

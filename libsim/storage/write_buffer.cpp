@@ -13,6 +13,14 @@ WriteBuffer::WriteBuffer(Bytes capacity, const OsaSettings& settings)
 
 void WriteBuffer::set_time_compression(double k) {
   if (!std::isfinite(k) || !(k >= 1.0)) check::fail("write buffer time compression", k, "a finite number >= 1");
+  // End of aging. A buffer whose elevator ran while aging has reached its steady state: the
+  // fill hovers at the destage threshold and the elevator drains what arrives. Aged destage
+  // removes k bytes per byte written back, so it leaves the fill up to k batches below the
+  // threshold, a gap real ingest takes many seconds to close; put the fill back at the
+  // threshold so the measured window destages at the ingest rate, as the steady state does.
+  if (k == 1.0 && k_ > 1.0 && destaged_while_aging_)
+    set_dirty(std::max(dirty_, settings_.destage_start_fill * capacity_));
+  destaged_while_aging_ = false;
   k_ = k;
 }
 
@@ -21,7 +29,10 @@ void WriteBuffer::set_dirty(double bytes) {
   dirty_ = std::clamp(bytes, 0.0, limit);
 }
 
-void WriteBuffer::destaged(double bytes) { dirty_ = std::max(0.0, dirty_ - k_ * bytes); }
+void WriteBuffer::destaged(double bytes) {
+  dirty_ = std::max(0.0, dirty_ - k_ * bytes);
+  if (k_ > 1.0) destaged_while_aging_ = true;
+}
 
 double WriteBuffer::congestion() const {
   const double span = settings_.congestion_full_fill - settings_.congestion_start_fill;

@@ -69,18 +69,18 @@ TEST_CASE("predictions of the seed measurements, over placement seeds 1-3", "[ac
   CHECK(row(r, "004", "sweep", "throughput_ratio").predicted >= 2.0);
   CHECK(row(r, "004", "sweep", "latency_ratio").predicted <= 0.5);
 
-  // Seed 003: the 256K write gain at least 2.6x (target 2.6-4.4x; ratchet 4.8 above), the 4K
-  // read gain a ratchet at today's ~0 (target +100K..+300K).
+  // Seed 003: the 256K write gain within the target 2.6-4.4x; the 4K read gain a ratchet at
+  // today's ~0 (target +100K..+300K).
   const double bw = row(r, "003", "256k-seqwrite", "bandwidth_ratio").predicted;
   CHECK(bw >= 2.6);
-  CHECK(bw <= 4.8);
+  CHECK(bw <= 4.4);
   CHECK(row(r, "003", "4k-100r", "iops_gain").predicted >= -100);
 
   // IOPS/throughput over every seed. Ratchets (targets: median 12 %, max 30 %): seeds 001
   // and 002 are out of sample and miss by far (README, Accuracy).
-  CHECK(s.throughput_median_abs_pct <= 43.0);
+  CHECK(s.throughput_median_abs_pct <= 41.0);
   CHECK(s.throughput_max_abs_pct <= 150.0);
-  CHECK(s.throughput_noise_median_pct <= 29.0);
+  CHECK(s.throughput_noise_median_pct <= 25.0);
   double worst = 0;
   for (const Prediction& p : r.rows)
     if (p.cls == AccuracyClass::throughput) worst = std::max(worst, worst_seed_pct(p));

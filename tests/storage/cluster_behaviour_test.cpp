@@ -210,6 +210,40 @@ TEST_CASE("aging: a time-compressed warm-up reaches the steady state of a long w
   CHECK_THROWS_WITH(b.set_time_compression(0.5), Catch::Contains("write buffer time compression"));
 }
 
+TEST_CASE("aging ends in the steady state: the measured window destages what arrives") {
+  // A buffer far from congestion: after an aged warm-up its fill hovers at the destage
+  // threshold, so a short measured window must destage about the fresh bytes it ingests
+  // (2 copies x (1 - hit probability)). Aged destage removes k bytes per byte and would
+  // leave the fill below the threshold, with nothing destaged in the window.
+  ClusterSpec osa = test::osa_cluster(4);
+  osa.osa.write_buffer = 4_GiB;
+  WorkloadSpec w;
+  w.read_pct = 0;
+  w.vmdks_per_vm = 2;
+  w.outstanding_per_vmdk = 1;
+  w.vmdk_size = 16_GiB;
+  Engine engine;
+  VmWorkload loop(engine, w, 9);
+  Cluster cluster(engine, osa, {}, 9, loop);
+  loop.start(cluster);
+  cluster.prepare_write_buffers();
+  cluster.set_buffer_time_compression(100.0);
+  engine.run_for(300_ms);
+  cluster.set_buffer_time_compression(1.0);
+  const double hit = cluster.write_buffer(0, 0).hit_probability();
+  const double start_fill = cluster.write_buffer(0, 0).fill();
+  loop.reset_stats();
+  cluster.reset_stats();
+  engine.run_for(100_ms);
+  const IoCounters k = cluster.counters();
+  const double fresh = 2.0 * static_cast<double>(k.host_write_bytes) * (1.0 - hit);
+  INFO("fill " << start_fill << ", hit " << hit << ", fresh " << fresh << " B, destaged "
+               << k.bg_device_write_bytes << " B");
+  CHECK(start_fill == Approx(osa.osa.destage_start_fill).margin(1e-3));
+  CHECK(cluster.write_buffer(0, 0).fill() < osa.osa.congestion_start_fill);
+  CHECK(static_cast<double>(k.bg_device_write_bytes) == Approx(fresh).epsilon(0.15));
+}
+
 TEST_CASE("small random writes: ESA RAID-6 close to RAID-1 FTT 2, OSA RAID-6 far below") {
   // HCIBench-like queue depth (2 VMDKs x 2 outstanding per host): latency-bound, so the
   // extra round trip and capacity-tier reads of OSA's read-modify-write show directly.

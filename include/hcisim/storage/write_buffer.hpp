@@ -37,7 +37,8 @@ class WriteBuffer {
   WriteBuffer() = default;
   WriteBuffer(Bytes capacity, const OsaSettings& settings);
 
-  /// Counts each byte written or destaged `k` (>= 1) times (see "Aging" above).
+  /// Counts each byte written or destaged `k` (>= 1) times (see "Aging" above). Returning
+  /// to k = 1 puts a buffer whose elevator ran while aging back at the destage threshold.
   void set_time_compression(double k);
   double time_compression() const { return k_; }
   /// Sets the dirty bytes (clamped to 0..min(capacity, working set)).
@@ -108,6 +109,7 @@ class WriteBuffer {
   double fresh_bytes_ = 0;             // bytes written into clean blocks ...
   double fresh_runs_ = 0;              // ... and the contiguous runs they came in
   bool track_runs_ = false;
+  bool destaged_while_aging_ = false;  // the elevator ran while k > 1 (set_time_compression)
   OsaSettings settings_;
 };
 

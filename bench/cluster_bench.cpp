@@ -2,6 +2,7 @@
 //  BM_Scenario/seed000: the built-in default scenario (seed 000's 4 NUCs, fio 4k 70/30,
 //    8 VMs x 8 VMDKs x 4 outstanding, dedupe and compression) as `hcisim` runs it.
 //  BM_Cluster/osa4_raid1, BM_Cluster/esa6_raid6: the clusters of bench_clusters.hpp.
+//  BM_OpenLoop/osa4_raid1_saturated: osa4_raid1 with an IOPS limit per VM far past saturation.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -25,6 +26,25 @@ void BM_Cluster(benchmark::State& state, bool esa) {
 }
 BENCHMARK_CAPTURE(BM_Cluster, osa4_raid1, false)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Cluster, esa6_raid6, true)->Unit(benchmark::kMillisecond);
+
+// The open loop (iops_limit_per_vm) offered 100x what the cluster completes: items are
+// completed I/Os, so the cost per item shows whether offered I/Os cost events (fuzz review
+// D6: they did, one per offered I/O, plus a scan of every slot per completion).
+void BM_OpenLoop(benchmark::State& state) {
+  const HardwareCatalog cat = HardwareCatalog::load();
+  WorkloadSpec w = bench::workload(false);
+  w.outstanding_per_vmdk = 64;
+  w.iops_limit_per_vm = 1e8;
+  Engine engine;
+  VmWorkload load(engine, w, 1);
+  Cluster c(engine, bench::cluster(cat, false), {}, 1, load);
+  load.start(c);
+  engine.run_for(5_ms);
+  const std::uint64_t start = load.completed();
+  for (auto _ : state) engine.run_for(2_ms);
+  state.SetItemsProcessed(static_cast<std::int64_t>(load.completed() - start));
+}
+BENCHMARK(BM_OpenLoop)->Name("BM_OpenLoop/osa4_raid1_saturated")->Unit(benchmark::kMillisecond);
 
 void BM_Scenario_seed000(benchmark::State& state) {
   const HardwareCatalog cat = HardwareCatalog::load();

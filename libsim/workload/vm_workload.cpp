@@ -44,6 +44,8 @@ void VmWorkload::start(Cluster& cluster) {
       k.object = cluster.add_object(host, spec_.vmdk_size, Bytes{blocks * spec_.block.count()});
       k.span_blocks = static_cast<std::uint64_t>(blocks);
       k.next_block = rng_.below(k.span_blocks);
+      k.first_slot = static_cast<std::uint32_t>(slots_.size());
+      k.slots = static_cast<std::uint32_t>(spec_.outstanding_per_vmdk);
       const auto vmdk = static_cast<std::uint32_t>(vmdks_.size());
       vmdks_.push_back(k);
       for (int t = 0; t < threads_per_vmdk_; ++t) {
@@ -67,11 +69,16 @@ void VmWorkload::start(Cluster& cluster) {
   open_loop_ = spec_.iops_limit_per_vm > 0;
   latency_target_ = spec_.latency_target_ms > 0;
   depth_ = latency_target_ ? 1 : spec_.outstanding_per_vmdk;
+  busy_bits_.assign((slots_.size() + 63) / 64, 0);
   if (open_loop_) {
+    release_gap_ = std::max(Time::ns(1), Time::round_ns(1e9 / spec_.iops_limit_per_vm));
+    next_release_.assign(static_cast<std::size_t>(vms), Time::zero());
+    clock_running_.assign(static_cast<std::size_t>(vms), 1);
     for (int v = 0; v < vms; ++v) {
       // Stagger the VMs' release clocks evenly over one interval.
       const double gap_ns = 1e9 / spec_.iops_limit_per_vm;
-      engine_.schedule_after(Time::round_ns(gap_ns * v / vms), *this, kRelease, static_cast<std::uint64_t>(v));
+      next_release_[static_cast<std::size_t>(v)] = engine_.now() + Time::round_ns(gap_ns * v / vms);
+      engine_.schedule_at(next_release_[static_cast<std::size_t>(v)], *this, kRelease, static_cast<std::uint64_t>(v));
     }
   } else {
     const std::size_t per_vmdk = static_cast<std::size_t>(spec_.outstanding_per_vmdk);
@@ -97,7 +104,7 @@ void VmWorkload::issue(std::uint32_t slot) {
   s.block = block;
   s.random = random;
   s.issued = engine_.now();
-  s.busy = true;
+  set_busy(slot, true);
   ++k.active;
   in_flight_.add(engine_.now(), 1);
   if (queues_bind_ && (k.dispatched >= disk_queue_ || vm_dispatched_[static_cast<std::size_t>(k.vm)] >= adapter_queue_)) {
@@ -139,7 +146,7 @@ void VmWorkload::on_io_done(Cluster&, std::uint64_t token) {
   if (--s.pieces_left > 0) return;
   Vmdk& k = vmdks_[s.vmdk];
   const Time latency = engine_.now() - s.issued;
-  s.busy = false;
+  set_busy(slot, false);
   --k.active;
   --k.dispatched;
   --vm_dispatched_[static_cast<std::size_t>(k.vm)];
@@ -163,10 +170,15 @@ void VmWorkload::on_io_done(Cluster&, std::uint64_t token) {
     if (latency_target_) window_hist_.record(latency);
   }
   if (open_loop_) {
-    std::uint32_t& backlog = backlog_[static_cast<std::size_t>(k.vm)];
-    if (backlog > 0) {
-      --backlog;
-      issue(free_slot_of_vm(k.vm));
+    const auto v = static_cast<std::size_t>(k.vm);
+    catch_up(k.vm);
+    if (backlog_[v] > 0) {
+      // Every slot was busy, so the one just freed is the VM's only idle slot.
+      --backlog_[v];
+      issue(slot);
+    } else if (!clock_running_[v]) {
+      clock_running_[v] = 1;   // a slot is idle again: releases resume at their times
+      engine_.schedule_at(next_release_[v], *this, kRelease, static_cast<std::uint64_t>(k.vm));
     }
     return;
   }
@@ -186,20 +198,45 @@ void VmWorkload::release(int vm) {
   }
 }
 
-// Any idle slot of the VM, preferring the VMDK with the fewest I/Os in flight.
+void VmWorkload::set_busy(std::uint32_t slot, bool busy) {
+  slots_[slot].busy = busy;
+  const std::uint64_t bit = std::uint64_t{1} << (slot % 64);
+  if (busy) busy_bits_[slot / 64] |= bit;
+  else busy_bits_[slot / 64] &= ~bit;
+}
+
+// Any idle slot of the VM, preferring the VMDK with the fewest I/Os in flight (the first such
+// VMDK, then its lowest idle slot). A VMDK's slots are contiguous and it has an idle one when
+// fewer than all are active: a scan of the VM's VMDKs, then a word scan of one VMDK's bits.
 std::uint32_t VmWorkload::free_slot_of_vm(int vm) {
-  std::uint32_t best = 0xffffffffu;
-  int best_active = 1 << 30;
   const auto v = static_cast<std::size_t>(vm);
-  for (std::uint32_t s = vm_first_slot_[v]; s < vm_first_slot_[v + 1]; ++s) {
-    const Slot& slot = slots_[s];
-    if (slot.busy) continue;
-    if (vmdks_[slot.vmdk].active < best_active) {
-      best = s;
-      best_active = vmdks_[slot.vmdk].active;
-    }
+  const std::uint32_t first = vm_first_slot_[v];
+  if (first == vm_first_slot_[v + 1]) return 0xffffffffu;
+  const std::uint32_t first_vmdk = slots_[first].vmdk;
+  const Vmdk* best = nullptr;
+  for (std::uint32_t d = first_vmdk; d < vmdks_.size() && vmdks_[d].vm == vm; ++d) {
+    const Vmdk& k = vmdks_[d];
+    if (static_cast<std::uint32_t>(k.active) < k.slots && (best == nullptr || k.active < best->active)) best = &k;
   }
-  return best;
+  if (best == nullptr) return 0xffffffffu;
+  const std::uint32_t end = best->first_slot + best->slots;
+  for (std::uint32_t s = best->first_slot; s < end;) {
+    const std::uint64_t idle = ~busy_bits_[s / 64] >> (s % 64);
+    if (idle != 0) {
+      const std::uint32_t found = s + static_cast<std::uint32_t>(__builtin_ctzll(idle));
+      return found < end ? found : 0xffffffffu;
+    }
+    s = (s / 64 + 1) * 64;
+  }
+  return 0xffffffffu;
+}
+
+void VmWorkload::catch_up(int vm) {
+  const auto v = static_cast<std::size_t>(vm);
+  if (clock_running_[v] || engine_.now() < next_release_[v]) return;
+  const std::int64_t due = (engine_.now() - next_release_[v]).count_ns() / release_gap_.count_ns() + 1;
+  backlog_[v] += static_cast<std::uint64_t>(due);
+  next_release_[v] += release_gap_ * due;
 }
 
 void VmWorkload::on_event(Engine&, EventTag tag, std::uint64_t arg) {
@@ -209,10 +246,17 @@ void VmWorkload::on_event(Engine&, EventTag tag, std::uint64_t arg) {
   }
   // kRelease: one I/O of VM `arg` is due.
   const int vm = static_cast<int>(arg);
+  const auto v = static_cast<std::size_t>(vm);
+  next_release_[v] = engine_.now() + release_gap_;
   const std::uint32_t slot = free_slot_of_vm(vm);
-  if (slot == 0xffffffffu) ++backlog_[static_cast<std::size_t>(vm)];
-  else issue(slot);
-  engine_.schedule_after(Time::round_ns(1e9 / spec_.iops_limit_per_vm), *this, kRelease, arg);
+  if (slot == 0xffffffffu) {
+    // Every slot busy: stop the clock; the next completion counts what fell due (catch_up).
+    ++backlog_[v];
+    clock_running_[v] = 0;
+    return;
+  }
+  issue(slot);
+  engine_.schedule_at(next_release_[v], *this, kRelease, arg);
 }
 
 void VmWorkload::window() {

@@ -57,6 +57,30 @@ TEST_CASE("an IOPS limit per VM is met exactly when the cluster has headroom") {
   CHECK(r.outstanding_io < 4 * 4);   // the cap, not the queue depth, sets the rate
 }
 
+TEST_CASE("an open loop offered far past saturation costs events per completed I/O, not per offered I/O") {
+  // Fuzz review D6: one release event per offered I/O (here 1e8 per VM per second, 400 per
+  // microsecond for the cluster) and a scan of every slot per completion made a simulated
+  // millisecond take minutes. Saturated, the VMs keep every slot busy, like the closed loop.
+  WorkloadSpec w;
+  w.vms = 4;
+  w.vmdks_per_vm = 4;
+  w.outstanding_per_vmdk = 64;
+  w.iops_limit_per_vm = 1e8;
+  Run open(test::osa_cluster(4), w);
+  const std::uint64_t events_before = open.engine.events_fired();
+  const WorkloadResult r = open.measure(5_ms, 20_ms);
+  const double events_per_io =
+      static_cast<double>(open.engine.events_fired() - events_before) / static_cast<double>(open.load.completed());
+  WorkloadSpec closed_spec = w;
+  closed_spec.iops_limit_per_vm = 0;
+  Run closed(test::osa_cluster(4), closed_spec);
+  const WorkloadResult c = closed.measure(5_ms, 20_ms);
+  INFO("open " << r.iops << " IOPS, " << events_per_io << " events per I/O; closed " << c.iops << " IOPS");
+  CHECK(events_per_io < 40);                       // offered: 25,000 per completed I/O
+  CHECK(r.outstanding_io == Approx(4 * 4 * 64).epsilon(0.02));
+  CHECK(r.iops == Approx(c.iops).epsilon(0.05));
+}
+
 TEST_CASE("latency-target mode raises outstanding I/O until p95 reaches the target") {
   WorkloadSpec w;
   w.vms = 4;

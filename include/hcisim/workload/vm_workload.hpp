@@ -3,7 +3,10 @@
 //   closed loop (default): every VMDK keeps outstanding_per_vmdk I/Os in flight (fio iodepth,
 //     vdbench threads); a completion immediately issues the next.
 //   IOPS limit per VM (open loop, fio rate_iops): I/Os are released evenly at the rate and
-//     issued when a slot of the VM is free (at most outstanding_per_vmdk per VMDK).
+//     issued when a slot of the VM is free (at most outstanding_per_vmdk per VMDK). While every
+//     slot of a VM is busy its release clock stops; the next completion counts the releases
+//     due since then into the backlog and reuses its own slot, so the cost follows completed
+//     I/O, not the offered rate (fuzz review D6).
 //   latency target (HCIBench/fio latency_target, percentile 95): every window the pooled
 //     p95 of that window is compared with the target; the depth per VMDK grows by one while
 //     it is met and shrinks by one when it is not (between 1 and outstanding_per_vmdk).
@@ -84,6 +87,8 @@ class VmWorkload final : public IoClient, public EventHandler {
     int dispatched = 0;             // of them, out of the guest (past the disk queue)
     std::uint64_t next_block = 0;
     std::uint64_t span_blocks = 1;
+    std::uint32_t first_slot = 0;   // its slots: [first_slot, first_slot + slots)
+    std::uint32_t slots = 0;
   };
   struct Slot {
     Time issued;
@@ -102,6 +107,9 @@ class VmWorkload final : public IoClient, public EventHandler {
   // A guest I/O of `vm` left the adapter: dispatch the oldest waiting ones that now fit.
   void release(int vm);
   std::uint32_t free_slot_of_vm(int vm);
+  // Open loop: count the releases of `vm` due by now while its clock was stopped.
+  void catch_up(int vm);
+  void set_busy(std::uint32_t slot, bool busy);
   void window();
 
   Engine& engine_;
@@ -113,7 +121,13 @@ class VmWorkload final : public IoClient, public EventHandler {
   std::vector<Slot> slots_;
   std::vector<VmStats> vms_;
   std::vector<ThreadStats> threads_;
-  std::vector<std::uint32_t> backlog_;   // open loop: I/Os released but not yet issued, per VM
+  // Open loop, per VM: I/Os released but not yet issued; the time of the next release; and
+  // whether its release event is scheduled (it is not while every slot is busy).
+  std::vector<std::uint64_t> backlog_;
+  std::vector<Time> next_release_;
+  std::vector<char> clock_running_;
+  Time release_gap_;
+  std::vector<std::uint64_t> busy_bits_;   // one bit per slot (free_slot_of_vm's word scan)
   std::vector<std::uint32_t> vm_first_slot_;   // slots of VM v: [vm_first_slot_[v], vm_first_slot_[v + 1])
   std::int64_t piece_bytes_ = 0;   // the virtual adapter's largest transfer, capped at the block
   // The virtual adapter's queues (WorkloadSpec::vscsi_*_queue): off when they cannot bind.

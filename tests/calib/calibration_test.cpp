@@ -66,7 +66,10 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
   fs::create_directories(dir);
   write_small_scenario(dir, "0.1");
   HardwareCatalog cat = HardwareCatalog::load();
-  Calibration planted = Calibration::defaults();
+  // The truth differs from the fit's starting point (the shipped calibration) only in the
+  // two fitted parameters; any other difference (the guest's CPU, say) would be absorbed by
+  // them and move the recovered values.
+  Calibration planted = cat.calibration();
   planted.set("vsan_cpu_scale", 4.0);
   planted.set("stack_latency_us", 200.0);
   // A second operating point at queue depth 1 separates fixed latency from CPU queueing.
@@ -111,12 +114,13 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
   CHECK(f.rms_after < 0.02);
   CHECK(f.rms_after < f.rms_before / 10);
 
-  // One row the model cannot represent (a write latency three times the planted run's):
-  // least squares lets it pull the CPU scale; Huber's loss counts it linearly and stays
-  // nearer the planted value.
+  // One row the model cannot represent (a write latency ten times the planted run's):
+  // least squares lets it pull the CPU scale (here to its bound); Huber's loss counts it
+  // linearly and stays near the planted value. (At three times, the stack latency and CPU
+  // scale can partly represent the row, and both losses settle between.)
   std::vector<Measurement> outlier = ms;
   for (Measurement& m : outlier)
-    if (m.scenario == "small.yaml" && m.metric == "write_latency_ms") m.value *= 3;
+    if (m.scenario == "small.yaml" && m.metric == "write_latency_ms") m.value *= 10;
   FitOptions ls = o;
   FitOptions huber = ls;
   huber.loss = FitLoss::huber;

@@ -524,6 +524,15 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
     // HCIBench writes every VMDK's working set before it measures: that data must fit.
     const CapacityReport c = capacity(s.cluster, DataProfile{w.compress_pct, w.dedupe_pct});
     const double data_gb = vms * w.vmdks_per_vm * static_cast<double>(w.vmdk_size.count()) * w.working_set_pct / 100.0 / 1e9;
+    // A hundred times the capacity is no longer a what-if but a typo (fuzz review D5).
+    if (data_gb > 100 * c.usable_gb) {
+      char buf[320];
+      std::snprintf(buf, sizeof buf,
+                    "the VMs' data (%.0f GB = vms x vmdks_per_vm x vmdk_size x working_set_pct) is more than 100 times "
+                    "the cluster's usable capacity (%.0f GB); expected at most %.0f GB (check vmdk_size and its unit)",
+                    data_gb, c.usable_gb, 100 * c.usable_gb);
+      r.child("workload").fail(buf);
+    }
     if (data_gb > c.usable_gb) {
       char buf[256];
       std::snprintf(buf, sizeof buf,

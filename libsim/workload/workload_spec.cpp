@@ -47,6 +47,11 @@ void WorkloadSpec::validate() const {
   if (!(working_set_pct > 0 && working_set_pct <= 100))
     check::fail("workload working_set_pct", working_set_pct, "a percentage in (0, 100]");
   if (vmdk_size.count() < block.count()) check::fail("workload vmdk_size bytes", vmdk_size.count(), "at least one block");
+  // vSphere's largest virtual disk is 62 TB (binary) on VMFS and vSAN; larger sizes only
+  // multiply the placement state per VMDK (fuzz review D5: 64 MB per VMDK at 800,000 TB).
+  constexpr std::int64_t kMaxVmdk = std::int64_t{62} << 40;
+  if (vmdk_size.count() > kMaxVmdk)
+    check::fail("workload vmdk_size bytes", vmdk_size.count(), "at most 62 TiB (vSphere's largest virtual disk)");
   percent(compress_pct, "compress_pct");
   if (!(dedupe_pct >= 0 && dedupe_pct <= 99)) check::fail("workload dedupe_pct", dedupe_pct, "0..99");
   // At least a microsecond: the simulated clock counts nanoseconds, and a window that rounds

@@ -188,6 +188,12 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   for (int i = 0; i < 2000; ++i) groups += "      - *d\n";
   CHECK_THROWS_WITH(parse(replace(kExample, "      - cache: optane-p4800x-750gb\n        capacity: [lexar-nm620-2tb]\n", groups)),
                     Catch::Contains("test.yaml:") && Catch::Contains("2001 disk groups; an OSA host has 1 to 5"));
+  // D5: astronomical VMDKs are rejected, not placed (64 MB of state per VMDK at 800,000 TB).
+  CHECK_THROWS_WITH(parse(kExample, {"workload.vmdk_size=800000t"}),
+                    Catch::Contains("vmdk_size") && Catch::Contains("at most 62 TiB"));
+  CHECK_THROWS_WITH(parse(kExample, {"workload.vmdk_size=60t"}),
+                    Catch::Contains("workload: the VMs' data") && Catch::Contains("more than 100 times"));
+  CHECK(parse(kExample, {"workload.vmdk_size=200g"}).warnings.size() == 1);   // over capacity: a warning
   // D14: nesting past yaml-cpp's depth guard is said to be that, not "bad file".
   const std::string deep = std::string(3000, '[') + std::string(3000, ']');
   CHECK_THROWS_WITH(parse("name: " + deep + "\n"), Catch::Contains("test.yaml:1: not valid YAML: lists or maps nested too deeply"));
@@ -305,7 +311,7 @@ TEST_CASE("a link faster than the named NIC or switch, or more ports than the NI
   CHECK_THAT(fast.warnings[1], Catch::Contains("ports = 2 exceeds the 1 ports of NIC 'intel-x520-da1'"));
   CHECK(fast.cluster.fabric.link_gbps == 25);
   // VM data beyond usable capacity, also when vms is left at 0 (one VM per host).
-  const Scenario big = parse(kExample, {"workload.vms=0", "workload.vmdk_size=100t"});
+  const Scenario big = parse(kExample, {"workload.vms=0", "workload.vmdk_size=1t"});
   REQUIRE(big.warnings.size() == 1);
   CHECK_THAT(big.warnings[0], Catch::Contains("exceeds the cluster's usable capacity"));
 }

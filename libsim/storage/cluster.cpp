@@ -550,14 +550,14 @@ void Cluster::pump_destage(std::uint32_t g) {
   }
 }
 
+// Room was freed in group g: its waiters that now fit here go on. A waiter that fits here
+// but not in another of its target groups moves to that group's queue (after_delay queues it
+// at the first group without room): left at the head here it would block this queue and,
+// once this group had nothing left to destage, never be looked at again while the other
+// group freed room (fuzz review D8: closed-loop VMs stuck for good).
 void Cluster::wake_waiters(std::uint32_t g) {
   DiskGroup& dg = groups_[g];
-  const auto fits = [this](const Request& r) {
-    for (std::uint32_t t : write_targets(r))
-      if (!groups_[t].buffer.has_room(Bytes{r.size})) return false;
-    return true;
-  };
-  while (dg.wait_head != kNone && fits(requests_[dg.wait_head])) {
+  while (dg.wait_head != kNone && dg.buffer.has_room(Bytes{requests_[dg.wait_head].size})) {
     const std::uint32_t req = dg.wait_head;
     dg.wait_head = requests_[req].next_waiting;
     if (dg.wait_head == kNone) dg.wait_tail = kNone;

@@ -194,6 +194,14 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   CHECK_THROWS_WITH(parse(kExample, {"workload.vmdk_size=60t"}),
                     Catch::Contains("workload: the VMs' data") && Catch::Contains("more than 100 times"));
   CHECK(parse(kExample, {"workload.vmdk_size=200g"}).warnings.size() == 1);   // over capacity: a warning
+  // D19: nodes are counted as the parser streams them, before a tree of 500,000 keys is built.
+  std::string many = kExample;
+  for (int i = 0; i < 60000; ++i) {
+    many += 'k';
+    many += std::to_string(i);
+    many += ": 1\n";
+  }
+  CHECK_THROWS_WITH(parse(many), Catch::Contains("test.yaml:") && Catch::Contains("more than 100000 YAML nodes"));
   // D14: nesting past yaml-cpp's depth guard is said to be that, not "bad file".
   const std::string deep = std::string(3000, '[') + std::string(3000, ']');
   CHECK_THROWS_WITH(parse("name: " + deep + "\n"), Catch::Contains("test.yaml:1: not valid YAML: lists or maps nested too deeply"));

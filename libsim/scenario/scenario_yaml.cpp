@@ -267,7 +267,12 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     host.cpu.threads_per_core = static_cast<int>(cpu.integer("threads_per_core", host.cpu.threads_per_core, 1, 8));
     host.cpu.ghz = cpu.number("ghz", host.cpu.ghz);
     if (host.cpu.cores_per_socket == 0) cpu.fail("missing key 'cores' (or a catalog 'model')");
-    if (!(host.cpu.ghz > 0)) cpu.fail_value(cpu.key_path("ghz"), std::to_string(host.cpu.ghz), "a clock > 0 GHz", cpu.node());
+    if (!(host.cpu.ghz > 0)) {
+      // The value as typed, at its key (fuzz review D15: '0.000000' at the cpu map's line).
+      const bool typed = cpu.has("ghz");
+      cpu.fail_value(cpu.key_path("ghz"), typed ? cpu.text("ghz", "") : std::to_string(host.cpu.ghz), "a clock > 0 GHz",
+                     typed ? cpu.node()["ghz"] : cpu.node());
+    }
   } else {
     h.fail("missing key 'cpu' ({cores, ghz} or {model})");
   }
@@ -546,9 +551,20 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
   try {
     s.cluster.validate();
   } catch (const InvalidArgument& e) {
-    // Rules over the whole cluster: point at its section (every host is a copy of cluster.host).
+    // Rules over the whole cluster: point at the key the message names when it is one of
+    // cluster.osa, .esa or .resync (fuzz review D15: a bad osa.lsom_cost_factor was put at
+    // the host's line), else at the host section (every host is a copy of cluster.host).
     const YamlReader c = r.child("cluster");
-    throw InvalidArgument(c.where(c.has("host") ? c.node()["host"] : c.node()) + ": " + e.what());
+    const std::string message = e.what();
+    YAML::Node at = c.has("host") ? c.node()["host"] : c.node();
+    for (const char* section : {"osa", "esa", "resync"}) {
+      if (!c.has(section) || !c.node()[section].IsMap()) continue;
+      for (const auto& kv : c.node()[section]) {
+        const std::string name = std::string(section) + "." + kv.first.Scalar();
+        if (message.rfind(name + " ", 0) == 0 || message.find(" " + name + " ") != std::string::npos) at = kv.second;
+      }
+    }
+    throw InvalidArgument(c.where(at) + ": " + message);
   }
   if (!r.has("workload")) r.fail("missing key 'workload'");
   read_workload(r.child("workload"), s.cluster, s);

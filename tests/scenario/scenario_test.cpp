@@ -202,6 +202,13 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
     many += ": 1\n";
   }
   CHECK_THROWS_WITH(parse(many), Catch::Contains("test.yaml:") && Catch::Contains("more than 100000 YAML nodes"));
+  // D15: a cluster-wide check names the line of the key, or (--set); the value as typed.
+  CHECK_THROWS_WITH(parse(replace(kExample, "  hosts: 4\n", "  hosts: 4\n  osa: {lsom_cost_factor: 0}\n")),
+                    Catch::Contains("test.yaml:5: ") && Catch::Contains("osa.lsom_cost_factor = 0"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.lsom_cost_factor=0"}),
+                    Catch::Contains("test.yaml (--set): ") && Catch::Contains("osa.lsom_cost_factor = 0"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.host.cpu.ghz=0"}),
+                    Catch::Contains("test.yaml (--set): cluster.host.cpu.ghz = '0' is not allowed"));
   // D14: nesting past yaml-cpp's depth guard is said to be that, not "bad file".
   const std::string deep = std::string(3000, '[') + std::string(3000, ']');
   CHECK_THROWS_WITH(parse("name: " + deep + "\n"), Catch::Contains("test.yaml:1: not valid YAML: lists or maps nested too deeply"));

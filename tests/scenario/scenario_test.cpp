@@ -209,6 +209,17 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
                     Catch::Contains("test.yaml (--set): ") && Catch::Contains("osa.lsom_cost_factor = 0"));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.host.cpu.ghz=0"}),
                     Catch::Contains("test.yaml (--set): cluster.host.cpu.ghz = '0' is not allowed"));
+  // D13: a place is given once ("file:20: workload: file (--set): ..." before).
+  try {
+    parse(kExample, {"workload.hcibench=-"});
+    FAIL("accepted");
+  } catch (const InvalidArgument& e) {
+    const std::string m = e.what();
+    CHECK(m.rfind("test.yaml (--set): workload.hcibench = '(a list)'", 0) == 0);
+    CHECK(m.find("test.yaml", 1) == std::string::npos);
+  }
+  CHECK_THROWS_WITH(parse(replace(kExample, "hcibench: fio-8vmdk", "hcibench: fio-8vdisk")),
+                    Catch::StartsWith("test.yaml:20: HCIBench workload name: '8vdisk'"));
   // D14: nesting past yaml-cpp's depth guard is said to be that, not "bad file".
   const std::string deep = std::string(3000, '[') + std::string(3000, ']');
   CHECK_THROWS_WITH(parse("name: " + deep + "\n"), Catch::Contains("test.yaml:1: not valid YAML: lists or maps nested too deeply"));

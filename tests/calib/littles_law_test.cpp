@@ -1,6 +1,7 @@
 // Little's law on every example scenario: in a closed loop the time-average number of I/Os
 // in flight equals the configured outstanding I/O, and equals IOPS x mean latency (within
-// 3 %). Seed 000 states it too: 95,541 IOPS x 2.69 ms ~ 256 = 8 VMs x 8 VMDKs x 4.
+// 3 %). (Seed 000's own numbers agree: 95,541 IOPS x 2.69 ms ~ 256 = 8 VMs x 8 VMDKs x 4; a
+// check of literals only, so not a test.)
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -33,7 +34,4 @@ TEST_CASE("Little's law holds for every example scenario", "[accuracy]") {
     ++checked;
   }
   CHECK(checked >= 15);
-  // The seed's own numbers: 95,541.22 IOPS x 2.68 ms (the I/O-weighted mean of 3.47 ms reads
-  // and 0.87 ms writes at 70/30) = 256 outstanding.
-  CHECK(95541.22 * (0.7 * 3.47 + 0.3 * 0.87) * 1e-3 == Approx(256).epsilon(0.03));
 }

@@ -98,7 +98,7 @@ TEST_CASE("latency-target mode raises outstanding I/O until p95 reaches the targ
   INFO("depth " << depth << ", p95 " << r.pooled_write_p95_ms << " ms");
   CHECK(depth > 1);
   CHECK(depth < 64);
-  CHECK(r.pooled_write_p95_ms == Approx(0.5).epsilon(0.35));
+  CHECK(r.pooled_write_p95_ms == Approx(0.5).epsilon(0.10));   // the target, within about one depth step
 }
 
 TEST_CASE("HCIBench averages per VM; pooled statistics weight by I/O count") {

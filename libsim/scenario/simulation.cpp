@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 #include "hcisim/core/check.hpp"
 #include "hcisim/version.hpp"
@@ -33,6 +34,27 @@ void add_use(std::vector<ResourceClassUse>& classes, const std::string& cls, con
 
 }  // namespace
 
+// A run that cannot have finished right is an internal error, never a result (issue 21,
+// item 3). A guest I/O still in flight after far longer than the I/Os that completed (100
+// times their mean, and at least 10 simulated seconds) is stuck: a deadlock in the model
+// such as the fuzz review's D7 and D8, where the report showed normal latencies.
+void check_progress(const VmWorkload& load, Time now) {
+  const VmWorkload::InFlight oldest = load.oldest_in_flight();
+  if (!oldest.found) return;
+  const WorkloadResult w = summarize(load, now);
+  const double mean_s = w.pooled_latency_ms > 0 ? w.pooled_latency_ms * 1e-3 : 0.0;
+  const double limit_s = std::max(10.0, 100 * mean_s);
+  const double age_s = (now - oldest.issued).seconds();
+  if (age_s <= limit_s) return;
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "the model stalled: VM %d's VMDK %d has had a %s in flight for %.1f simulated seconds (the completed "
+                "I/Os took %.3f ms on average; %.0f I/Os completed in the window); no result is given",
+                oldest.vm + 1, oldest.vmdk + 1, oldest.op == IoOp::read ? "read" : "write", age_s, mean_s * 1e3,
+                static_cast<double>(load.measured()));
+  throw std::runtime_error(buf);
+}
+
 RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   const auto wall0 = std::chrono::steady_clock::now();
   const WorkloadSpec& w = scenario.workload;
@@ -40,10 +62,13 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   VmWorkload load(engine, w, scenario.seed, scenario.threads_per_vmdk);
   Cluster cluster(engine, scenario.cluster, DataProfile{w.compress_pct, w.dedupe_pct}, scenario.seed, load);
   // An OSA write waits for room in its write buffers; one larger than a whole buffer would
-  // wait forever and stall every VM behind it (fuzz review D7).
+  // wait forever and stall every VM behind it (fuzz review D7). A write reaches vSAN in the
+  // virtual adapter's largest transfer at most (PVSCSI 512 KiB).
   const double buffer = cluster.smallest_write_buffer();
-  if (w.read_pct < 100 && buffer > 0 && static_cast<double>(w.block.count()) > buffer)
-    throw InvalidArgument("workload block_size = " + std::to_string(w.block.count()) + " bytes is not allowed with a " +
+  const std::int64_t piece = std::min(w.block.count(), max_transfer(w.vscsi).count());
+  if (w.read_pct < 100 && buffer > 0 && static_cast<double>(piece) > buffer)
+    throw InvalidArgument("workload block_size = " + std::to_string(w.block.count()) + " bytes (" +
+                          std::to_string(piece) + " per transfer of the virtual adapter) is not allowed with a " +
                           std::to_string(static_cast<long long>(buffer)) +
                           "-byte OSA write buffer (cluster.osa.write_buffer_gb): a write must fit in the buffer");
   load.start(cluster);
@@ -71,6 +96,8 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   load.reset_stats();
   cluster.reset_stats();
   advance_to(total);
+
+  check_progress(load, engine.now());
 
   RunResult r;
   r.scenario = scenario.name;

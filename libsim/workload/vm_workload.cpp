@@ -291,6 +291,17 @@ void VmWorkload::reset_stats() {
   in_flight_ = TimeWeighted(engine_.now(), in_flight_.value());
 }
 
+VmWorkload::InFlight VmWorkload::oldest_in_flight() const {
+  InFlight out;
+  for (const Slot& s : slots_) {
+    if (!s.busy || (out.found && s.issued >= out.issued)) continue;
+    const Vmdk& k = vmdks_[s.vmdk];
+    // Each VM has vmdks_per_vm VMDKs, in order (start()).
+    out = {true, s.issued, k.vm, static_cast<int>(s.vmdk) - k.vm * spec_.vmdks_per_vm, s.op};
+  }
+  return out;
+}
+
 std::uint64_t VmWorkload::measured() const {
   std::uint64_t n = 0;
   for (const VmStats& vm : vms_) n += vm.ios[0] + vm.ios[1];

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "../storage/cluster_fixtures.hpp"
+#include "hcisim/scenario/simulation.hpp"
 #include "hcisim/workload/vm_workload.hpp"
 #include "hcisim/workload/workload_result.hpp"
 
@@ -79,6 +80,27 @@ TEST_CASE("an open loop offered far past saturation costs events per completed I
   CHECK(events_per_io < 40);                       // offered: 25,000 per completed I/O
   CHECK(r.outstanding_io == Approx(4 * 4 * 64).epsilon(0.02));
   CHECK(r.iops == Approx(c.iops).epsilon(0.05));
+}
+
+TEST_CASE("a run with a guest I/O in flight far beyond the completed ones is a stall, not a result") {
+  // Issue 21, item 3. The fuzz review's D7 through the library, which (unlike simulate) does
+  // not refuse it up front: 1 MiB writes into 1 MB write buffers wait for room forever. After
+  // 12 s every write has been in flight for 12 s (> 10 s). The same cluster with room passes.
+  WorkloadSpec w;
+  w.vms = 3;
+  w.read_pct = 0;
+  w.block = Bytes{1 << 20};
+  w.vscsi = VscsiAdapter::lsilogic;   // whole 1 MiB transfers (PVSCSI would split them in two)
+  ClusterSpec stuck = test::osa_cluster(3);
+  stuck.osa.write_buffer = Bytes{1000000};
+  Run slow(stuck, w);
+  slow.engine.run_for(12_s);
+  CHECK(slow.load.completed() == 0);
+  CHECK_THROWS_WITH(check_progress(slow.load, slow.engine.now()),
+                    Catch::Contains("the model stalled: VM 1's VMDK 1 has had a write in flight for 12.0 simulated seconds"));
+  Run healthy(test::osa_cluster(3), w);
+  healthy.engine.run_for(200_ms);
+  CHECK_NOTHROW(check_progress(healthy.load, healthy.engine.now()));
 }
 
 TEST_CASE("latency-target mode raises outstanding I/O until p95 reaches the target") {

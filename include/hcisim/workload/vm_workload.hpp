@@ -74,6 +74,15 @@ class VmWorkload final : public IoClient, public EventHandler {
   int dispatched(int vm) const { return vm_dispatched_[static_cast<std::size_t>(vm)]; }
   /// Completions since the warm-up cut.
   std::uint64_t measured() const;
+  /// The guest I/O that has been in flight longest now (none: `found` false).
+  struct InFlight {
+    bool found = false;
+    Time issued;
+    int vm = 0;
+    int vmdk = 0;   // within the VM
+    IoOp op = IoOp::read;
+  };
+  InFlight oldest_in_flight() const;
 
   void on_io_done(Cluster& cluster, std::uint64_t token) override;
   void on_event(Engine& engine, EventTag tag, std::uint64_t arg) override;

@@ -277,9 +277,12 @@ void VmWorkload::window() {
 
 void VmWorkload::reset_stats() {
   for (VmStats& vm : vms_) {
-    const int host = vm.host;
-    vm = VmStats{};
-    vm.host = host;
+    // In place: the histograms keep their rows (no allocation at the warm-up cut).
+    for (LatencyHistogram& h : vm.latency) h.reset();
+    vm.sum_ns = {0, 0};
+    vm.sum_sq_ns = {0, 0};
+    vm.ios = {0, 0};
+    vm.bytes = {0, 0};
   }
   for (ThreadStats& t : threads_) {
     t.ios[0] = t.ios[1] = 0;

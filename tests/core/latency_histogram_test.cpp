@@ -62,3 +62,21 @@ TEST_CASE("merging histograms equals one histogram of all samples", "[core]") {
   CHECK_THROWS_WITH(a.percentile(1.5), Catch::Contains("[0, 1]"));
   CHECK_THROWS_AS(a.record_ns(-1), InvalidArgument);
 }
+
+TEST_CASE("a histogram holds only the rows its values touch, and reset keeps them", "[core]") {
+  // Issue 21, item 5: two histograms per VM were 2 x 40 KB whatever the latencies.
+  LatencyHistogram h;
+  CHECK(h.rows() == 0);
+  for (std::int64_t ns = 1000; ns <= 100'000'000; ns *= 10) h.record_ns(ns);   // 1 us .. 100 ms
+  // 1 us = 2^9.97 and 100 ms = 2^26.6: the rows of exponents 9 .. 26, one per value here.
+  CHECK(h.rows() == 6);
+  CHECK(h.rows() * 128 * sizeof(std::uint64_t) < 8 * 1024);
+  const Time p50 = h.percentile(0.5);
+  h.reset();
+  CHECK(h.count() == 0);
+  CHECK(h.rows() == 6);                      // kept for the next window: no allocation
+  CHECK(h.percentile(0.5) == Time::zero());
+  for (std::int64_t ns = 1000; ns <= 100'000'000; ns *= 10) h.record_ns(ns);
+  CHECK(h.percentile(0.5) == p50);
+  CHECK(h.rows() == 6);
+}

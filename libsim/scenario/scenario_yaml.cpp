@@ -70,11 +70,6 @@ YAML::Node without_marks(const YAML::Node& n, int& budget) {
   return YAML::Node(YAML::NodeType::Null);
 }
 
-// An argument as echoed in a message: at most 80 characters (fuzz review D22).
-std::string shorten(const std::string& s) {
-  return s.size() <= 80 ? s : s.substr(0, 80) + "... (" + std::to_string(s.size()) + " characters)";
-}
-
 // yaml-cpp's depth guard reports "bad file"; say what it means (fuzz review D14).
 std::string yaml_error(const YAML::Exception& e) {
   if (dynamic_cast<const YAML::DeepRecursion*>(&e) != nullptr)
@@ -115,7 +110,7 @@ class NodeBudget final : public YAML::EventHandler {
 
 // --set key.path=value: replace or create the node at the path.
 void apply_override(YAML::Node& root, const std::string& assignment_text) {
-  const std::string assignment = shorten(assignment_text);
+  const std::string assignment = detail::shorten(assignment_text);
   const auto eq = assignment_text.find('=');
   if (eq == std::string::npos || eq == 0)
     throw InvalidArgument("--set '" + assignment + "' is not allowed; expected key.path=value, e.g. workload.vms=16");

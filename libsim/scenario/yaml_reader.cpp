@@ -31,20 +31,18 @@ std::string describe(const YAML::Node& n) {
   return "(not a value)";
 }
 
-// A value as echoed in a message: at most 80 characters (D22: a 100,000-digit number made
-// a 100 KB message).
-std::string echo(const std::string& value) {
+}  // namespace
+
+std::string shorten(const std::string& value) {
   constexpr std::size_t kMax = 80;
   if (value.size() <= kMax) return value;
   return value.substr(0, kMax) + "... (" + std::to_string(value.size()) + " characters)";
 }
 
-}  // namespace
-
 void YamlReader::fail_value(const std::string& key_path, const std::string& value, const std::string& allowed,
                             const YAML::Node& at) const {
   if (at.IsNull()) throw InvalidArgument(where(at) + ": " + key_path + " is empty; expected " + allowed);
-  throw InvalidArgument(where(at) + ": " + key_path + " = '" + echo(value) + "' is not allowed; expected " + allowed);
+  throw InvalidArgument(where(at) + ": " + key_path + " = '" + shorten(value) + "' is not allowed; expected " + allowed);
 }
 
 void YamlReader::expect_map(std::initializer_list<const char*> keys) const {

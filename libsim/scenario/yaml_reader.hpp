@@ -11,6 +11,10 @@
 
 namespace hcisim::detail {
 
+/// A value or argument as echoed in a message: at most 80 characters, then its length
+/// (fuzz review D22: a 100,000-digit number made a 100 KB message).
+std::string shorten(const std::string& value);
+
 class YamlReader {
  public:
   YamlReader(YAML::Node node, std::string file, std::string path) : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)) {}

@@ -60,7 +60,7 @@ options:
   --set KEY=VALUE   override a scenario key, e.g. --set workload.vms=16
                     or --set cluster.host.network.speed_gbe=25 (repeatable)
   --json, --csv     machine-readable output (stable keys, see the README)
-  --quiet           no progress bar (it is shown only when stderr is a terminal)
+  --quiet           no progress bar (shown only when stderr is a terminal) and no wall-time estimate
 
 examples:
   hcisim
@@ -241,27 +241,52 @@ Scenario load(const std::string& file, const std::vector<std::string>& sets, con
   return s;
 }
 
-// A progress bar on stderr, only when it is a terminal.
+// Progress on stderr: a bar when stderr is a terminal; and once a run has taken a second of
+// wall time, one line with its estimated wall time when that is over 10 s (terminal or not,
+// so logs and notebooks see it too).
 class Progress {
  public:
-  explicit Progress(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO)) {}
+  explicit Progress(bool enabled) : enabled_(enabled), bar_(enabled && isatty(STDERR_FILENO)) {}
   ProgressFn fn() {
     if (!enabled_) return {};
+    return [this](const RunProgress& p) {
+      estimate(p);
+      draw(p.fraction);
+    };
+  }
+  std::function<void(double)> fraction_fn() {
+    if (!bar_) return {};
     return [this](double f) { draw(f); };
   }
   void draw(double f) {
-    if (!enabled_) return;
+    if (!bar_) return;
     std::lock_guard<std::mutex> lock(mu_);
     const int n = static_cast<int>(f * 40);
     std::fprintf(stderr, "\r[%-40.*s] %3d%%", n, "########################################", static_cast<int>(f * 100));
     std::fflush(stderr);
   }
   void done() {
-    if (enabled_) std::fprintf(stderr, "\r%60s\r", "");
+    if (bar_) std::fprintf(stderr, "\r%60s\r", "");
   }
 
  private:
+  void estimate(const RunProgress& p) {
+    if (estimated_ || p.wall_s < 1.0) return;
+    estimated_ = true;
+    const double wall = p.estimated_wall_s();
+    if (wall < 10) return;
+    char when[32];
+    if (wall < 120) std::snprintf(when, sizeof when, "%.0f s", wall);
+    else if (wall < 7200) std::snprintf(when, sizeof when, "%.0f min", wall / 60);
+    else std::snprintf(when, sizeof when, "%.1f h", wall / 3600);
+    done();
+    std::fprintf(stderr, "hcisim: estimated wall time %s%s for %.0f simulated seconds (%.3g simulated s per wall s so far)\n",
+                 p.planned_is_bound ? "at most " : "", when, p.planned_s, p.simulated_s / p.wall_s);
+  }
+
   bool enabled_;
+  bool bar_;
+  bool estimated_ = false;
   std::mutex mu_;
 };
 
@@ -430,7 +455,7 @@ int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
   AccuracyOptions o = measurement_runs(a);
   o.replications = a.replications;
   Progress p(!a.quiet);
-  const AccuracyReport report = evaluate(measurements, cat, o, p.fn());
+  const AccuracyReport report = evaluate(measurements, cat, o, p.fraction_fn());
   p.done();
   std::fputs(format_accuracy(report, a.all).c_str(), stdout);
   std::printf("\n%s", cat.calibration().format_table().c_str());

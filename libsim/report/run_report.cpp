@@ -56,6 +56,35 @@ const ResourceClassUse* find_class(const RunResult& r, const char* name) {
   return nullptr;
 }
 
+// "+- 0.42 %" (or "no interval": too few batches).
+std::string pm(const ConfidenceInterval& ci) {
+  if (!std::isfinite(ci.half_width)) return "no interval (too few batches)";
+  return "+- " + fmt("%.2f", 100 * ci.relative()) + " %";
+}
+
+// The intervals and, for duration_s: auto, how the run length was found.
+std::string precision_lines(const RunResult& r) {
+  const WorkloadResult& w = r.result;
+  const RunLength& len = r.length;
+  std::string out = "95 % confidence (batch means, " + std::to_string(w.iops_ci.batches) + " batches of " +
+                    fmt("%.3g", w.iops_ci.batch_seconds) + " s): IOPS " + fmt("%.2f", w.iops_ci.mean) + " " +
+                    pm(w.iops_ci) + ", mean latency " + fmt("%.3f", w.latency_ci_ms.mean) + " ms " +
+                    pm(w.latency_ci_ms) + "\n";
+  if (!len.automatic) return out;
+  out += "Run length: auto; warm-up " + fmt("%.2f", len.warmup_s) + " s + pilot " + fmt("%.2f", len.pilot_s) + " s (" +
+         (len.settled ? "MSER found the rate settled" : "MSER did NOT find the rate settled") + "), measured " +
+         fmt("%.2f", len.measured_s) + " s; ";
+  out += len.target_met ? "both half-widths within " + fmt("%.3g", len.target_pct) + " %\n"
+                        : "stopped at auto_max_s with the target of " + fmt("%.3g", len.target_pct) +
+                              " % NOT met: the intervals above say how precise the result is\n";
+  return out;
+}
+
+std::string json_interval(const ConfidenceInterval& ci) {
+  return std::string("{\"mean\": ") + num(ci.mean) + ", \"half_width\": " + num(ci.half_width) +
+         ", \"batches\": " + std::to_string(ci.batches) + ", \"batch_seconds\": " + num(ci.batch_seconds) + "}";
+}
+
 constexpr const char* kClasses[] = {"cpu", "cache_device", "capacity_device", "pool_device", "network_port"};
 
 }  // namespace
@@ -79,6 +108,7 @@ std::string format_hcibench(const RunResult& r) {
      << fmt("%.3f", w.write_p99_ms) << " ms\n"
      << "Outstanding I/O " << fmt("%.1f", w.outstanding_io) << " (configured " << r.configured_outstanding
      << "), simulated I/Os " << w.simulated_ios << " in " << fmt("%.2f", w.seconds) << " s\n"
+     << precision_lines(r)
      << "Bottleneck: " << r.bottleneck << "\n"
      << failed_line(r)
      << "Capacity: raw " << fmt("%.0f", r.capacity.raw_gb) << " GB, slack " << fmt("%.0f", r.capacity.slack_gb)
@@ -95,7 +125,8 @@ std::string format_diskspd(const RunResult& r) {
   os << "Results for timespan 1:\n"
      << "*******************************************************************************\n"
      << "actual test time: " << fmt("%.2f", secs) << "s\n"
-     << "thread count: " << r.threads.size() << "\n";
+     << "thread count: " << r.threads.size() << "\n"
+     << precision_lines(r);
   const char* titles[3] = {"Total IO", "Read IO", "Write IO"};
   for (int kind = 0; kind < 3; ++kind) {
     os << titles[kind] << "\n"
@@ -171,6 +202,13 @@ std::string to_json(const RunResult& r) {
      << "  \"configured_outstanding_io\": " << r.configured_outstanding << ",\n"
      << "  \"simulated_ios\": " << w.simulated_ios << ",\n"
      << "  \"measured_seconds\": " << num(w.seconds) << ",\n"
+     << "  \"iops_ci95\": " << json_interval(w.iops_ci) << ",\n"
+     << "  \"pooled_latency_ci95_ms\": " << json_interval(w.latency_ci_ms) << ",\n"
+     << "  \"run_length\": {\"auto\": " << (r.length.automatic ? "true" : "false")
+     << ", \"warmup_s\": " << num(r.length.warmup_s) << ", \"pilot_s\": " << num(r.length.pilot_s)
+     << ", \"settled\": " << (r.length.settled ? "true" : "false") << ", \"measured_s\": " << num(r.length.measured_s)
+     << ", \"target_pct\": " << num(r.length.target_pct) << ", \"target_met\": " << (r.length.target_met ? "true" : "false")
+     << "},\n"
      << "  \"failed_hosts\": [";
   for (std::size_t i = 0; i < r.failed_hosts.size(); ++i) os << (i ? ", " : "") << json_string(r.failed_hosts[i]);
   os << "],\n"
@@ -213,7 +251,8 @@ std::string csv_header() {
                   "read_p99_ms,write_p99_ms,outstanding_io,configured_outstanding_io,simulated_ios,cpu_usage_pct_mean,"
                   "cpu_usage_pct_max";
   for (const char* c : kClasses) h += std::string(",") + c + "_util_max";
-  h += ",bottleneck,raw_gb,usable_gb,slack_gb,failed_hosts,resync_mb_per_s,resync_gb_left";
+  h += ",bottleneck,raw_gb,usable_gb,slack_gb,failed_hosts,resync_mb_per_s,resync_gb_left,iops_ci95_half_width,"
+       "pooled_latency_ci95_half_width_ms,measured_seconds,auto_target_met";
   return h;
 }
 
@@ -243,7 +282,9 @@ std::string csv_row(const RunResult& r) {
   }
   os << "," << q(r.bottleneck) << "," << num(r.capacity.raw_gb) << "," << num(r.capacity.usable_gb) << ","
      << num(r.capacity.slack_gb) << "," << r.failed_hosts.size() << ","
-     << num(resync_rate_mbps(r)) << "," << num(static_cast<double>(r.resync.total_bytes - r.resync.done_bytes) / 1e9);
+     << num(resync_rate_mbps(r)) << "," << num(static_cast<double>(r.resync.total_bytes - r.resync.done_bytes) / 1e9)
+     << "," << num(w.iops_ci.half_width) << "," << num(w.latency_ci_ms.half_width) << "," << num(w.seconds) << ","
+     << (r.length.automatic ? (r.length.target_met ? "true" : "false") : "");
   return os.str();
 }
 

@@ -422,7 +422,7 @@ void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s)
   w.expect_map({"hcibench", "diskspd", "fio", "preset", "easy_run", "vms", "vmdks_per_vm", "outstanding_per_vmdk",
                 "block_size", "read_pct", "random_pct", "working_set_pct", "vmdk_size", "compress_pct", "dedupe_pct",
                 "duration_s", "warmup_s", "history_s", "iops_limit_per_vm", "latency_target_ms", "vscsi",
-                "vscsi_disk_queue", "vscsi_adapter_queue"});
+                "vscsi_disk_queue", "vscsi_adapter_queue", "auto_precision_pct", "auto_max_s"});
   int sources = 0;
   for (const char* k : {"hcibench", "diskspd", "fio", "preset", "easy_run"}) sources += w.has(k);
   if (sources > 1) w.fail("give at most one of hcibench, diskspd, fio, preset, easy_run");
@@ -456,7 +456,16 @@ void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s)
   spec.working_set_pct = w.number("working_set_pct", spec.working_set_pct);
   spec.compress_pct = w.number("compress_pct", spec.compress_pct);
   spec.dedupe_pct = w.number("dedupe_pct", spec.dedupe_pct);
-  spec.duration_s = w.number("duration_s", spec.duration_s);
+  // duration_s: a number of seconds, or auto (run length from the statistics).
+  if (w.has("duration_s")) {
+    const YAML::Node d = w.node()["duration_s"];
+    if (d.IsScalar() && d.Scalar() == "auto") spec.auto_duration = true;
+    else if (d.IsScalar() && d.Scalar().find_first_not_of("0123456789.eE+-") != std::string::npos)
+      w.fail_value(w.key_path("duration_s"), d.Scalar(), "a number of seconds, or auto", d);
+    else spec.duration_s = w.number("duration_s", spec.duration_s);
+  }
+  spec.auto_precision_pct = w.number("auto_precision_pct", spec.auto_precision_pct);
+  spec.auto_max_s = w.number("auto_max_s", spec.auto_max_s);
   spec.warmup_s = w.number("warmup_s", spec.warmup_s);
   spec.history_s = w.number("history_s", spec.history_s);
   spec.iops_limit_per_vm = w.number("iops_limit_per_vm", spec.iops_limit_per_vm);

@@ -5,8 +5,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 
+#include "hcisim/core/batch_means.hpp"
 #include "hcisim/core/check.hpp"
 #include "hcisim/version.hpp"
 #include "hcisim/workload/vm_workload.hpp"
@@ -75,15 +77,37 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   if (scenario.cluster.resync.active) cluster.start_resync();
 
   const Time warmup = Time::from_seconds(w.warmup_s);
-  const Time duration = Time::from_seconds(w.duration_s);
-  const Time total = warmup + duration;
-  const int steps = progress ? 100 : 1;
+  const Time cap = Time::from_seconds(w.auto_duration ? w.auto_max_s : w.duration_s);
+  const Time planned = warmup + cap;
+  auto report = [&] {
+    if (!progress) return;
+    RunProgress p;
+    p.simulated_s = engine.now().seconds();
+    p.planned_s = planned.seconds();
+    p.planned_is_bound = w.auto_duration;
+    p.fraction = std::min(1.0, p.simulated_s / p.planned_s);
+    p.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    progress(p);
+  };
   auto advance_to = [&](Time until) {
+    const int steps = progress ? 100 : 1;
     for (int i = 1; i <= steps; ++i) {
-      const Time t = engine.now() + (until - engine.now()) / (steps - i + 1);
-      engine.run_until(t);
-      if (progress) progress(static_cast<double>(engine.now().count_ns()) / static_cast<double>(total.count_ns()));
+      engine.run_until(engine.now() + (until - engine.now()) / (steps - i + 1));
+      report();
     }
+  };
+  // One batch of the series: completions and their latency since the last batch.
+  std::uint64_t n0 = 0;
+  std::int64_t s0 = 0;
+  auto mark = [&] {
+    n0 = load.completed();
+    s0 = load.completed_latency_ns();
+  };
+  auto run_batch = [&](BatchSeries& series, Time until) {
+    engine.run_until(until);
+    series.add(load.completed() - n0, load.completed_latency_ns() - s0);
+    mark();
+    report();
   };
   // The measured window follows `history_s` of the same workload: start from prepared
   // buffers and let the warm-up age them that long (time-compressed), then run at k = 1.
@@ -93,9 +117,56 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   }
   if (warmup > Time::zero()) advance_to(warmup);
   cluster.set_buffer_time_compression(1.0);
-  load.reset_stats();
-  cluster.reset_stats();
-  advance_to(total);
+
+  RunLength length;
+  length.automatic = w.auto_duration;
+  length.warmup_s = w.warmup_s;
+  std::optional<BatchSeries> series;
+  if (!w.auto_duration) {
+    // A fixed window, cut into kMaxBatches batches for its intervals.
+    load.reset_stats();
+    cluster.reset_stats();
+    series.emplace(std::max(Time::ns(1), cap / BatchSeries::kMaxBatches));
+    const Time cut = engine.now();
+    mark();
+    // Batch i ends at cut + cap * i / kMaxBatches (cap <= 86400 s: the product fits in 64 bits).
+    for (std::int64_t i = 1; i <= BatchSeries::kMaxBatches; ++i)
+      run_batch(*series, cut + Time::ns(cap.count_ns() * i / BatchSeries::kMaxBatches));
+  } else {
+    // The pilot: batches of 10 ms (doubling as they fill) until MSER puts the end of the
+    // transient in the first half of a full series, i.e. the rate has settled.
+    const Time end = engine.now() + cap;
+    BatchSeries pilot(Time::from_ms(10));
+    const Time pilot0 = engine.now();
+    mark();
+    length.settled = false;
+    while (engine.now() + pilot.width() <= end) {
+      run_batch(pilot, engine.now() + pilot.width());
+      if (pilot.size() == BatchSeries::kMaxBatches && pilot.mser_truncation() < BatchSeries::kMaxBatches / 2) {
+        length.settled = true;
+        break;
+      }
+    }
+    length.pilot_s = (engine.now() - pilot0).seconds();
+    // The window: batches as wide as the pilot's last, until both half-widths are within the
+    // target (from at least kMaxBatches / 2 batches, so a short lucky stretch cannot stop it).
+    load.reset_stats();
+    cluster.reset_stats();
+    series.emplace(pilot.width());
+    mark();
+    const double target = w.auto_precision_pct / 100;
+    length.target_met = false;
+    while (engine.now() + series->width() <= end) {
+      run_batch(*series, engine.now() + series->width());
+      if (series->size() >= BatchSeries::kMaxBatches / 2 && series->rate_interval().relative() <= target &&
+          series->latency_interval_ms().relative() <= target) {
+        length.target_met = true;
+        break;
+      }
+    }
+    length.target_pct = w.auto_precision_pct;
+  }
+  length.measured_s = (engine.now() - load.measured_since()).seconds();
 
   check_progress(load, engine.now());
 
@@ -108,6 +179,9 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   r.vms = load.vms();
   r.configured_outstanding = r.vms * w.vmdks_per_vm * w.outstanding_per_vmdk;
   r.result = summarize(load, engine.now());
+  r.result.iops_ci = series->rate_interval();
+  r.result.latency_ci_ms = series->latency_interval_ms();
+  r.length = length;
   r.counters = cluster.counters();
   r.resync_active = scenario.cluster.resync.active;
   r.resync = cluster.resync_status();
@@ -160,7 +234,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
                                                 : "latency-bound at this outstanding I/O";
     r.bottleneck = "none (busiest: " + r.bottleneck + buf + "; " + why + ")";
   }
-  r.simulated_seconds = total.seconds();
+  r.simulated_seconds = engine.now().seconds();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return r;
 }

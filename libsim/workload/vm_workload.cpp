@@ -153,6 +153,7 @@ void VmWorkload::on_io_done(Cluster&, std::uint64_t token) {
   if (queues_bind_) release(k.vm);
   in_flight_.add(engine_.now(), -1);
   ++completed_;
+  completed_latency_ns_ += latency.count_ns();
   if (s.issued >= since_) {
     const auto op = static_cast<std::size_t>(s.op);
     VmStats& vm = vms_[static_cast<std::size_t>(k.vm)];

@@ -57,6 +57,9 @@ void WorkloadSpec::validate() const {
   // At least a microsecond: the simulated clock counts nanoseconds, and a window that rounds
   // to nothing would report 0 IOPS and NaN rates (fuzz review D10).
   if (!(duration_s >= 1e-6 && duration_s <= 86400)) check::fail("workload duration_s", duration_s, "1e-6..86400 seconds");
+  if (!(auto_precision_pct >= 0.01 && auto_precision_pct <= 50))
+    check::fail("workload auto_precision_pct", auto_precision_pct, "0.01..50 (% of the mean)");
+  if (!(auto_max_s >= 1 && auto_max_s <= 86400)) check::fail("workload auto_max_s", auto_max_s, "1..86400 seconds");
   if (!(warmup_s >= 0 && warmup_s <= 86400)) check::fail("workload warmup_s", warmup_s, "0..86400 seconds");
   if (!(history_s >= 0 && history_s <= 1e7)) check::fail("workload history_s", history_s, "0..1e7 seconds");
   check::non_negative(iops_limit_per_vm, "workload iops_limit_per_vm");

@@ -3,6 +3,8 @@
 // are errors; --set overrides; runs are deterministic and obey Little's law.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "hcisim/core/check.hpp"
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/scenario/scenario.hpp"
@@ -429,14 +431,25 @@ TEST_CASE("cluster.failed_hosts names hosts that are down: the run is degraded a
   CHECK_THAT(to_json(during), Catch::Contains("\"resync\": {\"active\": true"));
   CHECK(csv_header().find(",failed_hosts,resync_mb_per_s,resync_gb_left") != std::string::npos);
   const std::string row = csv_row(during);
-  const auto cell = [&row](int from_end) {   // the CSV cell `from_end` places before the last
-    std::size_t end = row.size();
-    for (int i = 0; i < from_end; ++i) end = row.rfind(',', end - 1);
-    const std::size_t begin = row.rfind(',', end - 1) + 1;
-    return std::stod(row.substr(begin, end - begin));
+  const auto split = [](const std::string& line) {   // CSV cells, quotes respected
+    std::vector<std::string> cells(1);
+    bool quoted = false;
+    for (char c : line) {
+      if (c == '"') quoted = !quoted;
+      else if (c == ',' && !quoted) cells.emplace_back();
+      else cells.back() += c;
+    }
+    return cells;
   };
-  CHECK(cell(2) == 1);   // failed hosts
-  CHECK(cell(1) == Approx(static_cast<double>(during.counters.resync_bytes) / 1e6 / during.result.seconds));
+  const auto cell = [&](const std::string& column) {   // by the header's name
+    const std::vector<std::string> names = split(csv_header()), cells = split(row);
+    REQUIRE(names.size() == cells.size());
+    const auto it = std::find(names.begin(), names.end(), column);
+    REQUIRE(it != names.end());
+    return std::stod(cells[static_cast<std::size_t>(it - names.begin())]);
+  };
+  CHECK(cell("failed_hosts") == 1);
+  CHECK(cell("resync_mb_per_s") == Approx(static_cast<double>(during.counters.resync_bytes) / 1e6 / during.result.seconds));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.resync.active=true"}),
                     Catch::Contains("cluster.resync") && Catch::Contains("list them in cluster.failed_hosts"));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx02]", "cluster.resync.throttle_mbps=-5"}),

@@ -22,6 +22,17 @@ struct ResourceClassUse {
   std::string busiest;     // which member
 };
 
+/// How long the run was and why (WorkloadSpec::auto_duration).
+struct RunLength {
+  bool automatic = false;
+  double warmup_s = 0;        // the configured warm-up
+  double pilot_s = 0;         // auto: the pilot after it, until MSER found the rate settled
+  bool settled = true;        // auto: MSER found the end of the warm-up within the cap
+  double measured_s = 0;
+  double target_pct = 0;      // auto: the half-width target
+  bool target_met = true;     // auto: both half-widths within the target (else the cap stopped it)
+};
+
 struct RunResult {
   std::string scenario;
   std::string job_name;
@@ -41,7 +52,8 @@ struct RunResult {
   IoCounters counters;
   LatencyHistogram pooled[2];       // by IoOp, over the measured window
   std::vector<ThreadStats> threads;
-  double simulated_seconds = 0;     // warm-up + measured
+  RunLength length;
+  double simulated_seconds = 0;     // warm-up + pilot + measured
   double wall_seconds = 0;
 };
 

@@ -11,8 +11,17 @@
 
 namespace hcisim {
 
-/// Called with the fraction of simulated time done (0..1), about 100 times per run.
-using ProgressFn = std::function<void(double)>;
+/// Where a run is: called about 250 times per run.
+struct RunProgress {
+  double fraction = 0;      // of planned_s done (0..1)
+  double simulated_s = 0;   // simulated so far
+  double planned_s = 0;     // warm-up + duration; with duration_s: auto, warm-up + auto_max_s
+  bool planned_is_bound = false;   // duration_s: auto: the run may stop well before planned_s
+  double wall_s = 0;        // wall time so far
+  /// Wall seconds the whole planned run takes at the rate so far (0 before any progress).
+  double estimated_wall_s() const { return simulated_s > 0 ? wall_s * planned_s / simulated_s : 0; }
+};
+using ProgressFn = std::function<void(const RunProgress&)>;
 
 /// Runs the scenario. A run whose model stalled (check_progress) throws std::runtime_error
 /// instead of returning a result.

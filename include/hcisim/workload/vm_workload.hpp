@@ -69,7 +69,10 @@ class VmWorkload final : public IoClient, public EventHandler {
   double mean_in_flight() const { return in_flight_.mean(engine_.now()); }
   /// I/Os in flight allowed per VMDK now (the latency-target controller moves it).
   int depth() const { return depth_; }
+  /// Completions since the start, and their summed latency (the batch series of a run's
+  /// confidence intervals counts I/Os by completion time, warm-up cut or not).
   std::uint64_t completed() const { return completed_; }
+  std::int64_t completed_latency_ns() const { return completed_latency_ns_; }
   /// I/Os of VM `vm` out of the guest now (past the virtual adapter's queues).
   int dispatched(int vm) const { return vm_dispatched_[static_cast<std::size_t>(vm)]; }
   /// Completions since the warm-up cut.
@@ -150,6 +153,7 @@ class VmWorkload final : public IoClient, public EventHandler {
   bool latency_target_ = false;
   LatencyHistogram window_hist_;
   std::uint64_t completed_ = 0;
+  std::int64_t completed_latency_ns_ = 0;
   Time since_;
   TimeWeighted in_flight_;
 };

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "hcisim/core/batch_means.hpp"
 #include "hcisim/core/units.hpp"
 #include "hcisim/workload/vm_workload.hpp"
 
@@ -29,6 +30,12 @@ struct WorkloadResult {
   double write_p99_ms = 0;
   double outstanding_io = 0;        // time-average I/Os in flight (Little's law: = iops x latency)
   std::uint64_t simulated_ios = 0;  // completions in the window
+  // 95 % confidence intervals by batch means (core/batch_means.hpp) of the completion rate and
+  // of the mean latency over all I/Os completed in the window. They count I/Os by completion
+  // time; `iops` counts those issued in the window, which differs by about the mean latency
+  // over the window length.
+  ConfidenceInterval iops_ci;
+  ConfidenceInterval latency_ci_ms;
 };
 
 WorkloadResult summarize(const VmWorkload& workload, Time now);

@@ -44,6 +44,13 @@ struct WorkloadSpec {
   double dedupe_pct = 0;            // fio dedupe_percentage
   double duration_s = 30;
   double warmup_s = 5;
+  // duration_s: auto (issue 21, item 4). After the warm-up a pilot runs until MSER finds the
+  // rate settled; then the measured window runs until the 95 % confidence half-widths of the
+  // IOPS and the mean latency are both within auto_precision_pct of their means, or until the
+  // pilot and the window together reach auto_max_s (core/batch_means.hpp).
+  bool auto_duration = false;
+  double auto_precision_pct = 1;
+  double auto_max_s = 600;
   // Seconds of this workload the cluster ran before the measured window (HCIBench: 1800 s of
   // warm-up after disk preparation). The simulated warm-up ages the OSA write buffers by
   // that long, time-compressed (write_buffer.hpp "Aging"); 0 = start from empty buffers.

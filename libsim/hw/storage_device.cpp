@@ -42,13 +42,13 @@ DeviceModel derive_device_model(const DeviceSpec& spec) {
 
 StorageDevice::StorageDevice(Engine& engine, const DeviceSpec& spec, const ConnectionSpec& connection,
                              std::uint64_t seed, const std::string& stream_name, DeviceClient& client,
-                             double pipeline_cv)
+                             double pipeline_cv, std::uint64_t replication)
     : engine_(engine),
       spec_(spec),
       connection_(connection),
       model_(derive_device_model(spec)),
       client_(client),
-      rng_(seed, 0, stream_name),
+      rng_(seed, replication, stream_name),
       units_(model_.units) {
   connection_.validate();
   check::non_negative(pipeline_cv, "device pipeline_cv");

@@ -184,6 +184,7 @@ std::string to_json(const RunResult& r) {
      << "  \"job_name\": " << json_string(r.job_name) << ",\n"
      << "  \"version\": " << json_string(r.version) << ",\n"
      << "  \"seed\": " << r.seed << ",\n"
+     << "  \"replication\": " << r.replication << ",\n"
      << "  \"vms\": " << r.vms << ",\n"
      << "  \"iops\": " << num(w.iops) << ",\n"
      << "  \"read_iops\": " << num(w.read_iops) << ",\n"

@@ -1,5 +1,5 @@
 // Scenario files (scenario.hpp). Schema, every key optional unless marked:
-//   name, seed
+//   name, seed, replication (independent runs of one placement: every random stream but placement)
 //   cluster:                               (required)
 //     hosts (required), architecture: osa | esa, witness_host: bool (2-node),
 //     failed_hosts: [esx02, ...] (hosts down for the whole run; the cluster runs degraded)
@@ -529,11 +529,12 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
                     const HardwareCatalog& catalog) {
   for (const auto& o : overrides) apply_override(root, o);
   const YamlReader r(root, source, "");
-  r.expect_map({"name", "seed", "cluster", "policy", "data_services", "workload"});
+  r.expect_map({"name", "seed", "replication", "cluster", "policy", "data_services", "workload"});
   Scenario s;
   s.source = source;
   s.name = r.text("name", source);
   s.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, 2147483647L));
+  s.replication = static_cast<std::uint64_t>(r.integer("replication", 0, 0, 2147483647L));
   catalog.calibration().apply_settings(s.cluster);   // the scenario's own keys may override
   read_cluster(r.child("cluster"), catalog, s.cluster, s.warnings);
   if (r.has("policy")) {

@@ -61,8 +61,9 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   const auto wall0 = std::chrono::steady_clock::now();
   const WorkloadSpec& w = scenario.workload;
   Engine engine;
-  VmWorkload load(engine, w, scenario.seed, scenario.threads_per_vmdk);
-  Cluster cluster(engine, scenario.cluster, DataProfile{w.compress_pct, w.dedupe_pct}, scenario.seed, load);
+  VmWorkload load(engine, w, scenario.seed, scenario.threads_per_vmdk, scenario.replication);
+  Cluster cluster(engine, scenario.cluster, DataProfile{w.compress_pct, w.dedupe_pct}, scenario.seed, load,
+                  scenario.replication);
   // An OSA write waits for room in its write buffers; one larger than a whole buffer would
   // wait forever and stall every VM behind it (fuzz review D7). A write reaches vSAN in the
   // virtual adapter's largest transfer at most (PVSCSI 512 KiB).
@@ -175,6 +176,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   r.job_name = w.name;
   r.version = kVersion;
   r.seed = scenario.seed;
+  r.replication = scenario.replication;
   r.workload = w;
   r.vms = load.vms();
   r.configured_outstanding = r.vms * w.vmdks_per_vm * w.outstanding_per_vmdk;

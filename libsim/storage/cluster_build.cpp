@@ -11,15 +11,16 @@
 namespace hcisim {
 
 Cluster::Cluster(Engine& engine, const ClusterSpec& spec, const DataProfile& data, std::uint64_t seed,
-                 IoClient& client)
+                 IoClient& client, std::uint64_t replication)
     : engine_(engine),
       spec_((spec.validate(), spec)),
       layout_(spec.layout()),
       reduction_(reduction_ratios(data, spec.architecture, spec.services.compression, spec.services.dedupe)),
       client_(client),
       seed_(seed),
+      replication_(replication),
       two_node_(spec.witness_host),
-      rng_(seed, 0, "cluster/io"),
+      rng_(seed, replication, "cluster/io"),
       stack_latency_(Time::round_ns(spec.stack_latency_us * 1e3)) {
   network_ = std::make_unique<Network>(engine_, spec_.network, *this);
   std::vector<std::string> names;
@@ -50,7 +51,7 @@ std::uint32_t Cluster::add_device(const DriveSpec& drive, int host, int group, c
   const auto index = static_cast<std::uint32_t>(devices_.size());
   DeviceSlot slot;
   slot.device = std::make_unique<StorageDevice>(engine_, drive.device, drive.connection, seed_,
-                                                "device/" + std::to_string(index), *this);
+                                                "device/" + std::to_string(index), *this, 0.2, replication_);
   slot.host = host;
   slot.group = group;
   slot.role = role;

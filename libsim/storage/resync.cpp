@@ -16,7 +16,7 @@ namespace hcisim {
 void Cluster::start_resync() {
   if (!resync_hosts_.empty()) throw InvalidArgument("Cluster::start_resync called twice");
   resync_hosts_.resize(spec_.hosts.size());
-  RngStream rng(seed_, 0, "resync");
+  RngStream rng(seed_, replication_, "resync");
   const bool osa = spec_.architecture == Architecture::osa;
   for (std::uint32_t oi = 0; oi < objects_.size(); ++oi) {
     Object& o = objects_[oi];

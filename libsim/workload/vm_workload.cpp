@@ -11,12 +11,13 @@ namespace {
 constexpr Time kLatencyWindow = Time::ns(100'000'000);   // 100 ms (fio's default window is 1 s)
 }
 
-VmWorkload::VmWorkload(Engine& engine, const WorkloadSpec& spec, std::uint64_t seed, int threads_per_vmdk)
+VmWorkload::VmWorkload(Engine& engine, const WorkloadSpec& spec, std::uint64_t seed, int threads_per_vmdk,
+                       std::uint64_t replication)
     : engine_(engine),
       spec_((spec.validate(), spec)),
       threads_per_vmdk_(static_cast<int>(check::in_range(threads_per_vmdk, 1, spec.outstanding_per_vmdk,
                                                          "workload threads per VMDK"))),
-      rng_(seed, 0, "workload") {}
+      rng_(seed, replication, "workload") {}
 
 void VmWorkload::start(Cluster& cluster) {
   if (cluster_) throw InvalidArgument("VmWorkload::start called twice");

@@ -63,9 +63,11 @@ class DeviceClient {
 class StorageDevice final : public EventHandler {
  public:
   /// `pipeline_cv`: coefficient of variation of the pipeline latency d (lognormal), a
-  /// calibrated constant; 0 makes it deterministic.
+  /// calibrated constant; 0 makes it deterministic. Its random stream is (seed, replication,
+  /// stream_name).
   StorageDevice(Engine& engine, const DeviceSpec& spec, const ConnectionSpec& connection, std::uint64_t seed,
-                const std::string& stream_name, DeviceClient& client, double pipeline_cv = 0.2);
+                const std::string& stream_name, DeviceClient& client, double pipeline_cv = 0.2,
+                std::uint64_t replication = 0);
 
   /// Starts an I/O of `size` bytes; `io` comes back in DeviceClient::on_io_complete.
   /// A random transfer made of `extents` separate address ranges (an elevator's batch of

@@ -38,6 +38,7 @@ struct RunResult {
   std::string job_name;
   std::string version;
   std::uint64_t seed = 0;
+  std::uint64_t replication = 0;
   WorkloadSpec workload;
   int vms = 0;
   int configured_outstanding = 0;   // VMs x VMDKs x outstanding per VMDK

@@ -18,6 +18,9 @@ struct Scenario {
   std::string name;
   std::string source;                 // file path, or "<built-in default>"
   std::uint64_t seed = 1;
+  // Independent runs of the same cluster: every random stream but placement's is keyed by
+  // (seed, replication). The seed also places the components, so two seeds are two clusters.
+  std::uint64_t replication = 0;
   ClusterSpec cluster;
   WorkloadSpec workload;
   int threads_per_vmdk = 1;           // DiskSpd -t: per-thread report rows

@@ -99,7 +99,9 @@ class Cluster final : public EventHandler,
  public:
   /// Builds hosts, devices and fabric from `spec` (validated first). `data` says how
   /// reducible the written data is; `seed` drives placement and every random choice.
-  Cluster(Engine& engine, const ClusterSpec& spec, const DataProfile& data, std::uint64_t seed, IoClient& client);
+  /// `replication` changes every random choice but placement: independent runs of one cluster.
+  Cluster(Engine& engine, const ClusterSpec& spec, const DataProfile& data, std::uint64_t seed, IoClient& client,
+          std::uint64_t replication = 0);
   Cluster(const Cluster&) = delete;
   Cluster& operator=(const Cluster&) = delete;
 
@@ -380,6 +382,7 @@ class Cluster final : public EventHandler,
   ReductionRatios reduction_;
   IoClient& client_;
   std::uint64_t seed_;
+  std::uint64_t replication_;
   bool two_node_ = false;
   bool degraded_ = false;                                  // some host has failed
   std::vector<std::uint8_t> down_;                         // per host: 1 = failed

@@ -53,7 +53,8 @@ struct ThreadStats {
 class VmWorkload final : public IoClient, public EventHandler {
  public:
   /// `threads_per_vmdk` groups each VMDK's slots into that many threads (DiskSpd -t).
-  VmWorkload(Engine& engine, const WorkloadSpec& spec, std::uint64_t seed, int threads_per_vmdk = 1);
+  VmWorkload(Engine& engine, const WorkloadSpec& spec, std::uint64_t seed, int threads_per_vmdk = 1,
+             std::uint64_t replication = 0);
 
   /// Creates the VMDK objects on `cluster` and starts the I/O.
   void start(Cluster& cluster);

@@ -104,11 +104,14 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     n0 = load.completed();
     s0 = load.completed_latency_ns();
   };
+  int batches = 0;
   auto run_batch = [&](BatchSeries& series, Time until) {
     engine.run_until(until);
     series.add(load.completed() - n0, load.completed_latency_ns() - s0);
     mark();
     report();
+    // The progress watchdog every 16 batches, so a stall stops a long run early.
+    if (++batches % 16 == 0) check_progress(load, engine.now());
   };
   // The measured window follows `history_s` of the same workload: start from prepared
   // buffers and let the warm-up age them that long (time-compressed), then run at k = 1.
@@ -170,6 +173,22 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   length.measured_s = (engine.now() - load.measured_since()).seconds();
 
   check_progress(load, engine.now());
+  // The end-of-run invariants (issue 21, item 3). A violation is a broken model: an internal
+  // error naming what broke, never a result.
+  const auto broken = [](const std::string& what) {
+    throw std::runtime_error("internal error: " + what + "; no result is given");
+  };
+  if (const std::string guest = load.audit(engine.now(), cluster.live_requests()); !guest.empty()) broken(guest);
+  // Bytes through the guest/cluster boundary: what left the guests in the window is what the
+  // cluster took in (the cluster counts each operation, the guests each I/O they split).
+  std::int64_t out_of_guests[2] = {0, 0};
+  for (const VmStats& vm : load.vm_stats())
+    for (std::size_t op = 0; op < 2; ++op) out_of_guests[op] += vm.dispatched_bytes[op];
+  const IoCounters& in = cluster.counters();
+  if (out_of_guests[0] != in.host_read_bytes || out_of_guests[1] != in.host_write_bytes)
+    broken("the guests sent " + std::to_string(out_of_guests[0]) + " read and " + std::to_string(out_of_guests[1]) +
+           " write bytes in the window, the cluster took in " + std::to_string(in.host_read_bytes) + " and " +
+           std::to_string(in.host_write_bytes));
 
   RunResult r;
   r.scenario = scenario.name;
@@ -221,6 +240,12 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     if (!failed(p.from) && !failed(p.to))
       add_use(r.resources, "network_port", p.from + "->" + p.to, p.utilisation, counts);
   for (std::size_t i = 0; i < r.resources.size(); ++i) r.resources[i].mean /= std::max(1, counts[i]);
+  // Utilisation is a share of time: above 1 (past rounding) the model double-books a resource.
+  for (const ResourceClassUse& c : r.resources)
+    if (!(c.max >= 0 && c.max <= 1 + 1e-9)) broken(c.name + " " + c.busiest + " busy " + std::to_string(c.max) + " of the time");
+  for (const HostResourceRow& h : r.hosts)
+    if (!(h.cpu_usage_pct >= 0 && h.cpu_usage_pct <= 100 + 1e-6 && h.cpu_utilization_pct <= 100 + 1e-6))
+      broken("host " + h.host + " cpu.usage " + std::to_string(h.cpu_usage_pct) + " %");
   double worst = -1;
   for (const auto& c : r.resources)
     if (c.max > worst) {

@@ -2,6 +2,8 @@
 #include "hcisim/workload/vm_workload.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "hcisim/core/check.hpp"
 
@@ -107,7 +109,9 @@ void VmWorkload::issue(std::uint32_t slot) {
   s.issued = engine_.now();
   set_busy(slot, true);
   ++k.active;
+  ++issued_;
   in_flight_.add(engine_.now(), 1);
+  vms_[static_cast<std::size_t>(k.vm)].in_flight.add(engine_.now(), 1);
   if (queues_bind_ && (k.dispatched >= disk_queue_ || vm_dispatched_[static_cast<std::size_t>(k.vm)] >= adapter_queue_)) {
     waiting_[static_cast<std::size_t>(k.vm)].push_back(slot);   // in the guest, behind the full queue
     return;
@@ -125,6 +129,7 @@ void VmWorkload::dispatch(std::uint32_t slot) {
   const std::uint64_t block = s.block;
   const std::int64_t size = spec_.block.count();
   const std::uint64_t offset = block * static_cast<std::uint64_t>(size);
+  vms_[static_cast<std::size_t>(k.vm)].dispatched_bytes[static_cast<std::size_t>(s.op)] += size;
   // The guest I/O completes with the last of its operations: the cluster says how many it
   // made of each submit (RAID-0 units of a striped object). One piece is the usual case and
   // skips the loop (about 30 instructions per I/O).
@@ -155,9 +160,12 @@ void VmWorkload::on_io_done(Cluster&, std::uint64_t token) {
   in_flight_.add(engine_.now(), -1);
   ++completed_;
   completed_latency_ns_ += latency.count_ns();
-  if (s.issued >= since_) {
+  VmStats& vm = vms_[static_cast<std::size_t>(k.vm)];
+  vm.in_flight.add(engine_.now(), -1);
+  if (s.issued < since_) {
+    vm.carried_in_ns += static_cast<double>((engine_.now() - since_).count_ns());
+  } else {
     const auto op = static_cast<std::size_t>(s.op);
-    VmStats& vm = vms_[static_cast<std::size_t>(k.vm)];
     const auto ns = static_cast<double>(latency.count_ns());
     vm.latency[op].record(latency);
     vm.sum_ns[op] += ns;
@@ -285,6 +293,9 @@ void VmWorkload::reset_stats() {
     vm.sum_sq_ns = {0, 0};
     vm.ios = {0, 0};
     vm.bytes = {0, 0};
+    vm.in_flight.reset(engine_.now());
+    vm.carried_in_ns = 0;
+    vm.dispatched_bytes = {0, 0};
   }
   for (ThreadStats& t : threads_) {
     t.ios[0] = t.ios[1] = 0;
@@ -311,6 +322,52 @@ std::uint64_t VmWorkload::measured() const {
   std::uint64_t n = 0;
   for (const VmStats& vm : vms_) n += vm.ios[0] + vm.ios[1];
   return n;
+}
+
+std::string VmWorkload::audit(Time now, std::uint64_t cluster_live_requests) const {
+  char buf[400];
+  std::uint64_t busy = 0, live = 0;
+  std::vector<double> carried_out(vms_.size(), 0.0);
+  for (const Slot& s : slots_) {
+    if (!s.busy) continue;
+    ++busy;
+    const auto vm = static_cast<std::size_t>(vmdks_[s.vmdk].vm);
+    carried_out[vm] += static_cast<double>((now - std::max(s.issued, since_)).count_ns());
+  }
+  // Operations out of the guest: a dispatched slot still has pieces_left in the cluster.
+  // A slot waiting in the guest has pieces_left 0 (never dispatched) or its old count 0.
+  for (const Slot& s : slots_)
+    if (s.busy) live += s.pieces_left;
+  if (issued_ != completed_ + busy) {
+    std::snprintf(buf, sizeof buf, "%llu guest I/Os issued, %llu completed and %llu in flight: %lld lost",
+                  static_cast<unsigned long long>(issued_), static_cast<unsigned long long>(completed_),
+                  static_cast<unsigned long long>(busy), static_cast<long long>(issued_ - completed_ - busy));
+    return buf;
+  }
+  if (!open_loop_ && !latency_target_ && busy != slots_.size()) {
+    std::snprintf(buf, sizeof buf, "closed loop with %zu slots, but only %llu hold an I/O", slots_.size(),
+                  static_cast<unsigned long long>(busy));
+    return buf;
+  }
+  if (live != cluster_live_requests) {
+    std::snprintf(buf, sizeof buf, "the guests have %llu operations out, the cluster holds %llu",
+                  static_cast<unsigned long long>(live), static_cast<unsigned long long>(cluster_live_requests));
+    return buf;
+  }
+  const double window_ns = static_cast<double>((now - since_).count_ns());
+  for (std::size_t v = 0; v < vms_.size(); ++v) {
+    const VmStats& vm = vms_[v];
+    const double area = vm.in_flight.mean(now) * window_ns;
+    const double parts = vm.sum_ns[0] + vm.sum_ns[1] + vm.carried_in_ns + carried_out[v];
+    if (std::abs(area - parts) > 1e-9 * area + 1e3) {
+      std::snprintf(buf, sizeof buf,
+                    "Little's law fails for VM %zu: %.6g I/Os in flight on average over %.3f s, but its I/Os account "
+                    "for %.6g",
+                    v + 1, area / window_ns, window_ns * 1e-9, parts / window_ns);
+      return buf;
+    }
+  }
+  return "";
 }
 
 }  // namespace hcisim

@@ -170,6 +170,8 @@ class Cluster final : public EventHandler,
   /// Request and component-operation slots ever allocated: bounded by the peak number
   /// outstanding, not by the number completed (memory stays flat in simulated time).
   std::size_t state_slots() const { return requests_.size() + subops_.size(); }
+  /// Operations the VMs submitted that have not completed.
+  std::uint64_t live_requests() const { return requests_.size() - free_requests_.size(); }
   Network& network() { return *network_; }
   const Network& network() const { return *network_; }
   HostCpu& cpu(int host) { return *cpus_[static_cast<std::size_t>(host)]; }

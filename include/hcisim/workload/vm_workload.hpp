@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "hcisim/core/engine.hpp"
@@ -37,6 +38,11 @@ struct VmStats {
   std::array<double, 2> sum_sq_ns{0, 0};
   std::array<std::uint64_t, 2> ios{0, 0};
   std::array<std::int64_t, 2> bytes{0, 0};
+  // For Little's law over the window (audit()): the I/Os in flight over time, and the part
+  // of the window spent by I/Os issued before the cut that completed in it.
+  TimeWeighted in_flight;
+  double carried_in_ns = 0;
+  std::array<std::int64_t, 2> dispatched_bytes{0, 0};   // out of the guest since the cut
 };
 
 /// Per DiskSpd-style thread (VMDK x thread) counts since the warm-up cut.
@@ -87,6 +93,16 @@ class VmWorkload final : public IoClient, public EventHandler {
     IoOp op = IoOp::read;
   };
   InFlight oldest_in_flight() const;
+  /// The end-of-run invariants of the guest side (issue 21, item 3); empty when they hold,
+  /// else what broke, naming the VM:
+  ///  - every I/O issued has completed or is in flight (a busy slot); in a closed loop every
+  ///    slot is busy; every operation out of the guest is live in the cluster
+  ///    (`cluster_live_requests`);
+  ///  - Little's law over the window, per VM, in its finite-window form (Kim and Whitt,
+  ///    "Statistical analysis with Little's law", Operations Research 61(4), 2013): the area
+  ///    under the VM's I/Os in flight equals the latencies of the I/Os issued and completed in
+  ///    the window plus the parts of the window spent by those in flight at either edge.
+  std::string audit(Time now, std::uint64_t cluster_live_requests) const;
 
   void on_io_done(Cluster& cluster, std::uint64_t token) override;
   void on_event(Engine& engine, EventTag tag, std::uint64_t arg) override;
@@ -154,6 +170,7 @@ class VmWorkload final : public IoClient, public EventHandler {
   bool latency_target_ = false;
   LatencyHistogram window_hist_;
   std::uint64_t completed_ = 0;
+  std::uint64_t issued_ = 0;
   std::int64_t completed_latency_ns_ = 0;
   Time since_;
   TimeWeighted in_flight_;

@@ -474,6 +474,33 @@ TEST_CASE("data-at-rest encryption costs CPU: OSA per device write, read and des
   }
 }
 
+TEST_CASE("encryption CPU is its cost per operation times the operations: ESA per guest I/O, OSA per device read") {
+  // The oracle is the cost model itself applied to counted operations: ESA encrypts once at
+  // the source, charged when the cluster takes the I/O in (exactly `submitted` charges of a
+  // 4 KiB block); OSA decrypts each foreground device read on the component's host, charged
+  // when its component work starts, so the reads in flight at the window's edges (2 of about
+  // 6,700 here) make the only difference. Every host has the same CPU, so one cost serves.
+  for (bool esa : {false, true}) {
+    ClusterSpec spec = esa ? test::esa_cluster(3) : test::osa_cluster(3);
+    spec.policy.encryption = true;
+    spec.services.dedupe = false;   // no dedupe map reads among the device reads
+    spec.services.compression = false;
+    WorkloadSpec w;
+    w.read_pct = 100;               // OSA: no destage (its encryption is charged per batch)
+    IoCounters n;
+    double charged_ns = 0, cost_ns = 0;
+    run_loop(spec, w, 10_ms, 100_ms, {}, &n, [&](const Cluster& c) {
+      for (int h = 0; h < 3; ++h) charged_ns += static_cast<double>(c.cpu(h).stage_time(CpuStage::encryption).count_ns());
+      cost_ns = static_cast<double>(c.cpu(0).cost(CpuStage::encryption, 4_KiB).count_ns());
+    });
+    REQUIRE(cost_ns > 0);
+    INFO((esa ? "ESA" : "OSA") << ": " << charged_ns / cost_ns << " charges; submitted " << n.submitted
+                               << ", foreground device reads " << n.fg_device_reads);
+    if (esa) CHECK(charged_ns == cost_ns * static_cast<double>(n.submitted));
+    else CHECK(charged_ns / cost_ns == Approx(static_cast<double>(n.fg_device_reads)).epsilon(0.005));
+  }
+}
+
 TEST_CASE("a sequential stream skips the SSD per-command cost; random I/O pays it") {
   auto cache_busy = [](int random_pct) {
     ClusterSpec spec = test::one_host_osa("intel-s4500-3.84tb", "sata-hba");

@@ -83,6 +83,8 @@ class HostCpu final : public StationClient {
   double utilization_pct() const;    // cpu.utilization%
   /// Share of busy core time spent in `stage` since the last reset (0..1).
   double stage_share(CpuStage stage) const;
+  /// Core time charged to `stage` since the last reset.
+  Time stage_time(CpuStage stage) const { return Time::ns(stage_ns_[static_cast<std::size_t>(stage)]); }
   void reset_stats();
 
   void on_departure(Station& station, std::uint64_t job, Time arrived, Time started) override;

@@ -126,3 +126,28 @@ TEST_CASE("auto on the default scenario lands within its own interval of the 30 
   CHECK(std::abs(automatic.result.iops - fixed.result.iops) <= automatic.result.iops_ci.half_width);
   CHECK(automatic.length.measured_s < 30);
 }
+
+TEST_CASE("progress reports say how far a run is and what it plans, for the wall-time estimate", "[run-length]") {
+  for (const char* duration : {"workload.duration_s=0.3", "workload.duration_s=auto"}) {
+    std::vector<RunProgress> seen;
+    const RunResult r = simulate(default_with({duration, "workload.warmup_s=0.1", "workload.auto_max_s=1"}),
+                                 [&seen](const RunProgress& p) { seen.push_back(p); });
+    INFO(duration << ": " << seen.size() << " reports");
+    REQUIRE(seen.size() >= 100);
+    const bool automatic = r.length.automatic;
+    for (std::size_t i = 1; i < seen.size(); ++i) {
+      CHECK(seen[i].simulated_s >= seen[i - 1].simulated_s);
+      CHECK(seen[i].wall_s >= seen[i - 1].wall_s);
+    }
+    CHECK(seen.back().planned_s == Approx(automatic ? 1.1 : 0.4));
+    CHECK(seen.back().planned_is_bound == automatic);
+    CHECK(seen.back().simulated_s == Approx(r.simulated_seconds));
+    if (!automatic) CHECK(seen.back().fraction == Approx(1.0));
+    // At a constant rate the estimate is the wall time so far scaled to the plan.
+    RunProgress p;
+    p.simulated_s = 2;
+    p.planned_s = 30;
+    p.wall_s = 0.5;
+    CHECK(p.estimated_wall_s() == Approx(7.5));
+  }
+}

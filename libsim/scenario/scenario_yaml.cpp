@@ -478,7 +478,18 @@ void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s)
   try {
     spec.validate();
   } catch (const InvalidArgument& e) {
-    w.fail(e.what());
+    // A complaint about one key goes to that key's line, or to "(--set)" when the command line
+    // gave it; one about several keys, or a value a tool's command line set, stays at
+    // `workload:` (fuzz review D15).
+    const std::string msg = e.what();
+    const std::string prefix = "workload ";
+    if (msg.rfind(prefix, 0) != 0) w.fail(msg);
+    const std::string rest = msg.substr(prefix.size());
+    const std::string key = rest.substr(0, rest.find(' '));
+    const std::string after = rest.substr(key.size());
+    const bool one_key = after.rfind(" = ", 0) == 0 || after.rfind(" bytes = ", 0) == 0;
+    if (one_key && w.has(key.c_str())) throw InvalidArgument(w.where(w.node()[key]) + ": workload." + rest);
+    w.fail(rest);
   }
 }
 

@@ -211,6 +211,15 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
                     Catch::Contains("test.yaml (--set): ") && Catch::Contains("osa.lsom_cost_factor = 0"));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.host.cpu.ghz=0"}),
                     Catch::Contains("test.yaml (--set): cluster.host.cpu.ghz = '0' is not allowed"));
+  // D15 for the workload: a one-key check at its key, a several-key check at workload:.
+  CHECK_THROWS_WITH(parse(replace(kExample, "  duration_s: 30\n", "  duration_s: 0\n")),
+                    Catch::StartsWith("test.yaml:22: workload.duration_s = 0 is not allowed"));
+  CHECK_THROWS_WITH(parse(kExample, {"workload.block_size=1"}),
+                    Catch::StartsWith("test.yaml (--set): workload.block_size bytes = 1 is not allowed"));
+  CHECK_THROWS_WITH(parse(kExample, {"workload.read_pct=101"}),
+                    Catch::StartsWith("test.yaml (--set): workload.read_pct = 101 is not allowed"));
+  CHECK_THROWS_WITH(parse(kExample, {"workload.vms=2000", "workload.outstanding_per_vmdk=1024"}),
+                    Catch::StartsWith("test.yaml:20: workload: vms x vmdks_per_vm x outstanding_per_vmdk = "));
   // D13: a place is given once ("file:20: workload: file (--set): ..." before).
   try {
     parse(kExample, {"workload.hcibench=-"});

@@ -427,6 +427,16 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   row("read p95 (ms)", ra.result.read_p95_ms, rb.result.read_p95_ms);
   row("write p95 (ms)", ra.result.write_p95_ms, rb.result.write_p95_ms);
   row("usable capacity (GB)", ra.capacity.usable_gb, rb.capacity.usable_gb);
+  // Run-to-run noise: each side's 95 % half-width, and whether the IOPS change is beyond the
+  // two combined (independent runs: the half-widths add in quadrature).
+  const ConfidenceInterval &ia = ra.result.iops_ci, &ib = rb.result.iops_ci;
+  const double both = std::hypot(ia.half_width, ib.half_width);
+  std::printf("\n95 %% intervals (batch means): IOPS A +-%.2f %%, B +-%.2f %%; mean latency A +-%.2f %%, B +-%.2f %%\n",
+              100 * ia.relative(), 100 * ib.relative(), 100 * ra.result.latency_ci_ms.relative(),
+              100 * rb.result.latency_ci_ms.relative());
+  if (std::isfinite(both))
+    std::printf("the IOPS change (%+.0f) is %s their combined half-width (+-%.0f)\n", rb.result.iops - ra.result.iops,
+                std::fabs(rb.result.iops - ra.result.iops) > both ? "beyond" : "WITHIN", both);
   std::printf("\nbottleneck A: %s\nbottleneck B: %s\n", ra.bottleneck.c_str(), rb.bottleneck.c_str());
   // Two runs limited by their hosts' CPUs cannot show what a storage or network change buys;
   // a planner should be told so next to the numbers.

@@ -55,8 +55,11 @@ function(hcisim_enable_pgo target sources)
       set_property(TARGET hcisim_pgo_gen PROPERTY ${prop} "${value}")
     endif()
   endforeach()
-  # The training run reads the catalogs of the source tree, even for a packaged build.
-  set_property(TARGET hcisim_pgo_gen PROPERTY COMPILE_DEFINITIONS HCISIM_DATA_DIR="${PROJECT_SOURCE_DIR}/data")
+  # The training program lives in the build tree, so it reads the source tree's data/.
+  get_target_property(defs ${target} COMPILE_DEFINITIONS)
+  if(defs)
+    set_property(TARGET hcisim_pgo_gen PROPERTY COMPILE_DEFINITIONS "${defs}")
+  endif()
   target_compile_options(hcisim_pgo_gen PRIVATE -fprofile-generate=${dir} -fprofile-update=single)
   target_link_options(hcisim_pgo_gen INTERFACE -fprofile-generate)
 

@@ -9,18 +9,7 @@
 #include "hcisim/core/check.hpp"
 #include "hcisim/scenario/csv.hpp"
 
-#ifndef HCISIM_DATA_DIR
-#define HCISIM_DATA_DIR "data"
-#endif
-
 namespace hcisim {
-
-std::string default_data_dir() {
-  // The environment variable HCISIM_DATA_DIR, when set, names another data/ folder (a scratch
-  // calibration or catalog) without rebuilding.
-  const char* env = std::getenv("HCISIM_DATA_DIR");
-  return env && *env ? std::string(env) : std::string(HCISIM_DATA_DIR);
-}
 
 namespace {
 

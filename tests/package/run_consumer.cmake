@@ -1,7 +1,14 @@
-# Installs the built library into WORK_DIR/prefix, then configures, builds and runs the
-# consumer project against it. Fails on the first step that fails.
+# The installed package stands on its own (issue 22, item 1):
+#  1. install the build into WORK_DIR/prefix, then move that prefix to WORK_DIR/moved (the
+#     package must not depend on where it was installed);
+#  2. configure, build and install a consumer project against the moved prefix, into it;
+#  3. run the consumer and the installed `hcisim`: both must read the moved prefix's data
+#     (not the source tree's, which is still in place: the consumer prints the folder it used)
+#     and give the in-tree CLI's result bit for bit.
+# Fails on the first step that fails.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
+set(moved ${WORK_DIR}/moved)
 if(NOT CONFIG)
   set(CONFIG Release)
 endif()
@@ -12,6 +19,42 @@ function(step)
   endif()
 endfunction()
 step(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} --config ${CONFIG})
-step(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${CONFIG})
+file(RENAME ${prefix} ${moved})
+step(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${moved} -DCMAKE_BUILD_TYPE=${CONFIG})
 step(${CMAKE_COMMAND} --build ${WORK_DIR}/build --config ${CONFIG})
-step(${WORK_DIR}/build/consumer)
+step(${CMAKE_COMMAND} --install ${WORK_DIR}/build --prefix ${moved} --config ${CONFIG})
+foreach(f bin/hcisim share/hcisim/data/devices.csv share/hcisim/data/calibration.yaml share/hcisim/data/measurements.csv
+          share/hcisim/examples/scenarios/seed000-nuc11-osa-optane-fio-4k-70r.yaml)
+  if(NOT EXISTS ${moved}/${f})
+    message(FATAL_ERROR "the installed package lacks ${f}")
+  endif()
+endforeach()
+
+set(sets workload.duration_s=0.2 workload.warmup_s=0.05)
+execute_process(COMMAND ${moved}/bin/consumer ${sets} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "consumer failed (${rc})")
+endif()
+string(REGEX MATCH "^data: ([^\n]*)\n([^\n]*)" _ "${out}")
+set(used ${CMAKE_MATCH_1})
+set(consumer_row ${CMAKE_MATCH_2})
+file(REAL_PATH ${moved}/share/hcisim/data expected)
+file(REAL_PATH ${used} used_real)
+if(NOT used_real STREQUAL expected)
+  message(FATAL_ERROR "the consumer read ${used}, not the installed package's ${expected}")
+endif()
+
+set(cli_sets --set workload.duration_s=0.2 --set workload.warmup_s=0.05)
+execute_process(COMMAND ${BUILD_DIR}/hcisim run --quiet --csv ${cli_sets} OUTPUT_VARIABLE in_tree RESULT_VARIABLE rc1)
+execute_process(COMMAND ${moved}/bin/hcisim run --quiet --csv ${cli_sets} OUTPUT_VARIABLE installed RESULT_VARIABLE rc2)
+if(NOT rc1 EQUAL 0 OR NOT rc2 EQUAL 0)
+  message(FATAL_ERROR "hcisim run failed: in-tree ${rc1}, installed ${rc2}")
+endif()
+string(REGEX REPLACE "^[^\n]*\n([^\n]*).*" "\\1" in_tree_row "${in_tree}")
+if(NOT installed STREQUAL in_tree)
+  message(FATAL_ERROR "the installed hcisim differs from the in-tree one:\n${installed}\nvs\n${in_tree}")
+endif()
+if(NOT consumer_row STREQUAL in_tree_row)
+  message(FATAL_ERROR "the consumer's result differs from the in-tree CLI's:\n${consumer_row}\nvs\n${in_tree_row}")
+endif()
+message(STATUS "installed package: data from ${used}; consumer = installed CLI = in-tree CLI")

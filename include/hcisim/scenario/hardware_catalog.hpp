@@ -11,11 +11,10 @@
 #include "hcisim/hw/device_spec.hpp"
 #include "hcisim/hw/network_spec.hpp"
 #include "hcisim/scenario/calibration.hpp"
+#include "hcisim/scenario/data_dir.hpp"
 
 namespace hcisim {
 
-/// The data/ folder of the source tree or of the installed package (HCISIM_DATA_DIR).
-std::string default_data_dir();
 
 class HardwareCatalog {
  public:

@@ -1,14 +1,24 @@
-// Links hcisim::hcisim from an installed package and runs a tiny simulation.
+// A planning tool's view of hcisim: it knows only the installed package. It finds the
+// package's data (catalogs, calibration) beside itself, runs the built-in default scenario
+// shortened by the overrides given on its command line, and prints the data folder it used and
+// the run's CSV row (compared with the in-tree CLI's by tests/package/run_consumer.cmake).
 #include <hcisim/hcisim.hpp>
 
 #include <cstdio>
+#include <string>
+#include <vector>
 
-int main() {
-  hcisim::OpenQueueSpec spec;
-  spec.customers = 20'000;
-  spec.warmup_customers = 1'000;
-  const auto r = hcisim::run_open_queue(spec);
-  std::printf("hcisim %s consumer: %llu customers, mean sojourn %.2f us\n", hcisim::kVersion,
-              static_cast<unsigned long long>(r.completed), r.mean_sojourn_s * 1e6);
-  return r.completed == spec.customers ? 0 : 1;
+int main(int argc, char** argv) {
+  try {
+    std::vector<std::string> sets(argv + 1, argv + argc);
+    const std::string data = hcisim::default_data_dir();
+    const hcisim::HardwareCatalog cat = hcisim::HardwareCatalog::load(data);
+    const hcisim::Scenario s = hcisim::parse_scenario(hcisim::default_scenario_yaml(), "<built-in default>", sets, cat);
+    const hcisim::RunResult r = hcisim::simulate(s);
+    std::printf("data: %s\n%s\n", data.c_str(), hcisim::csv_row(r).c_str());
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "consumer: %s\n", e.what());
+    return 1;
+  }
 }

@@ -1,0 +1,29 @@
+// Where hcisim finds its data at run time: the catalogs, the calibration, the measurements
+// (data/) and the example scenarios (examples/scenarios/, beside data/). The first of these
+// that holds data/devices.csv wins:
+//  1. the environment variable HCISIM_DATA_DIR (a data/ folder of the user's choosing);
+//  2. the installed package around the running program or shared library:
+//     <its folder>/../share/hcisim/data (a program in <prefix>/bin, a library in <prefix>/lib);
+//  3. the source tree, for a program built in its build tree (tests, the CLI, benchmarks);
+//  4. the prefix the package was configured for: <prefix>/share/hcisim/data.
+// A program linked against an installed package thus reads that package's data wherever the
+// prefix was moved, and never the build machine's source tree.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace hcisim {
+
+/// The data/ folder by the rules above. Throws InvalidArgument listing every place tried and
+/// how to name one (HCISIM_DATA_DIR, or a folder passed to HardwareCatalog::load).
+std::string default_data_dir();
+
+/// The places default_data_dir() tries, in order, each with why it is a candidate.
+struct DataDirCandidate {
+  std::string dir;
+  std::string why;
+};
+std::vector<DataDirCandidate> data_dir_candidates();
+
+}  // namespace hcisim

@@ -153,28 +153,45 @@ ConfidenceInterval BatchSeries::latency_interval_ms() const {
   return ci;
 }
 
-int BatchSeries::mser_truncation() const {
-  const std::size_t n = n_.size();
+namespace {
+
+// MSER over y: argmin over d in [0, n/2] of sum_{i>d} (y_i - mean)^2 / (n - d)^2.
+int mser(const std::vector<double>& y) {
+  const std::size_t n = y.size();
   if (n < 2) return 0;
   // Suffix sums from the end: MSER(d) for every d in one pass.
   double sum = 0, sum_sq = 0, best = std::numeric_limits<double>::infinity();
   int best_d = 0;
-  std::vector<double> mser(n, 0.0);
+  std::vector<double> value(n, 0.0);
   for (std::size_t j = n; j-- > 0;) {
-    const double y = static_cast<double>(n_[j]);
-    sum += y;
-    sum_sq += y * y;
+    sum += y[j];
+    sum_sq += y[j] * y[j];
     const double m = static_cast<double>(n - j);
-    mser[j] = std::max(0.0, sum_sq - sum * sum / m) / (m * m);
+    value[j] = std::max(0.0, sum_sq - sum * sum / m) / (m * m);
   }
   // Only the first half is searched: near the end MSER(d) is small by chance (few batches
   // left), the rule's known end effect. A minimum on the boundary, d = n/2, says unsettled.
   for (std::size_t d = 0; d <= n / 2; ++d)
-    if (mser[d] < best) {
-      best = mser[d];
+    if (value[d] < best) {
+      best = value[d];
       best_d = static_cast<int>(d);
     }
   return best_d;
+}
+
+}  // namespace
+
+int BatchSeries::mser_truncation() const {
+  std::vector<double> y;
+  for (std::uint64_t v : n_) y.push_back(static_cast<double>(v));
+  return mser(y);
+}
+
+int BatchSeries::mser_truncation_latency() const {
+  std::vector<double> y;
+  for (std::size_t i = 0; i < n_.size(); ++i)
+    if (n_[i] > 0) y.push_back(static_cast<double>(s_[i]) / static_cast<double>(n_[i]));
+  return mser(y) * static_cast<int>(n_.size()) / std::max<int>(1, static_cast<int>(y.size()));
 }
 
 }  // namespace hcisim

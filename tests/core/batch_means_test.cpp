@@ -118,15 +118,21 @@ TEST_CASE("MSER finds the end of a transient and none in a stationary series", "
   RngStream rng(3, 0, "mser");
   int d_sum = 0, late = 0;
   for (int rep = 0; rep < 100; ++rep) {
-    BatchSeries warm(Time::ns(1'000'000)), flat(Time::ns(1'000'000));
+    BatchSeries warm(Time::ns(1'000'000)), flat(Time::ns(1'000'000)), slow(Time::ns(1'000'000));
     for (int i = 0; i < 128; ++i) {
       const double z = normal(rng);
       // The first 30 batches climb from 50 % to the steady level.
       const double level = i < 30 ? 500 + 500.0 * i / 30 : 1000;
       warm.add(static_cast<std::uint64_t>(std::llround(level + 20 * z)), 0);
       flat.add(static_cast<std::uint64_t>(std::llround(1000 + 20 * z)), 0);
+      // A steady rate whose latency falls from 2.5 ms to 2 ms over the first 30 batches.
+      slow.add(1000, static_cast<std::int64_t>(1000 * (2e6 - level * 1e3 + 1e6 + 2e4 * z)));
     }
+    CHECK(slow.mser_truncation() == 0);              // the rate never moved
+    CHECK(slow.mser_truncation_latency() >= 20);     // the latency did
+    CHECK(slow.mser_truncation_latency() < 64);
     const int d = warm.mser_truncation();
+    CHECK(flat.mser_truncation_latency() == 0);   // latency 0 throughout: nothing to cut
     CHECK(d >= 20);
     CHECK(d < 64);
     d_sum += d;

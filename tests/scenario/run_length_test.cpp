@@ -70,11 +70,18 @@ TEST_CASE("a fixed run carries its intervals; a replication changes the streams,
 }
 
 TEST_CASE("auto stops at auto_max_s and says the target was not met", "[run-length]") {
+  // A 1 s cap: the pilot may take half (too little for MSER's 128 batches of 10 ms, so it is
+  // reported unsettled), and the window gets the other half.
   const RunResult r = simulate(default_with({"workload.duration_s=auto", "workload.auto_precision_pct=0.01",
                                              "workload.auto_max_s=1", "workload.warmup_s=0.1"}));
   CHECK(r.length.automatic);
   CHECK_FALSE(r.length.target_met);
+  CHECK_FALSE(r.length.settled);
+  CHECK(r.length.pilot_s == Approx(0.5));
+  CHECK(r.length.measured_s == Approx(0.5));
+  CHECK(r.result.iops > 50'000);
   CHECK(r.simulated_seconds <= 1.1 + 1e-9);
+  CHECK(std::isfinite(r.result.iops_ci.half_width));
   CHECK(r.result.iops_ci.relative() > 0.0001);
   CHECK_THAT(format_hcibench(r), Catch::Contains("NOT met"));
   CHECK_THAT(to_json(r), Catch::Contains("\"target_met\": false"));
@@ -91,8 +98,11 @@ TEST_CASE("auto intervals contain the long-run value about 95 % of the time over
   constexpr int kReplications = 100;
   std::vector<int> iops_in(kReplications), latency_in(kReplications), met(kReplications);
   std::vector<double> measured(kReplications);
+  std::vector<double> centre(kReplications), half(kReplications);
   parallel_for(kReplications, 0, [&](std::size_t i) {
     const RunResult r = simulate(default_with({"workload.duration_s=auto", "replication=" + std::to_string(i + 1)}));
+    centre[i] = r.result.iops_ci.mean;
+    half[i] = r.result.iops_ci.half_width;
     iops_in[i] = r.result.iops_ci.contains(iops);
     latency_in[i] = r.result.latency_ci_ms.contains(latency);
     met[i] = r.length.target_met && r.length.settled;
@@ -115,6 +125,18 @@ TEST_CASE("auto intervals contain the long-run value about 95 % of the time over
   CHECK(n_met == kReplications);
   CHECK(n_iops >= 88);
   CHECK(n_latency >= 88);
+  // Not too wide either: the spread of the centres is what the half-widths claim (sd about
+  // half-width / 1.96). With 100 runs the sample sd is within 15 % of the truth (2 sd).
+  double m = 0, ss = 0, mean_half = 0;
+  for (int i = 0; i < kReplications; ++i) {
+    m += centre[static_cast<std::size_t>(i)] / kReplications;
+    mean_half += half[static_cast<std::size_t>(i)] / kReplications;
+  }
+  for (int i = 0; i < kReplications; ++i) ss += std::pow(centre[static_cast<std::size_t>(i)] - m, 2);
+  const double sd = std::sqrt(ss / (kReplications - 1));
+  INFO("sd of the centres " << sd << ", mean half-width / 1.96 " << mean_half / 1.96);
+  CHECK(sd * 1.96 / mean_half > 0.75);
+  CHECK(sd * 1.96 / mean_half < 1.3);
 }
 
 TEST_CASE("auto on the default scenario lands within its own interval of the 30 s result", "[replicated][run-length]") {

@@ -478,8 +478,8 @@ TEST_CASE("encryption CPU is its cost per operation times the operations: ESA pe
   // The oracle is the cost model itself applied to counted operations: ESA encrypts once at
   // the source, charged when the cluster takes the I/O in (exactly `submitted` charges of a
   // 4 KiB block); OSA decrypts each foreground device read on the component's host, charged
-  // when its component work starts, so the reads in flight at the window's edges (2 of about
-  // 6,700 here) make the only difference. Every host has the same CPU, so one cost serves.
+  // when its component work starts, so the reads in flight at the window's edges (at most the
+  // 12 slots at each; 2 here) make the only difference. Every host has the same CPU.
   for (bool esa : {false, true}) {
     ClusterSpec spec = esa ? test::esa_cluster(3) : test::osa_cluster(3);
     spec.policy.encryption = true;
@@ -497,7 +497,7 @@ TEST_CASE("encryption CPU is its cost per operation times the operations: ESA pe
     INFO((esa ? "ESA" : "OSA") << ": " << charged_ns / cost_ns << " charges; submitted " << n.submitted
                                << ", foreground device reads " << n.fg_device_reads);
     if (esa) CHECK(charged_ns == cost_ns * static_cast<double>(n.submitted));
-    else CHECK(charged_ns / cost_ns == Approx(static_cast<double>(n.fg_device_reads)).epsilon(0.005));
+    else CHECK(std::abs(charged_ns / cost_ns - static_cast<double>(n.fg_device_reads)) <= 2 * 3 * 4);   // 2 edges x 12 slots
   }
 }
 

@@ -84,6 +84,8 @@ class BatchSeries {
   /// The MSER truncation point of the batch rates: how many leading batches to drop
   /// (0..size()/2; size()/2 means not settled). size() < 2: 0.
   int mser_truncation() const;
+  /// The same for the batches' mean latencies (batches without completions are left out).
+  int mser_truncation_latency() const;
 
  private:
   struct Grouped {

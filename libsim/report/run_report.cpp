@@ -70,6 +70,11 @@ std::string precision_lines(const RunResult& r) {
                     fmt("%.3g", w.iops_ci.batch_seconds) + " s): IOPS " + fmt("%.2f", w.iops_ci.mean) + " " +
                     pm(w.iops_ci) + ", mean latency " + fmt("%.3f", w.latency_ci_ms.mean) + " ms " +
                     pm(w.latency_ci_ms) + "\n";
+  // An open loop offered more than the cluster completes has no steady state.
+  const double offered = r.workload.iops_limit_per_vm * r.vms;
+  if (offered > 0 && w.iops_ci.mean < 0.95 * offered)
+    out += "Open loop overloaded: " + fmt("%.0f", offered) + " IOPS offered, " + fmt("%.0f", w.iops_ci.mean) +
+           " completed per second: the backlog and the latencies grow with the run's length (no steady state)\n";
   if (!len.automatic) return out;
   out += "Run length: auto; warm-up " + fmt("%.2f", len.warmup_s) + " s + pilot " + fmt("%.2f", len.pilot_s) + " s (" +
          (len.settled ? "MSER found the rate settled" : "MSER did NOT find the rate settled") + "), measured " +

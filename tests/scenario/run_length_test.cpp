@@ -173,3 +173,12 @@ TEST_CASE("progress reports say how far a run is and what it plans, for the wall
     CHECK(p.estimated_wall_s() == Approx(7.5));
   }
 }
+
+TEST_CASE("an open loop offered more than the cluster completes says it has no steady state", "[run-length]") {
+  const std::vector<std::string> run = {"workload.vms=4", "workload.duration_s=0.3", "workload.warmup_s=0.1"};
+  std::vector<std::string> over = run, under = run;
+  over.push_back("workload.iops_limit_per_vm=1e6");
+  under.push_back("workload.iops_limit_per_vm=1000");
+  CHECK_THAT(format_hcibench(simulate(default_with(over))), Catch::Contains("Open loop overloaded: 4000000 IOPS offered"));
+  CHECK_THAT(format_hcibench(simulate(default_with(under))), !Catch::Contains("Open loop overloaded"));
+}

@@ -498,6 +498,40 @@ void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s)
 static Scenario parse_root(YAML::Node root, const std::string& source, const std::vector<std::string>& overrides,
                     const HardwareCatalog& catalog);
 
+namespace {
+
+// The checks over cluster and workload together, for files and for scenarios built in code:
+// the outstanding I/Os on this many hosts, and the VMs' data against usable capacity (an
+// error past 100 times, a warning past 1). Throws InvalidArgument without a place.
+void check_combination(Scenario& s) {
+  const WorkloadSpec& w = s.workload;
+  const int hosts = static_cast<int>(s.cluster.hosts.size());
+  w.check_outstanding(hosts);
+  const double vms = w.vm_count(hosts);
+  // HCIBench writes every VMDK's working set before it measures: that data must fit.
+  const CapacityReport c = capacity(s.cluster, DataProfile{w.compress_pct, w.dedupe_pct});
+  const double data_gb = vms * w.vmdks_per_vm * static_cast<double>(w.vmdk_size.count()) * w.working_set_pct / 100.0 / 1e9;
+  // A hundred times the capacity is no longer a what-if but a typo (fuzz review D5).
+  if (data_gb > 100 * c.usable_gb) {
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "the VMs' data (%.0f GB = vms x vmdks_per_vm x vmdk_size x working_set_pct) is more than 100 times "
+                  "the cluster's usable capacity (%.0f GB); expected at most %.0f GB (check vmdk_size and its unit)",
+                  data_gb, c.usable_gb, 100 * c.usable_gb);
+    throw InvalidArgument(buf);
+  }
+  if (data_gb > c.usable_gb) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "workload: the VMs' data (%.0f GB = vms x vmdks_per_vm x vmdk_size x working_set_pct) exceeds the "
+                  "cluster's usable capacity (%.0f GB after policy, data reduction and slack)",
+                  data_gb, c.usable_gb);
+    s.warnings.emplace_back(buf);
+  }
+}
+
+}  // namespace
+
 Scenario parse_scenario(const std::string& text, const std::string& source, const std::vector<std::string>& overrides,
                         const HardwareCatalog& catalog) {
   YAML::Node root;
@@ -590,37 +624,49 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
   }
   if (!r.has("workload")) r.fail("missing key 'workload'");
   read_workload(r.child("workload"), s.cluster, s);
-  const WorkloadSpec& w = s.workload;
-  const int hosts = static_cast<int>(s.cluster.hosts.size());
   try {
-    w.check_outstanding(hosts);
+    check_combination(s);
   } catch (const InvalidArgument& e) {
-    r.child("workload").fail(e.what());
+    const std::string msg = e.what();
+    r.child("workload").fail(msg.rfind("workload ", 0) == 0 ? msg.substr(9) : msg);   // no "workload: workload"
   }
-  {
-    const double vms = w.vm_count(hosts);
-    // HCIBench writes every VMDK's working set before it measures: that data must fit.
-    const CapacityReport c = capacity(s.cluster, DataProfile{w.compress_pct, w.dedupe_pct});
-    const double data_gb = vms * w.vmdks_per_vm * static_cast<double>(w.vmdk_size.count()) * w.working_set_pct / 100.0 / 1e9;
-    // A hundred times the capacity is no longer a what-if but a typo (fuzz review D5).
-    if (data_gb > 100 * c.usable_gb) {
-      char buf[320];
-      std::snprintf(buf, sizeof buf,
-                    "the VMs' data (%.0f GB = vms x vmdks_per_vm x vmdk_size x working_set_pct) is more than 100 times "
-                    "the cluster's usable capacity (%.0f GB); expected at most %.0f GB (check vmdk_size and its unit)",
-                    data_gb, c.usable_gb, 100 * c.usable_gb);
-      r.child("workload").fail(buf);
-    }
-    if (data_gb > c.usable_gb) {
-      char buf[256];
-      std::snprintf(buf, sizeof buf,
-                    "workload: the VMs' data (%.0f GB = vms x vmdks_per_vm x vmdk_size x working_set_pct) exceeds the "
-                    "cluster's usable capacity (%.0f GB after policy, data reduction and slack)",
-                    data_gb, c.usable_gb);
-      s.warnings.emplace_back(buf);
-    }
-  }
+  s.calibration = Scenario::Calibration::applied;
   return s;
+}
+
+namespace {
+
+Scenario from_specs(std::string name, ClusterSpec cluster, WorkloadSpec workload, std::uint64_t seed,
+                    const HardwareCatalog* catalog) {
+  Scenario s;
+  s.name = std::move(name);
+  s.source = "<built in code>";
+  s.seed = seed;
+  s.cluster = std::move(cluster);
+  s.workload = std::move(workload);
+  s.threads_per_vmdk = std::min(s.workload.threads_per_vmdk, s.workload.outstanding_per_vmdk);
+  if (catalog) {
+    catalog->calibration().apply_settings(s.cluster);
+    catalog->calibration().apply_drives(s.cluster);
+    s.calibration = Scenario::Calibration::applied;
+  } else {
+    s.calibration = Scenario::Calibration::opted_out;
+  }
+  s.cluster.validate();
+  s.workload.validate();
+  check_combination(s);
+  return s;
+}
+
+}  // namespace
+
+Scenario make_scenario(std::string name, ClusterSpec cluster, WorkloadSpec workload, const HardwareCatalog& catalog,
+                       std::uint64_t seed) {
+  return from_specs(std::move(name), std::move(cluster), std::move(workload), seed, &catalog);
+}
+
+Scenario make_uncalibrated_scenario(std::string name, ClusterSpec cluster, WorkloadSpec workload, std::uint64_t seed) {
+  return from_specs(std::move(name), std::move(cluster), std::move(workload), seed, nullptr);
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides,

@@ -64,6 +64,10 @@ void check_progress(const VmWorkload& load, Time now) {
 }
 
 RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
+  if (scenario.calibration == Scenario::Calibration::none)
+    throw InvalidArgument("scenario '" + scenario.name +
+                          "' is not calibrated: build it with parse_scenario, load_scenario or make_scenario "
+                          "(make_uncalibrated_scenario runs the uncalibrated model on purpose)");
   const auto wall0 = std::chrono::steady_clock::now();
   const WorkloadSpec& w = scenario.workload;
   Engine engine;

@@ -27,7 +27,27 @@ struct Scenario {
   // What the scenario asks for that is legal but unusual, said once where the model departs
   // from the file (a link faster than the named NIC, VM data beyond usable capacity, ...).
   std::vector<std::string> warnings;
+  // How the cluster's software constants (cpu_costs, stack latency, the OSA and ESA settings
+  // that data/calibration.yaml names) were set: from a catalog's calibration (parse_scenario,
+  // load_scenario, make_scenario) or left at their uncalibrated defaults on purpose
+  // (make_uncalibrated_scenario). simulate() refuses a scenario that is neither: an
+  // uncalibrated model gives several times the IOPS, and nothing else would say so.
+  enum class Calibration : std::uint8_t { none, applied, opted_out };
+  Calibration calibration = Calibration::none;
 };
+
+/// A scenario from specs built in code, calibrated and validated like a file: the catalog's
+/// calibration sets the software constants (replacing what `cluster` had there; change them
+/// on the result to study them), the drives' calibrated figures are applied, then the cluster,
+/// the workload and their combination are checked as parse_scenario checks them. Throws
+/// InvalidArgument naming the field and what is allowed; legal but unusual settings are in
+/// `warnings`.
+Scenario make_scenario(std::string name, ClusterSpec cluster, WorkloadSpec workload, const HardwareCatalog& catalog,
+                       std::uint64_t seed = 1);
+/// The same, leaving the software constants as `cluster` has them: the named opt-out for
+/// studies of the uncalibrated model.
+Scenario make_uncalibrated_scenario(std::string name, ClusterSpec cluster, WorkloadSpec workload,
+                                    std::uint64_t seed = 1);
 
 /// Parses YAML `text` (named `source` in errors). `overrides` are "key.path=value" strings
 /// (the CLI's --set), applied to the document before it is read.

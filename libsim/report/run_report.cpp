@@ -28,7 +28,7 @@ std::string failed_line(const RunResult& r) {
   std::string names;
   for (const std::string& h : r.failed_hosts) names += (names.empty() ? "" : ", ") + h;
   std::string out = "Failed hosts: " + names + " (degraded: their components are absent, their VMs run on the other hosts)\n";
-  const Cluster::ResyncStatus& rs = r.resync;
+  const ResyncStatus& rs = r.resync;
   if (!r.resync_active)
     return out + "Resync: not running (vSAN waits 60 minutes before rebuilding a failed host's components; "
                  "cluster.resync.active: true models the rebuild)\n";
@@ -48,12 +48,6 @@ std::string num(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.10g", v);
   return buf;
-}
-
-const ResourceClassUse* find_class(const RunResult& r, const char* name) {
-  for (const auto& c : r.resources)
-    if (c.name == name) return &c;
-  return nullptr;
 }
 
 // "+- 0.42 %" (or "no interval": too few batches).
@@ -230,7 +224,7 @@ std::string to_json(const RunResult& r) {
   os << "],\n  \"utilisation\": {";
   bool first = true;
   for (const char* c : kClasses) {
-    const ResourceClassUse* u = find_class(r, c);
+    const ResourceClassUse* u = r.resource(c);
     if (!u) continue;
     os << (first ? "" : ", ") << json_string(c) << ": {\"mean\": " << num(u->mean) << ", \"max\": " << num(u->max)
        << ", \"busiest\": " << json_string(u->busiest) << "}";
@@ -283,7 +277,7 @@ std::string csv_row(const RunResult& r) {
      << num(w.outstanding_io) << "," << r.configured_outstanding << "," << w.simulated_ios << ","
      << num(r.hosts.empty() ? 0 : cpu_sum / static_cast<double>(r.hosts.size())) << "," << num(cpu_max);
   for (const char* c : kClasses) {
-    const ResourceClassUse* u = find_class(r, c);
+    const ResourceClassUse* u = r.resource(c);
     os << "," << (u ? num(u->max) : "");
   }
   os << "," << q(r.bottleneck) << "," << num(r.capacity.raw_gb) << "," << num(r.capacity.usable_gb) << ","

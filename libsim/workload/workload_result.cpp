@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "hcisim/workload/vm_workload.hpp"
+
 namespace hcisim {
 
 WorkloadResult summarize(const VmWorkload& w, Time now) {

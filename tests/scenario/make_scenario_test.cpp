@@ -65,3 +65,15 @@ TEST_CASE("make_scenario validates like a file and names the field") {
   w.vms = 1000;
   CHECK_THROWS_WITH(make_scenario("x", parts.cluster, w, cat()), Catch::Contains("more than 100 times"));
 }
+
+TEST_CASE("a result's resources and hosts are found by name") {
+  const Scenario s = parse_scenario(default_scenario_yaml(), "<built-in default>",
+                                    {"workload.duration_s=0.1", "workload.warmup_s=0.05"}, cat());
+  const RunResult r = simulate(s);
+  REQUIRE(r.resource("capacity_device") != nullptr);
+  CHECK(r.resource("capacity_device")->max > 0);
+  CHECK(r.resource("pool_device") == nullptr);   // OSA has no ESA pool
+  REQUIRE(r.host("esx02") != nullptr);
+  CHECK(r.host("esx02")->cpu_usage_pct > 0);
+  CHECK(r.host("esx99") == nullptr);
+}

@@ -4,13 +4,15 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hcisim/core/latency_histogram.hpp"
 #include "hcisim/report/resource_table.hpp"
 #include "hcisim/storage/capacity.hpp"
-#include "hcisim/storage/cluster.hpp"
+#include "hcisim/storage/io_counters.hpp"
 #include "hcisim/workload/workload_result.hpp"
+#include "hcisim/workload/workload_spec.hpp"
 
 namespace hcisim {
 
@@ -46,7 +48,7 @@ struct RunResult {
   std::vector<HostResourceRow> hosts;   // the hosts that are up
   std::vector<std::string> failed_hosts;   // ClusterSpec::failed_hosts, by name
   bool resync_active = false;             // ResyncSettings::active
-  Cluster::ResyncStatus resync;           // at the end of the run
+  ResyncStatus resync;                    // at the end of the run
   std::vector<ResourceClassUse> resources;
   std::string bottleneck;           // the class whose busiest member is busiest
   CapacityReport capacity;
@@ -56,6 +58,20 @@ struct RunResult {
   RunLength length;
   double simulated_seconds = 0;     // warm-up + pilot + measured
   double wall_seconds = 0;
+
+  /// A resource class by name: "cpu", "cache_device", "capacity_device", "pool_device",
+  /// "lsom", "network_port"; nullptr when the cluster has none of that class.
+  const ResourceClassUse* resource(std::string_view name) const {
+    for (const ResourceClassUse& c : resources)
+      if (c.name == name) return &c;
+    return nullptr;
+  }
+  /// A host's CPU row by host name; nullptr for an unknown or failed host.
+  const HostResourceRow* host(std::string_view name) const {
+    for (const HostResourceRow& h : hosts)
+      if (h.host == name) return &h;
+    return nullptr;
+  }
 };
 
 }  // namespace hcisim

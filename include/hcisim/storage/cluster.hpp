@@ -46,6 +46,7 @@
 #include "hcisim/hw/network.hpp"
 #include "hcisim/hw/storage_device.hpp"
 #include "hcisim/storage/cluster_spec.hpp"
+#include "hcisim/storage/io_counters.hpp"
 #include "hcisim/storage/data_reduction.hpp"
 #include "hcisim/storage/placement.hpp"
 #include "hcisim/storage/policy.hpp"
@@ -65,30 +66,6 @@ class IoClient {
   IoClient(const IoClient&) = default;
   IoClient& operator=(const IoClient&) = default;
   ~IoClient() = default;
-};
-
-/// Exact operation counts since the last reset. Foreground = on an I/O's path; background
-/// = destage (OSA), capacity-leg stripe writes (ESA) and hybrid read-cache fills.
-struct IoCounters {
-  std::uint64_t submitted = 0;
-  std::uint64_t completed = 0;
-  std::int64_t host_read_bytes = 0;      // issued by the VMs
-  std::int64_t host_write_bytes = 0;
-  std::uint64_t fg_device_reads = 0;
-  std::uint64_t fg_device_writes = 0;
-  std::int64_t fg_device_read_bytes = 0;
-  std::int64_t fg_device_write_bytes = 0;
-  std::uint64_t bg_device_reads = 0;
-  std::uint64_t bg_device_writes = 0;
-  std::int64_t bg_device_read_bytes = 0;
-  std::int64_t bg_device_write_bytes = 0;
-  std::int64_t fg_network_bytes = 0;     // payload between hosts
-  std::int64_t bg_network_bytes = 0;
-  std::uint64_t network_messages = 0;
-  std::uint64_t waited_for_buffer = 0;   // writes that found a full write buffer
-  std::uint64_t congestion_delays = 0;   // writes delayed by congestion
-  std::uint64_t client_cache_hits = 0;   // reads served by the host's in-memory cache
-  std::int64_t resync_bytes = 0;         // component bytes rebuilt (Cluster::start_resync)
 };
 
 class Cluster final : public EventHandler,
@@ -135,15 +112,7 @@ class Cluster final : public EventHandler,
   /// Simplification: writes that arrive during its copy do not go to the new component.
   /// Call once, after the objects are added.
   void start_resync();
-  struct ResyncStatus {
-    int components = 0;          // absent components found by start_resync (every RAID-0
-                                 // component of an absent replica or column)
-    int rebuilt = 0;             // of those, copied completely
-    int stranded = 0;            // no host to rebuild them on: they stay absent
-    std::int64_t total_bytes = 0;   // to copy (each component's written data: its share of
-                                    // its object's working set)
-    std::int64_t done_bytes = 0;
-  };
+  using ResyncStatus = hcisim::ResyncStatus;
   ResyncStatus resync_status() const { return resync_status_; }
   static constexpr std::int64_t kResyncCopy = std::int64_t{1} << 20;   // bytes per copy (our assumption)
 

@@ -26,6 +26,7 @@
 #include "hcisim/core/time_weighted.hpp"
 #include "hcisim/core/units.hpp"
 #include "hcisim/storage/cluster.hpp"
+#include "hcisim/workload/workload_result.hpp"
 #include "hcisim/workload/workload_spec.hpp"
 
 namespace hcisim {
@@ -43,17 +44,6 @@ struct VmStats {
   TimeWeighted in_flight;
   double carried_in_ns = 0;
   std::array<std::int64_t, 2> dispatched_bytes{0, 0};   // out of the guest since the cut
-};
-
-/// Per DiskSpd-style thread (VMDK x thread) counts since the warm-up cut.
-struct ThreadStats {
-  int vm = 0;
-  int vmdk = 0;
-  int thread = 0;
-  std::uint64_t ios[2] = {0, 0};
-  std::int64_t bytes[2] = {0, 0};
-  double sum_ns[2] = {0, 0};
-  double sum_sq_ns[2] = {0, 0};
 };
 
 class VmWorkload final : public IoClient, public EventHandler {

@@ -9,7 +9,6 @@
 
 #include "hcisim/core/batch_means.hpp"
 #include "hcisim/core/units.hpp"
-#include "hcisim/workload/vm_workload.hpp"
 
 namespace hcisim {
 
@@ -38,6 +37,19 @@ struct WorkloadResult {
   ConfidenceInterval latency_ci_ms;
 };
 
+/// Per DiskSpd-style thread (VMDK x thread) counts since the warm-up cut.
+struct ThreadStats {
+  int vm = 0;
+  int vmdk = 0;
+  int thread = 0;
+  std::uint64_t ios[2] = {0, 0};
+  std::int64_t bytes[2] = {0, 0};
+  double sum_ns[2] = {0, 0};
+  double sum_sq_ns[2] = {0, 0};
+};
+
+class VmWorkload;
+/// The HCIBench-rule results of `workload`'s VMs since its warm-up cut, at `now`.
 WorkloadResult summarize(const VmWorkload& workload, Time now);
 
 }  // namespace hcisim

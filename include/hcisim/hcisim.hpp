@@ -27,5 +27,6 @@
 #include "hcisim/report/run_result.hpp"
 #include "hcisim/scenario/data_dir.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
+#include "hcisim/scenario/runner.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"

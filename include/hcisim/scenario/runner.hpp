@@ -1,0 +1,63 @@
+// Many runs, in the library (issue 22, item 2): a thread-parallel runner, grids over one or
+// more scenario keys, and replications of one scenario. Runs share nothing (each has its own
+// engine and random streams), so results do not depend on the thread count.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hcisim/core/batch_means.hpp"
+#include "hcisim/report/run_result.hpp"
+#include "hcisim/scenario/scenario.hpp"
+
+namespace hcisim {
+
+/// Runs every scenario on `jobs` threads (0: one per hardware thread), results in input
+/// order. When runs fail, every run still finishes and the first failure is rethrown.
+std::vector<RunResult> run_all(const std::vector<Scenario>& scenarios, int jobs = 0);
+
+/// One key of a grid and the values it takes (as `--set key=value` would give them).
+struct SweepAxis {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+/// Every combination of the axes' values, the last axis varying fastest: for each, the
+/// "key=value" settings and the scenario `yaml` (named `source`) gives with `overrides` and
+/// then those settings. All points are read before any runs, so bad input fails first; an
+/// error names the point's settings.
+struct SweepPoint {
+  std::vector<std::string> settings;
+  Scenario scenario;
+};
+std::vector<SweepPoint> sweep_points(const std::string& yaml, const std::string& source,
+                                     const std::vector<std::string>& overrides, const std::vector<SweepAxis>& axes,
+                                     const HardwareCatalog& catalog);
+
+/// What a sweep keeps of each point (a whole RunResult holds latency histograms, about 100 KB):
+/// its settings, the HCIBench-rule results with their intervals, the bottleneck and the
+/// report's CSV row (report/run_report.hpp csv_row).
+struct SweepRow {
+  std::vector<std::string> settings;
+  WorkloadResult result;
+  std::string bottleneck;
+  std::string csv_row;
+};
+std::vector<SweepRow> run_sweep(const std::vector<SweepPoint>& points, int jobs = 0);
+
+/// What to vary between replications: the random streams of one placement (`replication`
+/// 1..n: run-to-run noise) or the seed (seeds 1..n: placement as well).
+enum class Vary : std::uint8_t { streams, placement };
+
+/// n independent runs of `scenario` and the 95 % interval of their mean IOPS and mean
+/// latency (Student t over the runs' means).
+struct Replicated {
+  std::vector<double> iops;              // each run's HCIBench IOPS
+  std::vector<double> latency_ms;        // each run's pooled mean latency
+  ConfidenceInterval mean_iops;          // batches = runs
+  ConfidenceInterval mean_latency_ms;
+};
+Replicated replicate(const Scenario& scenario, int n, Vary vary = Vary::streams, int jobs = 0);
+
+}  // namespace hcisim

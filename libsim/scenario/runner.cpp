@@ -1,0 +1,101 @@
+// Many runs in parallel (runner.hpp).
+#include "hcisim/scenario/runner.hpp"
+
+#include <cmath>
+
+#include "hcisim/core/check.hpp"
+#include "hcisim/core/parallel.hpp"
+#include "hcisim/report/run_report.hpp"
+#include "hcisim/scenario/simulation.hpp"
+
+namespace hcisim {
+
+namespace {
+
+// Mean and 95 % t-interval of independent values (at least 2; else an infinite width).
+ConfidenceInterval t_interval(const std::vector<double>& x) {
+  ConfidenceInterval ci;
+  ci.batches = static_cast<int>(x.size());
+  if (x.empty()) return ci;
+  double m = 0;
+  for (double v : x) m += v / static_cast<double>(x.size());
+  ci.mean = m;
+  if (x.size() < 2) return ci;
+  double ss = 0;
+  for (double v : x) ss += (v - m) * (v - m);
+  const double n = static_cast<double>(x.size());
+  ci.half_width = student_t_quantile(0.975, static_cast<int>(x.size()) - 1) * std::sqrt(ss / (n - 1) / n);
+  return ci;
+}
+
+}  // namespace
+
+std::vector<RunResult> run_all(const std::vector<Scenario>& scenarios, int jobs) {
+  std::vector<RunResult> out(scenarios.size());
+  parallel_for(scenarios.size(), jobs, [&](std::size_t i) { out[i] = simulate(scenarios[i]); });
+  return out;
+}
+
+std::vector<SweepPoint> sweep_points(const std::string& yaml, const std::string& source,
+                                     const std::vector<std::string>& overrides, const std::vector<SweepAxis>& axes,
+                                     const HardwareCatalog& catalog) {
+  std::size_t total = 1;
+  for (const SweepAxis& a : axes) {
+    if (a.key.empty()) throw InvalidArgument("sweep: an axis has no key");
+    if (a.values.empty()) throw InvalidArgument("sweep: axis '" + a.key + "' lists no values");
+    total *= a.values.size();
+    if (total > 100000) throw InvalidArgument("sweep: more than 100,000 points; expected fewer values");
+  }
+  std::vector<SweepPoint> points;
+  points.reserve(total);
+  for (std::size_t p = 0; p < total; ++p) {
+    // Mixed radix, the last axis fastest.
+    std::vector<std::string> settings(axes.size());
+    std::size_t rest = p;
+    for (std::size_t a = axes.size(); a-- > 0;) {
+      settings[a] = axes[a].key + "=" + axes[a].values[rest % axes[a].values.size()];
+      rest /= axes[a].values.size();
+    }
+    std::vector<std::string> all = overrides;
+    all.insert(all.end(), settings.begin(), settings.end());
+    try {
+      points.push_back({settings, parse_scenario(yaml, source, all, catalog)});
+    } catch (const InvalidArgument& e) {
+      std::string at;
+      for (const std::string& s : settings) at += (at.empty() ? "" : ", ") + s;
+      throw InvalidArgument(at + ": " + e.what());
+    }
+  }
+  return points;
+}
+
+std::vector<SweepRow> run_sweep(const std::vector<SweepPoint>& points, int jobs) {
+  std::vector<SweepRow> rows(points.size());
+  parallel_for(points.size(), jobs, [&](std::size_t i) {
+    const RunResult r = simulate(points[i].scenario);
+    rows[i] = SweepRow{points[i].settings, r.result, r.bottleneck, csv_row(r)};
+  });
+  return rows;
+}
+
+Replicated replicate(const Scenario& scenario, int n, Vary vary, int jobs) {
+  check::in_range(n, 2, 1000, "replications");
+  std::vector<Scenario> runs(static_cast<std::size_t>(n), scenario);
+  for (int i = 0; i < n; ++i) {
+    if (vary == Vary::streams) runs[static_cast<std::size_t>(i)].replication = static_cast<std::uint64_t>(i + 1);
+    else runs[static_cast<std::size_t>(i)].seed = static_cast<std::uint64_t>(i + 1);
+  }
+  Replicated out;
+  out.iops.resize(runs.size());
+  out.latency_ms.resize(runs.size());
+  parallel_for(runs.size(), jobs, [&](std::size_t i) {
+    const RunResult r = simulate(runs[i]);
+    out.iops[i] = r.result.iops;
+    out.latency_ms[i] = r.result.pooled_latency_ms;
+  });
+  out.mean_iops = t_interval(out.iops);
+  out.mean_latency_ms = t_interval(out.latency_ms);
+  return out;
+}
+
+}  // namespace hcisim

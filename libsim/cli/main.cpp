@@ -22,6 +22,7 @@
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/report/svg_chart.hpp"
 #include "hcisim/scenario/scenario.hpp"
+#include "hcisim/scenario/runner.hpp"
 #include "hcisim/scenario/simulation.hpp"
 
 namespace {
@@ -34,9 +35,10 @@ usage:
   hcisim [run] [FILE] [--json | --csv] [--set KEY=VALUE]...
       run a scenario (the built-in default, seed 000's cluster, when FILE is omitted)
       and print HCIBench's result block (DiskSpd's tables for DiskSpd workloads)
-  hcisim sweep FILE... --vary KEY=V1,V2,... [--out PREFIX] [--jobs N] [--set KEY=VALUE]...
+  hcisim sweep FILE... --vary KEY=V1,V2,... [--vary ...] [--out PREFIX] [--jobs N] [--set KEY=VALUE]...
       run one point per value (one curve per file), in parallel; write PREFIX.csv and
-      PREFIX.svg (IOPS vs latency, default PREFIX "sweep") and print the CSV
+      PREFIX.svg (IOPS vs latency, default PREFIX "sweep") and print the CSV; several
+      --vary options make a grid (every combination, one curve along the last)
   hcisim compare A B [--set KEY=VALUE]...
       run two scenarios and print their results side by side with deltas
   hcisim validate FILE [--set KEY=VALUE]...
@@ -74,7 +76,7 @@ struct Args {
   std::string command = "run";
   std::vector<std::string> files;
   std::vector<std::string> sets;
-  std::string vary;
+  std::vector<std::string> vary;   // one per --vary: a grid over all of them
   std::string out = "sweep";
   int jobs = 0;
   bool json = false, csv = false, quiet = false, all = false, cv = false;
@@ -164,7 +166,7 @@ Args parse_args(int argc, char** argv) {
       if (a.seeds.empty()) usage_error("--seeds lists no seed; expected e.g. --seeds 000,003");
     }
     else if (arg == "--set") a.sets.push_back(value("--set"));
-    else if (arg == "--vary") a.vary = value("--vary");
+    else if (arg == "--vary") a.vary.push_back(value("--vary"));
     else if (arg == "--out") {
       a.out = value("--out");
       a.out_given = true;
@@ -320,21 +322,32 @@ int cmd_validate(const Args& a, const HardwareCatalog& cat) {
 // One curve per scenario file, all points of all curves in parallel.
 int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   if (a.files.empty()) usage_error("sweep takes one or more scenario files");
-  const auto eq = a.vary.find('=');
-  if (a.vary.empty() || eq == std::string::npos || eq + 1 >= a.vary.size())
-    usage_error("sweep needs --vary KEY=V1,V2,...");
-  const std::string key = a.vary.substr(0, eq);
-  const std::vector<std::string> values = split_list(a.vary.substr(eq + 1));
-  if (values.empty()) usage_error("--vary '" + a.vary + "' lists no values; expected KEY=V1,V2,...");
+  if (a.vary.empty()) usage_error("sweep needs --vary KEY=V1,V2,...");
+  // Several --vary options make a grid: every combination, the last one varying fastest.
+  std::vector<SweepAxis> axes;
+  for (const std::string& v : a.vary) {
+    const auto eq = v.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 >= v.size()) usage_error("--vary '" + v + "': expected KEY=V1,V2,...");
+    axes.push_back({v.substr(0, eq), split_list(v.substr(eq + 1))});
+    if (axes.back().values.empty()) usage_error("--vary '" + v + "' lists no values; expected KEY=V1,V2,...");
+    for (std::size_t i = 0; i + 1 < axes.size(); ++i)
+      if (axes[i].key == axes.back().key) usage_error("--vary names '" + axes.back().key + "' twice");
+  }
   // Load every point first so bad input fails before any run.
-  std::vector<Scenario> points;
+  std::vector<SweepPoint> grid;   // all files' points, file by file
   std::set<std::string> said;
-  for (const auto& file : a.files)
-    for (const auto& v : values) {
-      auto sets = a.sets;
-      sets.push_back(key + "=" + v);
-      points.push_back(load(file, sets, cat, &said));
-    }
+  for (const auto& file : a.files) {
+    auto file_points = sweep_points(
+        [&](const std::vector<std::string>& settings) {
+          auto sets = a.sets;
+          sets.insert(sets.end(), settings.begin(), settings.end());
+          return load(file, sets, cat, &said);
+        },
+        axes);
+    for (auto& p : file_points) grid.push_back(std::move(p));
+  }
+  std::vector<Scenario> points;
+  for (const SweepPoint& p : grid) points.push_back(p.scenario);
   // Each finished point keeps its CSV row and chart point only, not its whole RunResult
   // (about 98 KB with the latency histograms; fuzz review D18).
   struct Point {
@@ -364,25 +377,41 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   // memory, is an internal error (exit 1), as for run (fuzz review D17).
   for (std::size_t i = 0; i < errors.size(); ++i) {
     if (errors[i].empty()) continue;
-    const std::string point = key + "=" + values[i % values.size()] + ": " + errors[i];
+    std::string at;
+    for (const std::string& s : grid[i].settings) at += (at.empty() ? "" : ", ") + s;
+    const std::string point = at + ": " + errors[i];
     if (internal[i]) throw std::runtime_error(point);
     throw InvalidArgument(point);
   }
-  std::string csv = key + "," + csv_header() + "\n";
+  // One column per varied key (the value as given), then the report's columns. One curve
+  // per file and combination of all but the last key, along the last key.
+  std::string csv, keys;
+  for (const SweepAxis& ax : axes) {
+    csv += ax.key + ",";
+    keys += (keys.empty() ? "" : ", ") + ax.key;
+  }
+  csv += csv_header() + "\n";
+  const std::size_t along = axes.back().values.size();
   std::vector<ChartSeries> series;
-  for (std::size_t f = 0; f < a.files.size(); ++f) {
-    ChartSeries curve{points[f * values.size()].name, {}, {}};
-    for (std::size_t v = 0; v < values.size(); ++v) {
-      const Point& r = results[f * values.size() + v];
-      std::string quoted;   // RFC 4180: a quote inside a quoted field is doubled
-      for (char ch : values[v]) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-      csv += "\"" + quoted + "\"," + r.row + "\n";
+  for (std::size_t first = 0; first < grid.size(); first += along) {
+    std::string name = points[first].name;
+    for (std::size_t k = 0; k + 1 < axes.size(); ++k) name += (k == 0 ? " (" : ", ") + grid[first].settings[k];
+    if (axes.size() > 1) name += ")";
+    ChartSeries curve{name, {}, {}};
+    for (std::size_t i = first; i < first + along; ++i) {
+      const Point& r = results[i];
+      for (const std::string& setting : grid[i].settings) {
+        std::string quoted;   // RFC 4180: a quote inside a quoted field is doubled
+        for (char ch : setting.substr(setting.find('=') + 1)) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+        csv += "\"" + quoted + "\",";
+      }
+      csv += r.row + "\n";
       curve.x.push_back(r.iops);
       curve.y.push_back(r.latency_ms);
     }
     series.push_back(curve);
   }
-  const std::string title = a.files.size() == 1 ? points[0].name + " - sweep of " + key : "sweep of " + key;
+  const std::string title = a.files.size() == 1 ? points[0].name + " - sweep of " + keys : "sweep of " + keys;
   write_file(a.out + ".csv", csv, "--out");
   write_file(a.out + ".svg", svg_line_chart(title, "IOPS", "mean latency (ms)", series), "--out");
   std::fputs(csv.c_str(), stdout);

@@ -39,6 +39,16 @@ std::vector<RunResult> run_all(const std::vector<Scenario>& scenarios, int jobs)
 std::vector<SweepPoint> sweep_points(const std::string& yaml, const std::string& source,
                                      const std::vector<std::string>& overrides, const std::vector<SweepAxis>& axes,
                                      const HardwareCatalog& catalog) {
+  return sweep_points(
+      [&](const std::vector<std::string>& settings) {
+        std::vector<std::string> all = overrides;
+        all.insert(all.end(), settings.begin(), settings.end());
+        return parse_scenario(yaml, source, all, catalog);
+      },
+      axes);
+}
+
+std::vector<SweepPoint> sweep_points(const ScenarioLoader& load, const std::vector<SweepAxis>& axes) {
   std::size_t total = 1;
   for (const SweepAxis& a : axes) {
     if (a.key.empty()) throw InvalidArgument("sweep: an axis has no key");
@@ -56,10 +66,8 @@ std::vector<SweepPoint> sweep_points(const std::string& yaml, const std::string&
       settings[a] = axes[a].key + "=" + axes[a].values[rest % axes[a].values.size()];
       rest /= axes[a].values.size();
     }
-    std::vector<std::string> all = overrides;
-    all.insert(all.end(), settings.begin(), settings.end());
     try {
-      points.push_back({settings, parse_scenario(yaml, source, all, catalog)});
+      points.push_back({settings, load(settings)});
     } catch (const InvalidArgument& e) {
       std::string at;
       for (const std::string& s : settings) at += (at.empty() ? "" : ", ") + s;

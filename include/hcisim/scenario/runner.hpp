@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct SweepPoint {
 std::vector<SweepPoint> sweep_points(const std::string& yaml, const std::string& source,
                                      const std::vector<std::string>& overrides, const std::vector<SweepAxis>& axes,
                                      const HardwareCatalog& catalog);
+/// The same with any way of reading a scenario given its "key=value" settings (a file:
+/// load_scenario with the user's overrides first).
+using ScenarioLoader = std::function<Scenario(const std::vector<std::string>& settings)>;
+std::vector<SweepPoint> sweep_points(const ScenarioLoader& load, const std::vector<SweepAxis>& axes);
 
 /// What a sweep keeps of each point (a whole RunResult holds latency histograms, about 100 KB):
 /// its settings, the HCIBench-rule results with their intervals, the bottleneck and the

@@ -39,6 +39,10 @@ usage:
       run one point per value (one curve per file), in parallel; write PREFIX.csv and
       PREFIX.svg (IOPS vs latency, default PREFIX "sweep") and print the CSV; several
       --vary options make a grid (every combination, one curve along the last)
+  hcisim list [devices | cpus | nics | switches | connections]...
+      the catalogs' names, with the figures to choose by
+  hcisim --version
+      the version and the data folder in use
   hcisim compare A B [--set KEY=VALUE]...
       run two scenarios and print their results side by side with deltas
   hcisim validate FILE [--set KEY=VALUE]...
@@ -137,7 +141,7 @@ Args parse_args(int argc, char** argv) {
   if (i < argc && (std::strcmp(argv[i], "run") == 0 || std::strcmp(argv[i], "sweep") == 0 ||
                    std::strcmp(argv[i], "compare") == 0 || std::strcmp(argv[i], "validate") == 0 ||
                    std::strcmp(argv[i], "accuracy") == 0 || std::strcmp(argv[i], "calibrate") == 0 ||
-                   std::strcmp(argv[i], "help") == 0))
+                   std::strcmp(argv[i], "list") == 0 || std::strcmp(argv[i], "help") == 0))
     a.command = argv[i++];
   const bool command_given = i > 1;
   for (; i < argc; ++i) {
@@ -156,6 +160,7 @@ Args parse_args(int argc, char** argv) {
       return static_cast<int>(n);
     };
     if (arg == "--help" || arg == "-h") a.command = "help";
+    else if (arg == "--version") a.command = "version";
     else if (arg == "--json") a.json = true;
     else if (arg == "--csv") a.csv = true;
     else if (arg == "--quiet") a.quiet = true;
@@ -200,7 +205,7 @@ Args parse_args(int argc, char** argv) {
   std::error_code ec;
   if (!command_given && a.command == "run" && !a.files.empty() && !std::filesystem::exists(a.files[0], ec) &&
       a.files[0].find('.') == std::string::npos && a.files[0].find('/') == std::string::npos)
-    usage_error("unknown command '" + a.files[0] + "'; commands: run, sweep, compare, validate, accuracy, calibrate");
+    usage_error("unknown command '" + a.files[0] + "'; commands: run, sweep, compare, validate, accuracy, calibrate, list");
   // Options the command does not use are errors, not silently ignored.
   struct Use {
     bool given;
@@ -562,12 +567,49 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
 
 namespace {
 
+// The catalogs' names, each with the figures a planner picks by.
+int cmd_list(const Args& a, const HardwareCatalog& cat) {
+  static const char* const kinds[] = {"devices", "cpus", "nics", "switches", "connections"};
+  std::vector<std::string> which = a.files;
+  if (which.empty()) which.assign(std::begin(kinds), std::end(kinds));
+  for (const std::string& k : which)
+    if (std::find(std::begin(kinds), std::end(kinds), k) == std::end(kinds))
+      usage_error("list: '" + k + "' is not a catalog; expected devices, cpus, nics, switches or connections");
+  for (const std::string& k : which) {
+    std::printf("%s (%s/%s.csv):\n", k.c_str(), default_data_dir().c_str(), k.c_str());
+    if (k == "devices")
+      for (const DeviceSpec& d : cat.devices())
+        std::printf("  %-28s %6.0f GB  %8.0f / %7.0f IOPS 4K read / write  %5.0f / %5.0f MB/s\n", d.name.c_str(),
+                    d.capacity_gb, d.read_iops_4k, d.write_iops_4k, d.seq_read_mbps, d.seq_write_mbps);
+    if (k == "cpus")
+      for (const CpuSpec& c : cat.cpus())
+        std::printf("  %-28s %3d cores x %d threads, %.1f GHz\n", c.name.c_str(), c.cores_per_socket, c.threads_per_core,
+                    c.ghz);
+    if (k == "nics")
+      for (const NicSpec& n : cat.nics())
+        std::printf("  %-34s %d x %g Gb/s%s\n", n.name.c_str(), n.ports, n.speed_gbps, n.rdma ? ", RDMA" : "");
+    if (k == "switches")
+      for (const SwitchSpec& s : cat.switches())
+        std::printf("  %-28s %3d x %g Gb/s, %.2f us\n", s.name.c_str(), s.ports, s.port_speed_gbps, s.latency_us);
+    if (k == "connections")
+      for (const ConnectionSpec& c : cat.connections())
+        std::printf("  %-28s +%.0f us%s\n", c.name.c_str(), c.added_latency_us,
+                    c.max_mbps > 0 ? (", at most " + std::to_string(static_cast<int>(c.max_mbps)) + " MB/s").c_str() : "");
+  }
+  return 0;
+}
+
 int dispatch(const Args& a) {
   if (a.command == "help") {
     std::fputs(kHelp, stdout);
     return 0;
   }
+  if (a.command == "version") {
+    std::printf("hcisim %s\ndata: %s\n", kVersion, default_data_dir().c_str());
+    return 0;
+  }
   const HardwareCatalog cat = HardwareCatalog::load();
+  if (a.command == "list") return cmd_list(a, cat);
   std::error_code ec;
   if (!std::filesystem::exists(default_data_dir() + "/calibration.yaml", ec))
     std::fprintf(stderr, "warning: %s/calibration.yaml not found: the model runs with its default (uncalibrated) "

@@ -184,6 +184,18 @@ std::string to_json(const RunResult& r) {
      << "  \"version\": " << json_string(r.version) << ",\n"
      << "  \"seed\": " << r.seed << ",\n"
      << "  \"replication\": " << r.replication << ",\n"
+     << "  \"inputs\": {\"source\": " << json_string(r.inputs.source) << ", \"architecture\": "
+     << json_string(r.inputs.architecture) << ", \"hosts\": " << r.inputs.hosts << ", \"layout\": "
+     << json_string(r.inputs.layout) << ", \"workload\": " << json_string(r.inputs.workload)
+     << ", \"block_size_bytes\": " << r.workload.block.count() << ", \"read_pct\": " << num(r.workload.read_pct)
+     << ", \"random_pct\": " << num(r.workload.random_pct) << ", \"vmdks_per_vm\": " << r.workload.vmdks_per_vm
+     << ", \"outstanding_per_vmdk\": " << r.workload.outstanding_per_vmdk << ", \"iops_limit_per_vm\": "
+     << num(r.workload.iops_limit_per_vm) << ", \"duration_s\": "
+     << (r.workload.auto_duration ? std::string("\"auto\"") : num(r.workload.duration_s)) << ", \"warmup_s\": "
+     << num(r.workload.warmup_s) << "},\n"
+     << "  \"warnings\": [";
+  for (std::size_t i = 0; i < r.inputs.warnings.size(); ++i) os << (i ? ", " : "") << json_string(r.inputs.warnings[i]);
+  os << "],\n"
      << "  \"vms\": " << r.vms << ",\n"
      << "  \"iops\": " << num(w.iops) << ",\n"
      << "  \"read_iops\": " << num(w.read_iops) << ",\n"
@@ -252,7 +264,7 @@ std::string csv_header() {
                   "cpu_usage_pct_max";
   for (const char* c : kClasses) h += std::string(",") + c + "_util_max";
   h += ",bottleneck,raw_gb,usable_gb,slack_gb,failed_hosts,resync_mb_per_s,resync_gb_left,iops_ci95_half_width,"
-       "pooled_latency_ci95_half_width_ms,measured_seconds,auto_target_met";
+       "pooled_latency_ci95_half_width_ms,measured_seconds,auto_target_met,architecture,hosts,layout,workload,warnings";
   return h;
 }
 
@@ -284,7 +296,11 @@ std::string csv_row(const RunResult& r) {
      << num(r.capacity.slack_gb) << "," << r.failed_hosts.size() << ","
      << num(resync_rate_mbps(r)) << "," << num(static_cast<double>(r.resync.total_bytes - r.resync.done_bytes) / 1e9)
      << "," << num(w.iops_ci.half_width) << "," << num(w.latency_ci_ms.half_width) << "," << num(w.seconds) << ","
-     << (r.length.automatic ? (r.length.target_met ? "true" : "false") : "");
+     << (r.length.automatic ? (r.length.target_met ? "true" : "false") : "") << "," << q(r.inputs.architecture) << ","
+     << r.inputs.hosts << "," << q(r.inputs.layout) << "," << q(r.inputs.workload) << ",";
+  std::string warnings;
+  for (const std::string& said : r.inputs.warnings) warnings += (warnings.empty() ? "" : " | ") + said;
+  os << q(warnings);
   return os.str();
 }
 

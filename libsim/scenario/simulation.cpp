@@ -242,6 +242,12 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   r.version = kVersion;
   r.seed = scenario.seed;
   r.replication = scenario.replication;
+  r.inputs.source = scenario.source;
+  r.inputs.architecture = architecture_name(scenario.cluster.architecture);
+  r.inputs.hosts = static_cast<int>(scenario.cluster.hosts.size());
+  r.inputs.layout = scenario.cluster.layout().describe();
+  r.inputs.workload = w.describe();
+  r.inputs.warnings = scenario.warnings;
   r.workload = w;
   r.vms = load.vms();
   r.configured_outstanding = r.vms * w.vmdks_per_vm * w.outstanding_per_vmdk;

@@ -77,3 +77,31 @@ TEST_CASE("a result's resources and hosts are found by name") {
   CHECK(r.host("esx02")->cpu_usage_pct > 0);
   CHECK(r.host("esx99") == nullptr);
 }
+
+TEST_CASE("JSON and CSV carry the inputs and the scenario's warnings") {
+  const Scenario s = parse_scenario(default_scenario_yaml(), "<built-in default>",
+                                    {"workload.duration_s=0.05", "workload.warmup_s=0.02", "workload.vmdk_size=400g"},
+                                    cat());
+  REQUIRE(s.warnings.size() == 1);
+  const RunResult r = simulate(s);
+  const std::string json = to_json(r);
+  CHECK_THAT(json, Catch::Contains("\"inputs\": {\"source\": \"<built-in default>\", \"architecture\": \"OSA\", "
+                                   "\"hosts\": 4, \"layout\": \"RAID-1 (FTT 1)\""));
+  CHECK_THAT(json, Catch::Contains("\"warnings\": [\"workload: the VMs' data"));
+  // CSV: as many cells as the header names, the warning in the last (quotes respected).
+  auto cells = [](const std::string& line) {
+    std::vector<std::string> out(1);
+    bool quoted = false;
+    for (char c : line) {
+      if (c == '"') quoted = !quoted;
+      else if (c == ',' && !quoted) out.emplace_back();
+      else out.back() += c;
+    }
+    return out;
+  };
+  const auto header = cells(csv_header()), row = cells(csv_row(r));
+  REQUIRE(header.size() == row.size());
+  CHECK(header.back() == "warnings");
+  CHECK(row.back().rfind("workload: the VMs' data", 0) == 0);
+  CHECK(row[header.size() - 2].find("4k 70% read") == 0);
+}

@@ -35,10 +35,21 @@ struct RunLength {
   bool target_met = true;     // auto: both half-widths within the target (else the cap stopped it)
 };
 
+/// What was run, for outputs that must stand on their own (a notebook row, a JSON file).
+struct RunInputs {
+  std::string source;          // the scenario file, "<built-in default>" or "<built in code>"
+  std::string architecture;    // "OSA" or "ESA"
+  int hosts = 0;
+  std::string layout;          // the policy resolved on the hosts, e.g. "RAID-6 4+2 (FTT 2)"
+  std::string workload;        // WorkloadSpec::describe()
+  std::vector<std::string> warnings;   // the scenario's (Scenario::warnings)
+};
+
 struct RunResult {
   std::string scenario;
   std::string job_name;
   std::string version;
+  RunInputs inputs;
   std::uint64_t seed = 0;
   std::uint64_t replication = 0;
   WorkloadSpec workload;

@@ -21,6 +21,7 @@
 #include "hcisim/hcisim.hpp"
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/report/svg_chart.hpp"
+#include "hcisim/report/text_escape.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/runner.hpp"
 #include "hcisim/scenario/simulation.hpp"
@@ -32,9 +33,10 @@ using namespace hcisim;
 constexpr const char* kHelp = R"(hcisim - predict the IOPS and latency of a vSAN cluster
 
 usage:
-  hcisim [run] [FILE] [--json | --csv] [--set KEY=VALUE]...
+  hcisim [run] [FILE] [--json | --csv] [--replications N] [--set KEY=VALUE]...
       run a scenario (the built-in default, seed 000's cluster, when FILE is omitted)
-      and print HCIBench's result block (DiskSpd's tables for DiskSpd workloads)
+      and print HCIBench's result block (DiskSpd's tables for DiskSpd workloads);
+      --replications N runs seeds 1..N and prints the mean with its 95 % interval
   hcisim sweep FILE... --vary KEY=V1,V2,... [--vary ...] [--out PREFIX] [--jobs N] [--set KEY=VALUE]...
       run one point per value (one curve per file), in parallel; write PREFIX.csv and
       PREFIX.svg (IOPS vs latency, default PREFIX "sweep") and print the CSV; several
@@ -222,7 +224,7 @@ Args parse_args(int argc, char** argv) {
       {!a.params.empty(), "--params", {"calibrate"}},
       {a.iterations_given, "--iterations", {"calibrate"}},
       {a.loss != FitLoss::least_squares && !(a.command == "accuracy" && a.cv), "--loss", {"calibrate", "accuracy --cv"}},
-      {a.replications != 1, "--replications", {"accuracy"}},
+      {a.replications != 1, "--replications", {"accuracy", "run", "compare"}},
       {a.json || a.csv, "--json/--csv", {"run", "compare"}},
   };
   for (const Use& u : uses) {
@@ -304,9 +306,41 @@ void print_run(const Args& a, const RunResult& r) {
   else std::fputs(format_hcibench(r).c_str(), stdout);
 }
 
+// "mean +- half-width (min .. max)" of replicated runs.
+std::string replicated_line(const std::vector<double>& x, const ConfidenceInterval& ci, const char* fmt_value) {
+  char buf[200];
+  const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
+  std::string f = std::string(fmt_value) + " +- " + fmt_value + " (95 %%; lowest " + fmt_value + ", highest " + fmt_value + ")";
+  std::snprintf(buf, sizeof buf, f.c_str(), ci.mean, ci.half_width, *lo, *hi);
+  return buf;
+}
+
+// run --replications N: the scenario on seeds 1..N (placement and every random stream).
+int cmd_run_replicated(const Args& a, const Scenario& s) {
+  const Replicated rep = replicate(s, a.replications, Vary::placement, a.jobs);
+  if (a.json) {
+    std::printf("{\"scenario\": %s, \"replications\": %d, \"vary\": \"seed\", \"iops\": {\"mean\": %.10g, "
+                "\"half_width\": %.10g}, \"pooled_latency_ms\": {\"mean\": %.10g, \"half_width\": %.10g}, \"each_iops\": [",
+                json_string(s.name).c_str(), a.replications, rep.mean_iops.mean, rep.mean_iops.half_width,
+                rep.mean_latency_ms.mean, rep.mean_latency_ms.half_width);
+    for (std::size_t i = 0; i < rep.iops.size(); ++i) std::printf("%s%.10g", i ? ", " : "", rep.iops[i]);
+    std::printf("]}\n");
+    return 0;
+  }
+  std::printf("Over seeds 1-%d (placement and every random stream vary):\n", a.replications);
+  std::printf("IOPS                %s\n", replicated_line(rep.iops, rep.mean_iops, "%.0f").c_str());
+  std::printf("mean latency (ms)   %s\n", replicated_line(rep.latency_ms, rep.mean_latency_ms, "%.3f").c_str());
+  return 0;
+}
+
 int cmd_run(const Args& a, const HardwareCatalog& cat) {
   if (a.files.size() > 1) usage_error("run takes one scenario file");
   const Scenario s = load(a.files.empty() ? "" : a.files[0], a.sets, cat);
+  if (a.csv && a.replications > 1) usage_error("run --replications prints text or --json, not --csv");
+  if (a.replications > 1) {
+    if (!a.json) std::printf("Scenario: %s\nWorkload: %s\n\n", s.name.c_str(), s.workload.describe().c_str());
+    return cmd_run_replicated(a, s);
+  }
   if (!a.json && !a.csv) std::printf("Scenario: %s\nWorkload: %s\n\n", s.name.c_str(), s.workload.describe().c_str());
   Progress p(!a.quiet);
   const RunResult r = simulate(s, p.fn());
@@ -427,6 +461,23 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
 int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   if (a.files.size() != 2) usage_error("compare takes two scenario files");
   const Scenario sa = load(a.files[0], a.sets, cat), sb = load(a.files[1], a.sets, cat);
+  if (a.replications > 1) {
+    // Both sides on seeds 1..N: the what-if's delta against placement and run-to-run noise.
+    if (a.json || a.csv) usage_error("compare --replications prints text only");
+    const Replicated ra = replicate(sa, a.replications, Vary::placement, a.jobs);
+    const Replicated rb = replicate(sb, a.replications, Vary::placement, a.jobs);
+    std::printf("A: %s\nB: %s\nover seeds 1-%d (placement and every random stream vary):\n\n", sa.name.c_str(),
+                sb.name.c_str(), a.replications);
+    std::printf("IOPS A              %s\n", replicated_line(ra.iops, ra.mean_iops, "%.0f").c_str());
+    std::printf("IOPS B              %s\n", replicated_line(rb.iops, rb.mean_iops, "%.0f").c_str());
+    std::printf("mean latency A (ms) %s\n", replicated_line(ra.latency_ms, ra.mean_latency_ms, "%.3f").c_str());
+    std::printf("mean latency B (ms) %s\n", replicated_line(rb.latency_ms, rb.mean_latency_ms, "%.3f").c_str());
+    const double delta = rb.mean_iops.mean - ra.mean_iops.mean;
+    const double both = std::hypot(ra.mean_iops.half_width, rb.mean_iops.half_width);
+    std::printf("\nthe IOPS change (%+.0f, %+.1f %%) is %s the two means' combined half-width (+-%.0f)\n", delta,
+                100 * delta / ra.mean_iops.mean, std::fabs(delta) > both ? "beyond" : "WITHIN", both);
+    return 0;
+  }
   RunResult ra, rb;
   parallel_for(2, 2, [&](std::size_t side) {
     try {

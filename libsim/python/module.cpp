@@ -1,0 +1,92 @@
+// The Python binding's native part, _hcisim (issue 22, item 3). The package around it
+// (hcisim/__init__.py) turns files, YAML strings and dicts into scenario text and results
+// into dicts and pandas DataFrames; here a scenario is read, run with the GIL released, and
+// its result returned as the JSON report (report/run_report.hpp), inputs and warnings included.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hcisim/core/check.hpp"
+#include "hcisim/report/run_report.hpp"
+#include "hcisim/scenario/runner.hpp"
+#include "hcisim/scenario/simulation.hpp"
+#include "hcisim/version.hpp"
+
+namespace py = pybind11;
+using namespace hcisim;
+
+namespace {
+
+// kind: "file" (text is a path), "yaml" (text is the document, named `name` in errors) or
+// "default" (the built-in default scenario).
+Scenario read(const std::string& kind, const std::string& text, const std::string& name,
+              const std::vector<std::string>& sets, const HardwareCatalog& cat) {
+  if (kind == "file") return load_scenario(text, sets, cat);
+  if (kind == "yaml") return parse_scenario(text, name, sets, cat);
+  if (kind == "default") return parse_scenario(default_scenario_yaml(), "<built-in default>", sets, cat);
+  throw InvalidArgument("scenario kind '" + kind + "'; expected file, yaml or default");
+}
+
+std::string run(const std::string& kind, const std::string& text, const std::string& name,
+                const std::vector<std::string>& sets) {
+  const HardwareCatalog cat = HardwareCatalog::load();
+  const Scenario s = read(kind, text, name, sets, cat);
+  RunResult r;
+  {
+    py::gil_scoped_release release;   // other Python threads run while this one simulates
+    r = simulate(s);
+  }
+  return to_json(r);
+}
+
+// A grid: the header (one column per key, then the report's) and one CSV row per point.
+std::pair<std::string, std::vector<std::string>> sweep(
+    const std::string& kind, const std::string& text, const std::string& name, const std::vector<std::string>& sets,
+    const std::vector<std::pair<std::string, std::vector<std::string>>>& axes, int jobs) {
+  const HardwareCatalog cat = HardwareCatalog::load();
+  std::vector<SweepAxis> grid;
+  std::string header;
+  for (const auto& [key, values] : axes) {
+    grid.push_back({key, values});
+    header += key + ",";
+  }
+  header += csv_header();
+  const std::vector<SweepPoint> points = sweep_points(
+      [&](const std::vector<std::string>& settings) {
+        std::vector<std::string> all = sets;
+        all.insert(all.end(), settings.begin(), settings.end());
+        return read(kind, text, name, all, cat);
+      },
+      grid);
+  std::vector<SweepRow> rows;
+  {
+    py::gil_scoped_release release;
+    rows = run_sweep(points, jobs);
+  }
+  std::vector<std::string> out;
+  for (const SweepRow& row : rows) {
+    std::string line;
+    for (const std::string& s : row.settings) {
+      std::string quoted;   // RFC 4180
+      for (char c : s.substr(s.find('=') + 1)) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+      line += "\"" + quoted + "\",";
+    }
+    out.push_back(line + row.csv_row);
+  }
+  return {header, out};
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_hcisim, m) {
+  m.doc() = "hcisim's native part: scenarios read and run in C++";
+  m.attr("version") = kVersion;
+  py::register_exception<InvalidArgument>(m, "InvalidInput", PyExc_ValueError);
+  m.def("run", &run, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"));
+  m.def("sweep", &sweep, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("axes"),
+        py::arg("jobs"));
+  m.def("data_dir", &default_data_dir);
+}

@@ -61,8 +61,17 @@ std::vector<DataDirCandidate> data_dir_candidates() {
     out.push_back({env, "HCISIM_DATA_DIR"});
   const fs::path object = this_object();
   if (!object.empty()) {
-    const fs::path pkg = object.parent_path().parent_path() / "share" / "hcisim" / "data";
-    out.push_back({pkg.string(), "the package around " + object.string()});
+    // <prefix>/bin/hcisim, <prefix>/lib/..., <prefix>/lib/python3/dist-packages/hcisim/_hcisim.so:
+    // the nearest folder above the object that holds share/hcisim/data, within 5 levels.
+    fs::path dir = object.parent_path();
+    for (int up = 0; up < 5 && dir.has_parent_path() && dir != dir.parent_path(); ++up) {
+      dir = dir.parent_path();
+      const fs::path pkg = dir / "share" / "hcisim" / "data";
+      if (up == 0 || holds_data(pkg.string())) {
+        out.push_back({pkg.string(), "the package around " + object.string()});
+        if (holds_data(pkg.string())) break;
+      }
+    }
     if (inside(object, HCISIM_BUILD_DIR))
       out.push_back({HCISIM_SOURCE_DATA_DIR, "the source tree of the build tree holding " + object.string()});
   }

@@ -57,4 +57,18 @@ endif()
 if(NOT consumer_row STREQUAL in_tree_row)
   message(FATAL_ERROR "the consumer's result differs from the in-tree CLI's:\n${consumer_row}\nvs\n${in_tree_row}")
 endif()
+# The Python module, when built: importable from the moved prefix, reading its data.
+if(PYTHON)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${moved}/lib/python3/dist-packages
+                  ${PYTHON} -c "import hcisim; print(hcisim.data_dir())"
+                  OUTPUT_VARIABLE py_data OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the installed Python module cannot be imported (${rc})")
+  endif()
+  file(REAL_PATH ${py_data} py_real)
+  if(NOT py_real STREQUAL expected)
+    message(FATAL_ERROR "the installed Python module read ${py_data}, not ${expected}")
+  endif()
+  message(STATUS "installed Python module: data from ${py_data}")
+endif()
 message(STATUS "installed package: data from ${used}; consumer = installed CLI = in-tree CLI")

@@ -2,8 +2,9 @@
 // (data/) and the example scenarios (examples/scenarios/, beside data/). The first of these
 // that holds data/devices.csv wins:
 //  1. the environment variable HCISIM_DATA_DIR (a data/ folder of the user's choosing);
-//  2. the installed package around the running program or shared library:
-//     <its folder>/../share/hcisim/data (a program in <prefix>/bin, a library in <prefix>/lib);
+//  2. the installed package around the running program or shared library: the nearest
+//     <folder above it>/share/hcisim/data (a program in <prefix>/bin, the Python module in
+//     <prefix>/lib/python3/dist-packages/hcisim);
 //  3. the source tree, for a program built in its build tree (tests, the CLI, benchmarks);
 //  4. the prefix the package was configured for: <prefix>/share/hcisim/data.
 // A program linked against an installed package thus reads that package's data wherever the

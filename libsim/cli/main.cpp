@@ -217,7 +217,7 @@ Args parse_args(int argc, char** argv) {
   const Use uses[] = {
       {!a.vary.empty(), "--vary", {"sweep"}},
       {a.out_given, "--out", {"sweep", "calibrate"}},
-      {a.jobs > 0, "--jobs", {"sweep", "accuracy", "calibrate"}},
+      {a.jobs > 0, "--jobs", {"sweep", "accuracy", "calibrate", "run", "compare"}},
       {a.all, "--all", {"accuracy"}},
       {a.cv, "--cv", {"accuracy"}},
       {!a.seeds.empty(), "--seeds", {"accuracy", "calibrate"}},
@@ -656,15 +656,17 @@ int dispatch(const Args& a) {
     return 0;
   }
   if (a.command == "version") {
-    std::printf("hcisim %s\ndata: %s\n", kVersion, default_data_dir().c_str());
+    std::string data;
+    try {
+      data = default_data_dir();
+    } catch (const InvalidArgument& e) {
+      data = std::string("not found (") + e.what() + ")";
+    }
+    std::printf("hcisim %s\ndata: %s\n", kVersion, data.c_str());
     return 0;
   }
   const HardwareCatalog cat = HardwareCatalog::load();
   if (a.command == "list") return cmd_list(a, cat);
-  std::error_code ec;
-  if (!std::filesystem::exists(default_data_dir() + "/calibration.yaml", ec))
-    std::fprintf(stderr, "warning: %s/calibration.yaml not found: the model runs with its default (uncalibrated) "
-                 "constants\n", default_data_dir().c_str());
   if (a.command == "validate") return cmd_validate(a, cat);
   if (a.command == "sweep") return cmd_sweep(a, cat);
   if (a.command == "compare") return cmd_compare(a, cat);

@@ -165,6 +165,10 @@ Calibration Calibration::load_dir(const std::string& dir) {
 }
 
 void Calibration::apply_settings(ClusterSpec& cluster) const {
+  if (cluster.calibrated)
+    throw InvalidArgument("the cluster's software constants are already calibrated (apply_settings scales the CPU "
+                          "costs, so it runs once per cluster)");
+  cluster.calibrated = true;
   CpuCosts& c = cluster.cpu_costs;
   c.guest_us = value("guest_cpu_us");
   const double per_io = value("vsan_cpu_scale");

@@ -20,6 +20,10 @@
 #define HCISIM_INSTALL_DATA_DIR ""
 #endif
 
+// Defined by a program that links an installed package (cmake/hcisimConfig.cmake.in), absent
+// (null) otherwise.
+extern "C" const char* hcisim_package_data_dir() __attribute__((weak));
+
 namespace hcisim {
 
 namespace {
@@ -30,13 +34,15 @@ namespace fs = std::filesystem;
 fs::path this_object() {
   Dl_info info{};
   std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);   // the main program
+  // A shared object (the Python module) is named by dladdr; for the main program dladdr gives
+  // argv[0], which need not be a path to it, so the kernel's link is used.
   if (dladdr(reinterpret_cast<void*>(&data_dir_candidates), &info) != 0 && info.dli_fname != nullptr &&
-      fs::path(info.dli_fname).has_parent_path()) {
+      info.dli_fbase != nullptr) {
     const fs::path p = fs::canonical(info.dli_fname, ec);
-    if (!ec) return p;
+    if (!ec && p.extension() == ".so") return p;
   }
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);   // the main program (static link)
-  return ec ? fs::path() : exe;
+  return exe;
 }
 
 bool inside(const fs::path& file, const fs::path& dir) {
@@ -59,21 +65,30 @@ std::vector<DataDirCandidate> data_dir_candidates() {
   std::vector<DataDirCandidate> out;
   if (const char* env = std::getenv("HCISIM_DATA_DIR"); env != nullptr && *env != '\0')
     out.push_back({env, "HCISIM_DATA_DIR"});
+  // A program built against an installed package through find_package(hcisim): its config
+  // compiles this function into the program with the package's data folder (wherever the
+  // prefix was when the program was configured).
+  if (hcisim_package_data_dir != nullptr) out.push_back({hcisim_package_data_dir(), "the package it was built against"});
   const fs::path object = this_object();
   if (!object.empty()) {
-    // <prefix>/bin/hcisim, <prefix>/lib/..., <prefix>/lib/python3/dist-packages/hcisim/_hcisim.so:
-    // the nearest folder above the object that holds share/hcisim/data, within 5 levels.
+    // <prefix>/bin/hcisim, <prefix>/lib/python3/dist-packages/hcisim/_hcisim.so: the nearest
+    // folder above the object that holds share/hcisim/data, within 5 levels. For a program of
+    // the build tree (tests, the CLI, benchmarks) the walk stops at the build folder (an
+    // installed copy above it is not this build's), and the source tree's data/ comes next.
+    const bool in_build = inside(object, HCISIM_BUILD_DIR);
+    std::error_code ec;
+    const fs::path build = in_build ? fs::canonical(HCISIM_BUILD_DIR, ec) : fs::path();
     fs::path dir = object.parent_path();
     for (int up = 0; up < 5 && dir.has_parent_path() && dir != dir.parent_path(); ++up) {
       dir = dir.parent_path();
+      if (in_build && !inside(dir / "x", build)) break;
       const fs::path pkg = dir / "share" / "hcisim" / "data";
-      if (up == 0 || holds_data(pkg.string())) {
+      if (holds_data(pkg.string()) || (up == 0 && !in_build)) {
         out.push_back({pkg.string(), "the package around " + object.string()});
         if (holds_data(pkg.string())) break;
       }
     }
-    if (inside(object, HCISIM_BUILD_DIR))
-      out.push_back({HCISIM_SOURCE_DATA_DIR, "the source tree of the build tree holding " + object.string()});
+    if (in_build) out.push_back({HCISIM_SOURCE_DATA_DIR, "the source tree of the build tree holding " + object.string()});
   }
   out.push_back({HCISIM_INSTALL_DATA_DIR, "the install prefix the package was configured for"});
   return out;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <numeric>
 
 #include "hcisim/core/check.hpp"
@@ -206,6 +207,9 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     add_row(cpu, r, std::move(c), cat.cpus_);
   }
   cat.calibration_ = Calibration::load_dir(dir);
+  cat.dir_ = dir;
+  std::error_code ec;
+  cat.calibration_found_ = std::filesystem::exists(dir + "/calibration.yaml", ec);
   return cat;
 }
 

@@ -500,6 +500,15 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
 
 namespace {
 
+// A catalog without calibration.yaml gives the model's uncalibrated constants: several times
+// the IOPS of a calibrated run. The scenario says so (a warning in every output) and counts
+// as an uncalibrated run by choice of data folder.
+void note_missing_calibration(Scenario& s, const HardwareCatalog& catalog) {
+  if (catalog.calibration_found()) return;
+  s.warnings.push_back(catalog.dir() + "/calibration.yaml not found: the model runs with its uncalibrated constants");
+  s.calibration = Scenario::Calibration::opted_out;
+}
+
 // The checks over cluster and workload together, for files and for scenarios built in code:
 // the outstanding I/Os on this many hosts, and the VMs' data against usable capacity (an
 // error past 100 times, a warning past 1). Throws InvalidArgument without a place.
@@ -631,6 +640,7 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
     r.child("workload").fail(msg.rfind("workload ", 0) == 0 ? msg.substr(9) : msg);   // no "workload: workload"
   }
   s.calibration = Scenario::Calibration::applied;
+  note_missing_calibration(s, catalog);
   return s;
 }
 
@@ -646,10 +656,15 @@ Scenario from_specs(std::string name, ClusterSpec cluster, WorkloadSpec workload
   s.workload = std::move(workload);
   s.threads_per_vmdk = std::min(s.workload.threads_per_vmdk, s.workload.outstanding_per_vmdk);
   if (catalog) {
-    catalog->calibration().apply_settings(s.cluster);
+    // A cluster taken from a calibrated scenario keeps its constants (they are scaled once).
+    if (!s.cluster.calibrated) catalog->calibration().apply_settings(s.cluster);
     catalog->calibration().apply_drives(s.cluster);
     s.calibration = Scenario::Calibration::applied;
+    note_missing_calibration(s, *catalog);
   } else {
+    if (s.cluster.calibrated)
+      throw InvalidArgument("make_uncalibrated_scenario: the cluster is already calibrated (taken from a calibrated "
+                            "scenario); start from a ClusterSpec whose software constants are the defaults");
     s.calibration = Scenario::Calibration::opted_out;
   }
   s.cluster.validate();

@@ -75,7 +75,7 @@ TEST_CASE("independent batches: the 95 % intervals cover the truth about 95 % of
   CHECK(merged <= 100);
 }
 
-TEST_CASE("correlated batches are merged; naive intervals would be far too narrow", "[core]") {
+TEST_CASE("correlated batches are merged, naive intervals would be far too narrow", "[core]") {
   // AR(1) counts with phi = 0.9: the variance of the mean is (1 + phi) / (1 - phi) = 19 times
   // what independent batches suggest. Naive 128-batch intervals cover about 40 % of the
   // time at 8 ms batches; merged ones do better, if still short of 95 %: with 8 to 32 batches

@@ -123,7 +123,7 @@ TEST_CASE("Optane keeps its datasheet model, within 15 % of AnandTech's measured
         Approx(584.8e3).epsilon(0.15));
 }
 
-TEST_CASE("random writes pay greedy garbage collection's write amplification; sequential ones none", "[hw]") {
+TEST_CASE("random writes pay greedy garbage collection's write amplification, sequential ones none", "[hw]") {
   const HardwareCatalog catalog = HardwareCatalog::load();
   const DeviceSpec& drive = catalog.device("lexar-nm620-2tb");
   FlashArray nand(*drive.flash, drive.capacity_gb, 0, 10);

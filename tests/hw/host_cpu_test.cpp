@@ -74,7 +74,7 @@ TEST_CASE("HostCpu: one busy thread per core reads 100 % usage and 50 % utilizat
   CHECK(cpu.utilization_pct() == Approx(50.0).epsilon(0.01));   // seed 000's 59.5 / 30.8 pattern
 }
 
-TEST_CASE("HostCpu: usage is offered core time over capacity; utilization spreads it over threads") {
+TEST_CASE("HostCpu: usage is offered core time over capacity, utilization spreads it over threads") {
   Engine engine;
   Counter sink;
   HostCpu cpu(engine, "esx0", xeon(2.5, 8), CpuCosts{}, sink);

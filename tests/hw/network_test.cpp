@@ -205,7 +205,7 @@ TEST_CASE("Network: a host's delivered traffic exceeds its link when part of the
   }
 }
 
-TEST_CASE("Network: LACP spreads flows over active ports; failover teaming uses one") {
+TEST_CASE("Network: LACP spreads flows over active ports, failover teaming uses one") {
   for (Teaming teaming : {Teaming::failover, Teaming::lacp}) {
     Star s(5, 10.0, {}, 2, teaming);
     std::int64_t bytes = 0;
@@ -332,7 +332,7 @@ TEST_CASE("Network: bad topologies and figures are rejected with the offending n
   CHECK_THROWS_WITH(net.send(1, 0, 1, 1_KiB, 1), Catch::Contains("before finalize"));
 }
 
-TEST_CASE("Fabric: a leaf-spine's uplinks cap cross-leaf traffic; impossible fabrics are rejected") {
+TEST_CASE("Fabric: a leaf-spine's uplinks cap cross-leaf traffic, impossible fabrics are rejected") {
   Engine engine;
   Sink sink;
   sink.engine = &engine;

@@ -44,6 +44,22 @@ if(NOT used_real STREQUAL expected)
   message(FATAL_ERROR "the consumer read ${used}, not the installed package's ${expected}")
 endif()
 
+# The consumer where it was built, outside the prefix: the package it was built against
+# (compiled in by the package's config) still names the data.
+execute_process(COMMAND ${WORK_DIR}/build/consumer ${sets} OUTPUT_VARIABLE out_built RESULT_VARIABLE rc)
+string(REGEX MATCH "^data: ([^\n]*)" _ "${out_built}")
+file(REAL_PATH "${CMAKE_MATCH_1}" built_real)
+if(NOT rc EQUAL 0 OR NOT built_real STREQUAL expected)
+  message(FATAL_ERROR "the consumer outside the prefix read '${CMAKE_MATCH_1}' (${rc}), not ${expected}")
+endif()
+# The installed CLI says which data it reads.
+execute_process(COMMAND ${moved}/bin/hcisim --version OUTPUT_VARIABLE version RESULT_VARIABLE rc)
+string(REGEX MATCH "data: ([^\n]*)" _ "${version}")
+file(REAL_PATH "${CMAKE_MATCH_1}" cli_real)
+if(NOT rc EQUAL 0 OR NOT cli_real STREQUAL expected)
+  message(FATAL_ERROR "the installed hcisim reads '${CMAKE_MATCH_1}', not ${expected}")
+endif()
+
 set(cli_sets --set workload.duration_s=0.2 --set workload.warmup_s=0.05)
 execute_process(COMMAND ${BUILD_DIR}/hcisim run --quiet --csv ${cli_sets} OUTPUT_VARIABLE in_tree RESULT_VARIABLE rc1)
 execute_process(COMMAND ${moved}/bin/hcisim run --quiet --csv ${cli_sets} OUTPUT_VARIABLE installed RESULT_VARIABLE rc2)

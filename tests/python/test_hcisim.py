@@ -85,8 +85,17 @@ def test_bad_input_is_a_value_error_naming_the_key():
         hcisim.run({"cluster": {"hosts": 4}, "workload": {"vms": 1}, "typo": 1})
     with pytest.raises(TypeError):
         hcisim.run(42)
-    with pytest.raises(ValueError, match="vary is empty"):
+    with pytest.raises(hcisim.InvalidInput, match="vary is empty"):
         hcisim.sweep(SEED000, vary={})
+    with pytest.raises(hcisim.InvalidInput, match="expected a list of values"):
+        hcisim.sweep(SEED000, vary={"workload.read_pct": "70"})
+    with pytest.raises(hcisim.InvalidInput, match="does not exist"):
+        hcisim.run(pathlib.Path("no-such-scenario"))
+    # Any character in a dict's strings reaches the scenario as it is.
+    r = hcisim.run({"name": "cluster \U0001F680", "cluster": {"hosts": 4, "host": {"cpu": {"cores": 8, "ghz": 3}, "network": {"speed_gbe": 10}, "disk_groups": [
+        {"cache": "optane-p4800x-750gb", "capacity": ["lexar-nm620-2tb"]}]}}, "workload": {"vms": 4}},
+        set={"workload.duration_s": 0.05, "workload.warmup_s": 0.02})
+    assert r["scenario"] == "cluster \U0001F680"
 
 
 def test_runs_in_threads_release_the_gil():

@@ -120,7 +120,7 @@ TEST_CASE("quoted CSV fields and bad rows with file and line", "[scenario]") {
   CHECK_THROWS_WITH(HardwareCatalog::load(kind), Catch::Contains("'kind' = 'tape'") && Catch::Contains("ssd or hdd"));
 }
 
-TEST_CASE("flash.csv rows attach NAND internals to devices; bad rows name file, line and field", "[scenario]") {
+TEST_CASE("flash.csv rows attach NAND internals to devices, bad rows name file, line and field", "[scenario]") {
   const std::string row = "good-ssd,tlc,4,512,4,16,24,60,1500,3500,35,250,800,10,sram,4,20,2,100,4,5,s,n\n";
   const HardwareCatalog cat = HardwareCatalog::load(write_catalog("flash_ok", kGood, kGoodNic, row));
   REQUIRE(cat.device("good-ssd").flash);

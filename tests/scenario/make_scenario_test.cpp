@@ -2,6 +2,8 @@
 // file; the uncalibrated model only by the named opt-out; a scenario that is neither refused.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "hcisim/core/check.hpp"
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/scenario/scenario.hpp"
@@ -21,22 +23,52 @@ const HardwareCatalog& cat() {
 Scenario uncalibrated_parts() {
   HardwareCatalog plain = cat();
   plain.set_calibration(Calibration::defaults());
-  return parse_scenario(default_scenario_yaml(), "<built-in default>",
-                        {"workload.duration_s=0.3", "workload.warmup_s=0.1"}, plain);
+  Scenario s = parse_scenario(default_scenario_yaml(), "<built-in default>",
+                              {"workload.duration_s=0.3", "workload.warmup_s=0.1"}, plain);
+  s.cluster.calibrated = false;   // a ClusterSpec as a tool assembles it: default constants
+  return s;
 }
 
-std::string without_wall(const std::string& json) { return json.substr(0, json.find("\"wall_seconds\"")); }
+// The JSON report without what must differ: the wall time, and where the scenario came from.
+std::string comparable(std::string json) {
+  json = json.substr(0, json.find("\"wall_seconds\""));
+  const auto at = json.find("\"source\": ");
+  return json.substr(0, at) + json.substr(json.find(',', at));
+}
 
 }  // namespace
 
-TEST_CASE("make_scenario gives the file's result bit for bit; the calibration is applied once") {
+TEST_CASE("make_scenario gives the file's result bit for bit, the calibration is applied once") {
   const Scenario parts = uncalibrated_parts();
   const Scenario built = make_scenario(parts.name, parts.cluster, parts.workload, cat(), parts.seed);
   CHECK(built.calibration == Scenario::Calibration::applied);
   CHECK(built.cluster.cpu_costs.guest_us == cat().calibration().value("guest_cpu_us"));
   const Scenario file = parse_scenario(default_scenario_yaml(), "<built-in default>",
                                        {"workload.duration_s=0.3", "workload.warmup_s=0.1"}, cat());
-  CHECK(without_wall(to_json(simulate(built))) == without_wall(to_json(simulate(file))));
+  CHECK(comparable(to_json(simulate(built))) == comparable(to_json(simulate(file))));
+  // A what-if on the file's own (calibrated) cluster: its constants are not scaled again.
+  const Scenario again = make_scenario(file.name, file.cluster, file.workload, cat(), file.seed);
+  CHECK(again.cluster.cpu_costs.vscsi_us == file.cluster.cpu_costs.vscsi_us);
+  CHECK(comparable(to_json(simulate(again))) == comparable(to_json(simulate(file))));
+  CHECK_THROWS_WITH(make_uncalibrated_scenario("x", file.cluster, file.workload), Catch::Contains("already calibrated"));
+  ClusterSpec twice = file.cluster;
+  CHECK_THROWS_WITH(cat().calibration().apply_settings(twice), Catch::Contains("already calibrated"));
+}
+
+TEST_CASE("a data folder without calibration.yaml runs the uncalibrated model, and says so") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "hcisim_no_calibration";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const auto& f : fs::directory_iterator(default_data_dir()))
+    if (f.path().extension() == ".csv") fs::copy_file(f.path(), dir / f.path().filename());
+  const HardwareCatalog bare = HardwareCatalog::load(dir.string());
+  CHECK_FALSE(bare.calibration_found());
+  const Scenario s = parse_scenario(default_scenario_yaml(), "<built-in default>", {}, bare);
+  CHECK(s.calibration == Scenario::Calibration::opted_out);
+  REQUIRE(s.warnings.size() == 1);
+  CHECK_THAT(s.warnings[0], Catch::Contains("calibration.yaml not found: the model runs with its uncalibrated constants"));
+  CHECK(cat().calibration_found());
 }
 
 TEST_CASE("an uncalibrated scenario runs only by the named opt-out") {

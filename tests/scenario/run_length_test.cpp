@@ -25,7 +25,7 @@ Scenario default_with(std::vector<std::string> sets) {
 
 }  // namespace
 
-TEST_CASE("duration_s is a number of seconds or auto; the auto keys are bounded", "[run-length]") {
+TEST_CASE("duration_s is a number of seconds or auto, the auto keys are bounded", "[run-length]") {
   CHECK(default_with({"workload.duration_s=auto"}).workload.auto_duration);
   CHECK_FALSE(default_with({"workload.duration_s=3"}).workload.auto_duration);
   CHECK_THROWS_WITH(default_with({"workload.duration_s=soon"}),
@@ -36,7 +36,7 @@ TEST_CASE("duration_s is a number of seconds or auto; the auto keys are bounded"
   CHECK_THROWS_WITH(default_with({"replication=-1"}), Catch::Contains("replication"));
 }
 
-TEST_CASE("a fixed run carries its intervals; a replication changes the streams, not the placement", "[run-length]") {
+TEST_CASE("a fixed run carries its intervals, a replication changes the streams, not the placement", "[run-length]") {
   const std::vector<std::string> shorter = {"workload.duration_s=0.64", "workload.warmup_s=0.2"};
   const RunResult r = simulate(default_with(shorter));
   const ConfidenceInterval& ci = r.result.iops_ci;

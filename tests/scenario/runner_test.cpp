@@ -38,7 +38,7 @@ TEST_CASE("run_all: results in input order, the same on one thread or two") {
   CHECK(one[0].result.outstanding_io < one[2].result.outstanding_io);
 }
 
-TEST_CASE("sweep_points: every combination, the last axis fastest; bad values name the point") {
+TEST_CASE("sweep_points: every combination, the last axis fastest, bad values name the point") {
   const std::vector<SweepAxis> axes = {{"workload.read_pct", {"0", "100"}},
                                        {"workload.outstanding_per_vmdk", {"1", "2", "4"}}};
   const auto points = sweep_points(default_scenario_yaml(), "<built-in default>", kShort, axes, cat());

@@ -346,7 +346,7 @@ TEST_CASE("bad numbers that would overflow or stall the simulation are rejected 
   CHECK_THROWS_WITH(parse(""), Catch::Contains("empty scenario"));
 }
 
-TEST_CASE("tool command lines: counts are bounded before they multiply; percentages are 0..100") {
+TEST_CASE("tool command lines: counts are bounded before they multiply, percentages are 0..100") {
   CHECK_THROWS_WITH(parse_diskspd("-t100000 -o100000 -b4k"), Catch::Contains("DiskSpd -t") && Catch::Contains("1..1024"));
   CHECK_THROWS_WITH(parse_diskspd("-t-2 -o4 -b4k"), Catch::Contains("DiskSpd -t"));
   CHECK_THROWS_WITH(parse_fio_options("rw=randrw iodepth=100000 numjobs=100000"), Catch::Contains("fio iodepth"));

@@ -134,7 +134,7 @@ TEST_CASE("amplification: background writes per host byte after destage or full 
   }
 }
 
-TEST_CASE("amplification: an OSA full-stripe write needs no reads; k+m unit writes per row") {
+TEST_CASE("amplification: an OSA full-stripe write needs no reads, k+m unit writes per row") {
   for (RaidLevel raid : {RaidLevel::raid5, RaidLevel::raid6}) {
     Engine engine;
     Recorder rec;
@@ -185,7 +185,7 @@ TEST_CASE("amplification: an OSA sequential stream on RAID-5/6 writes strided fu
   }
 }
 
-TEST_CASE("2-node: RAID-1 with a witness host; reads are served by the local replica") {
+TEST_CASE("2-node: RAID-1 with a witness host, reads are served by the local replica") {
   Engine engine;
   Recorder rec;
   ClusterSpec spec = test::osa_cluster(2);
@@ -210,7 +210,7 @@ TEST_CASE("2-node: RAID-1 with a witness host; reads are served by the local rep
   }
 }
 
-TEST_CASE("RAID-1 reads of a 1 MiB range always use the same replica; about 1/H are local") {
+TEST_CASE("RAID-1 reads of a 1 MiB range always use the same replica, about 1/H are local") {
   Engine engine;
   Recorder rec;
   ClusterSpec spec = test::osa_cluster(4);

@@ -340,7 +340,7 @@ TEST_CASE("the in-memory client cache serves reads in proportion to cache over w
   }
 }
 
-TEST_CASE("OSA LSOM worlds: a disk group saturates at one component per world time; a second group adds up to 2x") {
+TEST_CASE("OSA LSOM worlds: a disk group saturates at one component per world time, a second group adds up to 2x") {
   // 100 % reads, so every I/O is one component operation on one disk group. With one world
   // per disk group and 50 us of component work at 2.5 GHz (41.7 us on the 3.0 GHz Gold
   // 6248R), a saturated group completes 1 / 41.7 us = 24,000 operations per second (a
@@ -387,7 +387,7 @@ TEST_CASE("OSA LSOM worlds: a disk group saturates at one component per world ti
   CHECK(cpu2 < 50.0);   // the host is not the limit
 }
 
-TEST_CASE("OSA LSOM worlds pin cores; more worlds than cores is an error naming the setting") {
+TEST_CASE("OSA LSOM worlds pin cores, more worlds than cores is an error naming the setting") {
   ClusterSpec c = test::osa_cluster(3, 2);
   for (HostSpec& h : c.hosts) {
     h.cpu.sockets = 1;
@@ -402,7 +402,7 @@ TEST_CASE("OSA LSOM worlds pin cores; more worlds than cores is an error naming 
   CHECK(ok.cpu(0).cores().servers() == 2 * c.hosts[0].cpu.threads_per_core);   // the free cores' threads
 }
 
-TEST_CASE("OSA LSOM worlds run the destage fingerprinting and compression; remote stack work still runs") {
+TEST_CASE("OSA LSOM worlds run the destage fingerprinting and compression, remote stack work still runs") {
   // Writes only, with dedupe and compression, into a small write buffer so the elevator runs.
   // Component and destage bookkeeping cost nothing here, so the worlds' busy time is exactly
   // the destaged KiB x (dedupe + compression per KiB) at the host clock (2.5 / 3.0 GHz).
@@ -453,7 +453,7 @@ TEST_CASE("hybrid OSA: random writes beyond the write buffer run at the disks' s
   CHECK(r.iops == Approx(2 * per_disk).epsilon(0.10));   // ingest = destage in steady state
 }
 
-TEST_CASE("data-at-rest encryption costs CPU: OSA per device write, read and destage; ESA once at the source") {
+TEST_CASE("data-at-rest encryption costs CPU: OSA per device write, read and destage, ESA once at the source") {
   for (bool esa : {false, true}) {
     ClusterSpec spec = esa ? test::esa_cluster(3) : test::osa_cluster(3);
     WorkloadSpec w;
@@ -501,7 +501,7 @@ TEST_CASE("encryption CPU is its cost per operation times the operations: ESA pe
   }
 }
 
-TEST_CASE("a sequential stream skips the SSD per-command cost; random I/O pays it") {
+TEST_CASE("a sequential stream skips the SSD per-command cost, random I/O pays it") {
   auto cache_busy = [](int random_pct) {
     ClusterSpec spec = test::one_host_osa("intel-s4500-3.84tb", "sata-hba");
     WorkloadSpec w;

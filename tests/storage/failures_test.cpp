@@ -158,7 +158,7 @@ TEST_CASE("degraded: with the host of any one component failed, a small write an
   }
 }
 
-TEST_CASE("degraded RAID-6: two lost data columns are rebuilt from the parities; a full stripe skips lost columns") {
+TEST_CASE("degraded RAID-6: two lost data columns are rebuilt from the parities, a full stripe skips lost columns") {
   ClusterSpec spec = test::osa_cluster(6);
   spec.policy = {RaidLevel::raid6, 2};
   Engine probe_engine;
@@ -324,7 +324,7 @@ TEST_CASE("resync: a lost erasure-coded column is rebuilt from k surviving colum
   CHECK(cluster.counters().fg_device_reads == 1);
 }
 
-TEST_CASE("resync: without a spare host the components stay absent; the throttle caps the copy rate") {
+TEST_CASE("resync: without a spare host the components stay absent, the throttle caps the copy rate") {
   {
     Degraded d(test::osa_cluster(3), 0, 8_MiB);   // FTT 1 on 3 hosts: replica, replica, witness
     d.cluster->start_resync();
@@ -377,7 +377,7 @@ TEST_CASE("resync: a piece waits for room in a full write buffer, and destage ke
   CHECK(d.cluster->resync_status().done_bytes == (16_MiB).count());
 }
 
-TEST_CASE("resync: erasure coding reads k pieces per piece rebuilt; the throttle caps that traffic into the new host") {
+TEST_CASE("resync: erasure coding reads k pieces per piece rebuilt, the throttle caps that traffic into the new host") {
   ClusterSpec spec = test::osa_cluster(5);
   spec.policy = {RaidLevel::raid5, 1};
   spec.resync.throttle_mbps = 80;   // 10 MB/s of traffic: 3 MiB per piece, one every 314.6 ms
@@ -402,7 +402,7 @@ TEST_CASE("resync: erasure coding reads k pieces per piece rebuilt; the throttle
   CHECK(host_ops(*e.cluster, e.failed) == 0);
 }
 
-TEST_CASE("resync: a striped column's new components keep the stripe width; an empty column is rebuilt at once") {
+TEST_CASE("resync: a striped column's new components keep the stripe width, an empty column is rebuilt at once") {
   ClusterSpec spec = test::osa_cluster(4, 1, 2);
   spec.policy.stripe_width = 2;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {

@@ -43,7 +43,7 @@ TEST_CASE("scaling out with the VMs: IOPS per host stays flat from 4 to 8 hosts"
   }
 }
 
-TEST_CASE("small random writes: more protection, fewer IOPS; capacity the other way", "[whatif]") {
+TEST_CASE("small random writes: more protection, fewer IOPS, capacity the other way", "[whatif]") {
   // Device writes per guest write: RAID-1 FTT 1 two, FTT 2 three; OSA RAID-5 and RAID-6 read
   // and rewrite data and parity (2 + 2, 3 + 3 operations and a round trip more).
   WorkloadSpec w;

@@ -185,7 +185,7 @@ TEST_CASE("latency-target mode raises outstanding I/O until p95 reaches the targ
   CHECK(r.pooled_write_p95_ms == Approx(0.5).epsilon(0.10));   // the target, within about one depth step
 }
 
-TEST_CASE("HCIBench averages per VM; pooled statistics weight by I/O count") {
+TEST_CASE("HCIBench averages per VM, pooled statistics weight by I/O count") {
   // Two hosts with different capacity devices make the VMs' latencies differ.
   ClusterSpec spec = test::osa_cluster(3);
   spec.policy = {RaidLevel::raid1, 0};
@@ -220,7 +220,7 @@ TEST_CASE("DiskSpd threads own their outstanding I/Os and are counted separately
   CHECK(total == run.load.measured());
 }
 
-TEST_CASE("PVSCSI splits a guest I/O above 512 KiB into pieces issued together; LSI Logic passes it whole") {
+TEST_CASE("PVSCSI splits a guest I/O above 512 KiB into pieces issued together, LSI Logic passes it whole") {
   WorkloadSpec w;
   w.vms = 1;
   w.outstanding_per_vmdk = 1;

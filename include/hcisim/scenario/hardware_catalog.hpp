@@ -34,7 +34,14 @@ class HardwareCatalog {
   const std::vector<CpuSpec>& cpus() const { return cpus_; }
   /// The calibrated software constants of `<dir>/calibration.yaml` (defaults if absent).
   const Calibration& calibration() const { return calibration_; }
-  void set_calibration(const Calibration& c) { calibration_ = c; }
+  void set_calibration(const Calibration& c) {
+    calibration_ = c;
+    calibration_found_ = true;
+  }
+  /// Where the catalogs were read from, and whether a calibration came with them: without
+  /// one, every scenario read with this catalog says it runs the uncalibrated model.
+  const std::string& dir() const { return dir_; }
+  bool calibration_found() const { return calibration_found_; }
 
  private:
   std::vector<DeviceSpec> devices_;
@@ -42,6 +49,8 @@ class HardwareCatalog {
   std::vector<NicSpec> nics_;
   std::vector<SwitchSpec> switches_;
   std::vector<CpuSpec> cpus_;
+  std::string dir_;
+  bool calibration_found_ = false;
   Calibration calibration_ = Calibration::defaults();
 };
 

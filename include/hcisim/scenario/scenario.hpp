@@ -37,8 +37,9 @@ struct Scenario {
 };
 
 /// A scenario from specs built in code, calibrated and validated like a file: the catalog's
-/// calibration sets the software constants (replacing what `cluster` had there; change them
-/// on the result to study them), the drives' calibrated figures are applied, then the cluster,
+/// calibration sets the software constants (it scales the CPU costs `cluster` has, once: a
+/// cluster taken from a calibrated scenario keeps its constants; to study one, change it on
+/// the result), the drives' calibrated figures are applied, then the cluster,
 /// the workload and their combination are checked as parse_scenario checks them. Throws
 /// InvalidArgument naming the field and what is allowed; legal but unusual settings are in
 /// `warnings`.

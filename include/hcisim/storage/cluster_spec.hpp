@@ -103,6 +103,9 @@ struct DataServices {
 };
 
 struct ClusterSpec {
+  // Set by Calibration::apply_settings, which scales the CPU costs: a cluster is calibrated
+  // once (a what-if on a calibrated scenario's cluster must not scale them again).
+  bool calibrated = false;
   Architecture architecture = Architecture::osa;
   std::vector<HostSpec> hosts;
   bool witness_host = false;                     // 2-node: a separate witness appliance

@@ -45,13 +45,19 @@ def _scenario(scenario):
     if scenario is None:
         return "default", "", ""
     if isinstance(scenario, dict):
-        return "yaml", json.dumps(scenario), "<dict>"
-    if isinstance(scenario, (str, os.PathLike)):
-        text = os.fspath(scenario)
+        # JSON is YAML's flow style: one key per line (errors name the line), any character.
+        return "yaml", json.dumps(scenario, ensure_ascii=False, indent=1), "<dict>"
+    if isinstance(scenario, os.PathLike):
+        path = os.fspath(scenario)
+        if not os.path.isfile(path):
+            raise InvalidInput(f"scenario file '{path}' does not exist or is not a file")
+        return "file", path, path
+    if isinstance(scenario, str):
+        text = scenario
         if "\n" not in text and os.path.isfile(text):
             return "file", text, text
         if "\n" not in text and text.endswith((".yaml", ".yml")):
-            raise ValueError(f"scenario file '{text}' does not exist")
+            raise InvalidInput(f"scenario file '{text}' does not exist")
         return "yaml", text, "<yaml string>"
     raise TypeError("scenario: expected a file path, a YAML string, a dict or None (the built-in default)")
 
@@ -68,8 +74,11 @@ def sweep(scenario=None, vary=None, set=None, jobs=0):
     DataFrame with one row per point: a column per varied key, then the report's columns."""
     import pandas as pd
 
-    if not vary:
-        raise ValueError("sweep: vary is empty; expected {key: [values, ...]}")
+    if not vary or not isinstance(vary, dict):
+        raise InvalidInput("sweep: vary is empty; expected {key: [values, ...]}")
+    for k, values in vary.items():
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+            raise InvalidInput(f"sweep: vary['{k}'] = {values!r}; expected a list of values")
     axes = [(str(k), [_value(v) for v in values]) for k, values in vary.items()]
     kind, text, name = _scenario(scenario)
     header, rows = _hcisim.sweep(kind, text, name, _sets(set), axes, int(jobs))

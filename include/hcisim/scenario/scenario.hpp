@@ -36,7 +36,8 @@ struct Scenario {
   Calibration calibration = Calibration::none;
 };
 
-/// A scenario from specs built in code, calibrated and validated like a file: the catalog's
+/// A scenario from specs built in code, calibrated and validated like a file (the warnings a
+/// file's network keys can give, such as a link faster than its NIC, are not repeated): the catalog's
 /// calibration sets the software constants (it scales the CPU costs `cluster` has, once: a
 /// cluster taken from a calibrated scenario keeps its constants; to study one, change it on
 /// the result), the drives' calibrated figures are applied, then the cluster,

@@ -34,11 +34,6 @@ void add_use(std::vector<ResourceClassUse>& classes, const std::string& cls, con
   }
 }
 
-// Guest I/O slots: VMs x VMDKs x outstanding per VMDK.
-std::int64_t r_slots(const WorkloadSpec& w, int vms) {
-  return static_cast<std::int64_t>(vms) * w.vmdks_per_vm * w.outstanding_per_vmdk;
-}
-
 }  // namespace
 
 // A run that cannot have finished right is an internal error, never a result (issue 21,
@@ -223,7 +218,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     const double copies = cs.policy.ftt + 1;
     const double per_byte = copies / (esa ? cluster.reduction().compression : 1.0);
     const double expected = per_byte * static_cast<double>(in.host_write_bytes);
-    const double edges = 2 * per_byte * static_cast<double>(r_slots(w, load.vms())) * static_cast<double>(w.block.count()) +
+    const double edges = 2 * per_byte * static_cast<double>(load.vms()) * w.vmdks_per_vm * w.outstanding_per_vmdk * static_cast<double>(w.block.count()) +
                          copies * static_cast<double>(in.submitted);
     const double written = static_cast<double>(in.fg_device_write_bytes);
     if (std::abs(written - expected) > edges + 1e-9 * expected) {

@@ -10,6 +10,7 @@
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"
 #include "hcisim/workload/workload_parsers.hpp"
+#include "report_table.hpp"
 
 using namespace hcisim;
 
@@ -439,24 +440,8 @@ TEST_CASE("cluster.failed_hosts names hosts that are down: the run is degraded a
   CHECK_THAT(format_hcibench(during), Catch::Contains("Resync: 0 of ") && Catch::Contains("MB/s in the measured window"));
   CHECK_THAT(to_json(during), Catch::Contains("\"resync\": {\"active\": true"));
   CHECK(csv_header().find(",failed_hosts,resync_mb_per_s,resync_gb_left") != std::string::npos);
-  const std::string row = csv_row(during);
-  const auto split = [](const std::string& line) {   // CSV cells, quotes respected
-    std::vector<std::string> cells(1);
-    bool quoted = false;
-    for (char c : line) {
-      if (c == '"') quoted = !quoted;
-      else if (c == ',' && !quoted) cells.emplace_back();
-      else cells.back() += c;
-    }
-    return cells;
-  };
-  const auto cell = [&](const std::string& column) {   // by the header's name
-    const std::vector<std::string> names = split(csv_header()), cells = split(row);
-    REQUIRE(names.size() == cells.size());
-    const auto it = std::find(names.begin(), names.end(), column);
-    REQUIRE(it != names.end());
-    return std::stod(cells[static_cast<std::size_t>(it - names.begin())]);
-  };
+  const CsvTable table = test::report_table(during, "failed_hosts");
+  const auto cell = [&](const std::string& column) { return table.number(0, column); };
   CHECK(cell("failed_hosts") == 1);
   CHECK(cell("resync_mb_per_s") == Approx(static_cast<double>(during.counters.resync_bytes) / 1e6 / during.result.seconds));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.resync.active=true"}),

@@ -9,15 +9,13 @@
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"
 #include "report_table.hpp"
+#include "shared_catalog.hpp"
 
 using namespace hcisim;
 
 namespace {
 
-const HardwareCatalog& cat() {
-  static const HardwareCatalog c = HardwareCatalog::load();
-  return c;
-}
+using test::cat;
 
 // The default scenario's cluster and workload as a tool would hold them before calibration:
 // parsed with a catalog whose calibration is at its defaults (the uncalibrated constants).

@@ -9,15 +9,13 @@
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"
+#include "shared_catalog.hpp"
 
 using namespace hcisim;
 
 namespace {
 
-const HardwareCatalog& cat() {
-  static const HardwareCatalog c = HardwareCatalog::load();
-  return c;
-}
+using test::cat;
 
 Scenario default_with(std::vector<std::string> sets) {
   return parse_scenario(default_scenario_yaml(), "<built-in default>", sets, cat());

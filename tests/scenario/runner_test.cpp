@@ -6,15 +6,13 @@
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/scenario/runner.hpp"
 #include "hcisim/scenario/simulation.hpp"
+#include "shared_catalog.hpp"
 
 using namespace hcisim;
 
 namespace {
 
-const HardwareCatalog& cat() {
-  static const HardwareCatalog c = HardwareCatalog::load();
-  return c;
-}
+using test::cat;
 
 const std::vector<std::string> kShort = {"workload.duration_s=0.1", "workload.warmup_s=0.05"};
 

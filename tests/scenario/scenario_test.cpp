@@ -11,15 +11,13 @@
 #include "hcisim/scenario/simulation.hpp"
 #include "hcisim/workload/workload_parsers.hpp"
 #include "report_table.hpp"
+#include "shared_catalog.hpp"
 
 using namespace hcisim;
 
 namespace {
 
-const HardwareCatalog& cat() {
-  static const HardwareCatalog c = HardwareCatalog::load();
-  return c;
-}
+using test::cat;
 
 const char* kExample = R"(name: 4x NUC 11 Extreme, vSAN OSA, Optane P4800X cache
 seed: 1

@@ -21,7 +21,7 @@ namespace {
 
 using test::Recorder;
 
-struct Row {
+struct PolicyRow {
   const char* name;
   Architecture arch;
   RaidLevel raid;
@@ -29,7 +29,7 @@ struct Row {
   int hosts;
 };
 
-const Row kRows[] = {
+const PolicyRow kPolicyRows[] = {
     {"OSA RAID-1 FTT1", Architecture::osa, RaidLevel::raid1, 1, 4},
     {"OSA RAID-1 FTT2", Architecture::osa, RaidLevel::raid1, 2, 5},
     {"OSA RAID-5 3+1", Architecture::osa, RaidLevel::raid5, 1, 5},
@@ -39,7 +39,7 @@ const Row kRows[] = {
     {"ESA RAID-6 4+2", Architecture::esa, RaidLevel::raid6, 2, 6},
 };
 
-ClusterSpec make(const Row& row) {
+ClusterSpec make_policy_cluster(const PolicyRow& row) {
   ClusterSpec c = row.arch == Architecture::osa ? test::osa_cluster(row.hosts) : test::esa_cluster(row.hosts);
   c.policy = {row.raid, row.ftt};
   return c;
@@ -92,18 +92,18 @@ bool is_parity(const StripeColumns& cols, int c) {
 
 TEST_CASE("degraded: with the host of any one component failed, a small write and a read use only the survivors") {
   const std::uint64_t offset = 5 * 4096;   // a partial stripe for erasure coding
-  for (const Row& row : kRows) {
+  for (const PolicyRow& row : kPolicyRows) {
     for (std::uint64_t seed = 0; seed < 3; ++seed) {
       // The placement does not depend on which hosts are up: the objects existed before.
       Engine probe_engine;
       Recorder probe_rec;
-      Cluster probe(probe_engine, make(row), {}, seed, probe_rec);
+      Cluster probe(probe_engine, make_policy_cluster(row), {}, seed, probe_rec);
       const ObjectPlacement p = probe.placement(probe.add_object(0, 1_GiB, 1_GiB));
       const Layout l = probe.layout();
       const int n = l.data_components();
       for (int lost = 0; lost < n; ++lost) {
         INFO(row.name << ", seed " << seed << ", failed host holds column " << lost);
-        ClusterSpec spec = make(row);
+        ClusterSpec spec = make_policy_cluster(row);
         const int failed = p.data[static_cast<std::size_t>(lost)].host;
         spec.failed_hosts = {failed};
         Engine engine;

@@ -42,6 +42,12 @@ std::string run(const std::string& kind, const std::string& text, const std::str
   return to_json(r);
 }
 
+// Reads a scenario and throws InvalidInput if it is bad; runs nothing.
+void check_scenario(const std::string& kind, const std::string& text, const std::string& name,
+           const std::vector<std::string>& sets) {
+  read(kind, text, name, sets, HardwareCatalog::load());
+}
+
 // A grid: the header (one column per key, then the report's) and one CSV row per point.
 std::pair<std::string, std::vector<std::string>> sweep(
     const std::string& kind, const std::string& text, const std::string& name, const std::vector<std::string>& sets,
@@ -86,6 +92,7 @@ PYBIND11_MODULE(_hcisim, m) {
   m.attr("version") = kVersion;
   py::register_exception<InvalidArgument>(m, "InvalidInput", PyExc_ValueError);
   m.def("run", &run, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"));
+  m.def("check", &check_scenario, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"));
   m.def("sweep", &sweep, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("axes"),
         py::arg("jobs"));
   m.def("data_dir", &default_data_dir);

@@ -220,7 +220,19 @@ std::string to_json(const RunResult& r) {
      << ", \"warmup_s\": " << num(r.length.warmup_s) << ", \"pilot_s\": " << num(r.length.pilot_s)
      << ", \"settled\": " << (r.length.settled ? "true" : "false") << ", \"measured_s\": " << num(r.length.measured_s)
      << ", \"target_pct\": " << num(r.length.target_pct) << ", \"target_met\": " << (r.length.target_met ? "true" : "false")
-     << "},\n"
+     << "},\n";
+  // The timeline as columns (a pandas DataFrame takes it as it is).
+  const auto column = [&](const char* key, double TimelinePoint::*field, bool last) {
+    os << "\"" << key << "\": [";
+    for (std::size_t i = 0; i < r.timeline.size(); ++i) os << (i ? ", " : "") << num(r.timeline[i].*field);
+    os << (last ? "]" : "], ");
+  };
+  os << "  \"timeline\": {";
+  column("end_s", &TimelinePoint::end_s, false);
+  column("iops", &TimelinePoint::iops, false);
+  column("mean_latency_ms", &TimelinePoint::mean_latency_ms, false);
+  column("resync_done_gb", &TimelinePoint::resync_done_gb, true);
+  os << "},\n"
      << "  \"failed_hosts\": [";
   for (std::size_t i = 0; i < r.failed_hosts.size(); ++i) os << (i ? ", " : "") << json_string(r.failed_hosts[i]);
   os << "],\n"

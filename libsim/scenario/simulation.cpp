@@ -110,9 +110,22 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     s0 = load.completed_latency_ns();
   };
   int batches = 0;
+  const BatchSeries* pilot_series = nullptr;   // batches that are not part of the window
+  std::vector<TimelinePoint> timeline;   // the measured window's batches
   auto run_batch = [&](BatchSeries& series, Time until) {
+    const Time from = engine.now();
     engine.run_until(until);
-    series.add(load.completed() - n0, load.completed_latency_ns() - s0);
+    const std::uint64_t n = load.completed() - n0;
+    const std::int64_t latency_ns = load.completed_latency_ns() - s0;
+    series.add(n, latency_ns);
+    if (&series != pilot_series) {
+      TimelinePoint p;
+      p.end_s = engine.now().seconds();
+      p.iops = static_cast<double>(n) / (engine.now() - from).seconds();
+      p.mean_latency_ms = n > 0 ? static_cast<double>(latency_ns) / static_cast<double>(n) * 1e-6 : 0.0;
+      p.resync_done_gb = static_cast<double>(cluster.resync_status().done_bytes) / 1e9;
+      timeline.push_back(p);
+    }
     mark();
     report();
     // The progress watchdog every 16 batches, so a stall stops a long run early.
@@ -150,6 +163,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     const Time end = start + cap;
     const Time pilot_end = start + cap / 2;
     BatchSeries pilot(Time::from_ms(10));
+    pilot_series = &pilot;
     mark();
     length.settled = false;
     while (engine.now() + pilot.width() <= pilot_end) {
@@ -160,6 +174,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
         break;
       }
     }
+    pilot_series = nullptr;
     length.pilot_s = (engine.now() - start).seconds();
     // The window: batches as wide as the pilot's next, until both half-widths are within the
     // target. The rule is looked at with 64, 96 and 128 batches held (few looks: less bias
@@ -250,6 +265,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   r.result.iops_ci = series->rate_interval();
   r.result.latency_ci_ms = series->latency_interval_ms();
   r.length = length;
+  r.timeline = std::move(timeline);
   r.counters = cluster.counters();
   r.resync_active = scenario.cluster.resync.active;
   r.resync = cluster.resync_status();

@@ -115,3 +115,54 @@ def test_runs_in_threads_release_the_gil():
     done.set()
     t.join()
     assert len(ticks) > 5
+
+
+def _same(a, b):
+    # Equal frames, empty cells (no warnings) equal to each other.
+    assert list(a.columns) == list(b.columns)
+    assert ((a == b) | (a.isna() & b.isna())).all().all()
+
+
+def test_a_sweep_on_a_two_worker_dask_cluster_equals_the_serial_run():
+    import distributed   # python3-distributed (.ci/install-deps): a missing package fails, not skips
+    grid = {"workload.read_pct": [0, 100], "workload.outstanding_per_vmdk": [1, 2]}
+    serial = hcisim.sweep(SEED000, vary=grid, set=SHORT, jobs=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as lc, \
+            distributed.Client(lc) as client:
+        on_dask = hcisim.sweep(SEED000, vary=grid, set=SHORT, client=client)
+        # Both workers ran points: the tasks were spread, not run in the client.
+        assert len(client.scheduler_info()["workers"]) == 2
+        reps = hcisim.replicate(SEED000, 3, set=SHORT, client=client)
+        # Bad input fails in the client, before any task is sent.
+        with pytest.raises(ValueError, match="read_pct"):
+            hcisim.sweep(SEED000, vary={"workload.read_pct": [50, 150]}, set=SHORT, client=client)
+    _same(serial, on_dask)
+    _same(reps, hcisim.replicate(SEED000, 3, set=SHORT, jobs=2))
+    assert list(reps["replication"]) == [1, 2, 3]
+    assert reps["iops"].nunique() == 3   # independent streams
+
+
+def test_replications_vary_streams_or_placement():
+    streams = hcisim.replicate(None, 2, set=SHORT)
+    placement = hcisim.replicate(None, 2, set=SHORT, vary="placement")
+    assert list(streams["seed"]) == [1, 1] and list(streams["replication"]) == [1, 2]
+    assert list(placement["seed"]) == [1, 2]
+    with pytest.raises(ValueError, match="replications"):
+        hcisim.replicate(None, 1)
+    with pytest.raises(ValueError, match="vary"):
+        hcisim.replicate(None, 2, vary="hosts")
+
+
+def test_the_timeline_covers_the_window_and_a_resync_progresses():
+    r = hcisim.run(set={**SHORT, "cluster.failed_hosts": "[esx02]", "cluster.resync.active": True})
+    t = hcisim.timeline(r)
+    assert len(t) == 128
+    assert t["end_s"].iloc[-1] == pytest.approx(r["simulated_seconds"])
+    assert (t["end_s"].diff().dropna() > 0).all()
+    assert t["resync_done_gb"].is_monotonic_increasing and t["resync_done_gb"].iloc[-1] > 0
+    assert t["resync_done_gb"].iloc[-1] == pytest.approx(r["resync"]["done_bytes"] / 1e9)
+    # The batches count every completion in the window: the HCIBench count (I/Os issued in
+    # it) plus the closed loop's slots, all in flight when it began.
+    width = t["end_s"].diff().fillna(t["end_s"].iloc[0] - r["run_length"]["warmup_s"])
+    completed = (t["iops"] * width).sum()
+    assert completed == pytest.approx(r["simulated_ios"] + r["configured_outstanding_io"], abs=1e-6)

@@ -45,6 +45,15 @@ struct RunInputs {
   std::vector<std::string> warnings;   // the scenario's (Scenario::warnings)
 };
 
+/// One batch of the measured window: what a planner plots over time (a resync, a buffer
+/// filling). A fixed window has 128 equal batches; an automatic one, the batches it ran.
+struct TimelinePoint {
+  double end_s = 0;            // simulated time at the batch's end (warm-up and pilot included)
+  double iops = 0;             // guest I/Os completed in the batch per second
+  double mean_latency_ms = 0;  // their mean latency (0 when none completed)
+  double resync_done_gb = 0;   // resync copied so far (ResyncStatus::done_bytes, 1e9 bytes)
+};
+
 struct RunResult {
   std::string scenario;
   std::string job_name;
@@ -67,6 +76,7 @@ struct RunResult {
   LatencyHistogram pooled[2];       // by IoOp, over the measured window
   std::vector<ThreadStats> threads;
   RunLength length;
+  std::vector<TimelinePoint> timeline;
   double simulated_seconds = 0;     // warm-up + pilot + measured
   double wall_seconds = 0;
 

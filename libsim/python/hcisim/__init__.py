@@ -9,6 +9,11 @@ as a dict ``{"workload.duration_s": 5}`` or a list of ``"key=value"`` strings.
     r["iops"], r["iops_ci95"], r["inputs"], r["warnings"]
     df = hcisim.sweep(None, vary={"workload.outstanding_per_vmdk": [1, 2, 4, 8]})
 
+Grids and replications run on this machine's cores by default, or as tasks on a Dask
+distributed cluster with ``client=``: a ``distributed.Client``, a scheduler address
+("tcp://scheduler:8786") or "local" (a LocalCluster on this machine). Every point is the
+same computation either way, so the results are identical.
+
 Bad input raises ValueError (hcisim.InvalidInput) naming the file, key and what is allowed.
 The simulation releases the GIL: runs in several Python threads proceed in parallel.
 """
@@ -22,7 +27,7 @@ from . import _hcisim
 __version__ = _hcisim.version
 InvalidInput = _hcisim.InvalidInput
 
-__all__ = ["run", "sweep", "data_dir", "InvalidInput", "__version__"]
+__all__ = ["run", "sweep", "replicate", "timeline", "data_dir", "InvalidInput", "__version__"]
 
 
 def _value(v):
@@ -68,21 +73,111 @@ def run(scenario=None, set=None):
     return json.loads(_hcisim.run(kind, text, name, _sets(set)))
 
 
-def sweep(scenario=None, vary=None, set=None, jobs=0):
-    """Runs a grid: ``vary`` maps keys to lists of values (every combination, the last key
-    fastest), all points in parallel (``jobs`` threads, 0: every core). Returns a pandas
-    DataFrame with one row per point: a column per varied key, then the report's columns."""
-    import pandas as pd
-
+def _grid(vary):
     if not vary or not isinstance(vary, dict):
         raise InvalidInput("sweep: vary is empty; expected {key: [values, ...]}")
+    axes = []
     for k, values in vary.items():
         if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
             raise InvalidInput(f"sweep: vary['{k}'] = {values!r}; expected a list of values")
-    axes = [(str(k), [_value(v) for v in values]) for k, values in vary.items()]
+        values = [_value(v) for v in values]
+        if not values:
+            raise InvalidInput(f"sweep: vary['{k}'] is an empty list; expected at least one value")
+        axes.append((str(k), values))
+    return axes
+
+
+def _points(axes):
+    # Every combination, the last key fastest: the order of the C++ runner (sweep_points).
+    points = [[]]
+    for key, values in axes:
+        points = [p + [(key, v)] for p in points for v in values]
+    return points
+
+
+def _sweep_point(kind, text, name, sets, point):
+    # One grid point as a task: the native sweep over single-valued axes gives the same
+    # header and row as the same point of the whole grid.
+    from . import _hcisim as native
+    header, rows = native.sweep(kind, text, name, sets, [(k, [v]) for k, v in point], 1)
+    return header, rows[0]
+
+
+def _dask_client(client):
+    from distributed import Client, LocalCluster
+
+    if isinstance(client, Client):
+        return client, False
+    if client == "local":
+        # One single-threaded worker process per core: a run holds its core for its length.
+        return Client(LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1,
+                                   dashboard_address=":0")), True
+    if isinstance(client, str):
+        return Client(client), True
+    raise TypeError("client: expected a distributed.Client, a scheduler address or 'local'")
+
+
+def _rows(kind, text, name, sets, axes, jobs, client):
+    if client is None:
+        return _hcisim.sweep(kind, text, name, sets, axes, int(jobs))
+    if kind == "file":
+        # Workers on other machines need not have the file: send its text, named by its path
+        # (what load_scenario does with it).
+        with open(text, encoding="utf-8", errors="surrogateescape") as f:
+            kind, text = "yaml", f.read()
+    # Every point is read here first, so bad input fails before any task is sent.
+    for point in _points(axes):
+        _hcisim.check(kind, text, name, sets + [f"{k}={v}" for k, v in point])
+    c, owned = _dask_client(client)
+    try:
+        futures = [c.submit(_sweep_point, kind, text, name, sets, p, pure=False) for p in _points(axes)]
+        results = c.gather(futures)
+    finally:
+        if owned:
+            cluster = getattr(c, "cluster", None)
+            c.close()
+            if cluster is not None:
+                cluster.close()
+    headers = {h for h, _ in results}
+    if len(headers) != 1:
+        raise RuntimeError("the workers run another hcisim version: their CSV headers differ")
+    return headers.pop(), [row for _, row in results]
+
+
+def sweep(scenario=None, vary=None, set=None, jobs=0, client=None):
+    """Runs a grid: ``vary`` maps keys to lists of values (every combination, the last key
+    fastest). The points run in parallel on this machine (``jobs`` threads, 0: every core)
+    or, given ``client``, as tasks on a Dask cluster (a ``distributed.Client``, a scheduler
+    address, or "local" for a LocalCluster); the results are the same. Returns a pandas
+    DataFrame with one row per point: a column per varied key, then the report's columns."""
+    import pandas as pd
+
+    axes = _grid(vary)
     kind, text, name = _scenario(scenario)
-    header, rows = _hcisim.sweep(kind, text, name, _sets(set), axes, int(jobs))
+    header, rows = _rows(kind, text, name, _sets(set), axes, jobs, client)
     return pd.read_csv(io.StringIO(header + "\n" + "\n".join(rows) + "\n"))
+
+
+def replicate(scenario=None, replications=10, set=None, vary="streams", jobs=0, client=None):
+    """Runs ``replications`` independent copies of one scenario: with vary="streams" the
+    random streams change and the placement stays (key ``replication`` 1..N: run-to-run
+    noise); with vary="placement" the seed changes too (key ``seed`` 1..N). Returns the
+    sweep's DataFrame, one row per replication; ``df.iops.mean()`` and its spread are the
+    replicated answer. ``jobs`` and ``client`` as for sweep()."""
+    if not isinstance(replications, int) or not 2 <= replications <= 1000:
+        raise InvalidInput(f"replicate: replications = {replications!r}; expected an integer 2..1000")
+    keys = {"streams": "replication", "placement": "seed"}
+    if vary not in keys:
+        raise InvalidInput(f"replicate: vary = {vary!r}; expected 'streams' or 'placement'")
+    return sweep(scenario, {keys[vary]: list(range(1, replications + 1))}, set=set, jobs=jobs, client=client)
+
+
+def timeline(result):
+    """A run's timeline (``run(...)["timeline"]``: one row per batch of the measured window,
+    with IOPS, mean latency and resync progress) as a pandas DataFrame."""
+    import pandas as pd
+
+    return pd.DataFrame(result["timeline"])
 
 
 def data_dir():

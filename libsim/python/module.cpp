@@ -5,10 +5,13 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <iterator>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include "hcisim/calib/accuracy.hpp"
 #include "hcisim/core/check.hpp"
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/scenario/runner.hpp"
@@ -85,6 +88,37 @@ std::pair<std::string, std::vector<std::string>> sweep(
   return {header, out};
 }
 
+// Every row of data/measurements.csv with its prediction (calib/accuracy.hpp), as tuples in
+// the order of kAccuracyColumns; the scenarios run with `sets` after their own keys.
+constexpr const char* kAccuracyColumns[] = {"seed_file", "scenario", "workload", "metric", "unit", "kind",
+                                            "class", "measured", "predicted", "error_pct", "predicted_min",
+                                            "predicted_max", "reason", "csv_line"};
+using AccuracyRow = std::tuple<std::string, std::string, std::string, std::string, std::string, std::string,
+                               std::string, double, double, double, double, double, std::string, std::size_t>;
+
+std::vector<AccuracyRow> accuracy(const std::vector<std::string>& sets, const std::vector<std::string>& seeds,
+                                  int replications, int jobs) {
+  const HardwareCatalog cat = HardwareCatalog::load();
+  const auto measurements = load_measurements(default_data_dir() + "/measurements.csv");
+  AccuracyOptions o;
+  o.repo_dir = default_data_dir() + "/..";
+  o.overrides = sets;
+  o.only_seeds = seeds;
+  o.replications = replications;
+  o.jobs = jobs;
+  AccuracyReport report;
+  {
+    py::gil_scoped_release release;
+    report = evaluate(measurements, cat, o);
+  }
+  std::vector<AccuracyRow> out;
+  for (const Prediction& p : report.rows)
+    out.emplace_back(p.m.seed_file, p.m.scenario, p.m.workload, p.m.metric, p.m.unit, p.m.kind,
+                     accuracy_class_name(p.cls), p.m.value, p.predicted, p.error_pct, p.predicted_min,
+                     p.predicted_max, p.reason, p.m.line);
+  return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_hcisim, m) {
@@ -95,5 +129,7 @@ PYBIND11_MODULE(_hcisim, m) {
   m.def("check", &check_scenario, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"));
   m.def("sweep", &sweep, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("axes"),
         py::arg("jobs"));
+  m.def("accuracy", &accuracy, py::arg("sets"), py::arg("seeds"), py::arg("replications"), py::arg("jobs"));
+  m.attr("accuracy_columns") = std::vector<std::string>(std::begin(kAccuracyColumns), std::end(kAccuracyColumns));
   m.def("data_dir", &default_data_dir);
 }

@@ -27,7 +27,7 @@ from . import _hcisim
 __version__ = _hcisim.version
 InvalidInput = _hcisim.InvalidInput
 
-__all__ = ["run", "sweep", "replicate", "timeline", "data_dir", "InvalidInput", "__version__"]
+__all__ = ["run", "sweep", "replicate", "timeline", "accuracy", "data_dir", "InvalidInput", "__version__"]
 
 
 def _value(v):
@@ -178,6 +178,21 @@ def timeline(result):
     import pandas as pd
 
     return pd.DataFrame(result["timeline"])
+
+
+def accuracy(seeds=None, set=None, replications=1, jobs=0):
+    """Measured against predicted for every row of data/measurements.csv (the CLI's
+    ``hcisim accuracy``), as a pandas DataFrame: one row per measurement with its class
+    (throughput, mean_latency, other, ratio, unsupported), the prediction, the error in %
+    (ratios: in points) and, for rows the model cannot predict, the reason. ``seeds`` keeps
+    seed files by prefix (["000", "003"]); ``set`` overrides keys of every scenario (e.g.
+    shorter runs); ``replications`` N >= 2 predicts each row as the mean over seeds 1..N."""
+    import pandas as pd
+
+    if seeds is not None and (isinstance(seeds, str) or not hasattr(seeds, "__iter__")):
+        raise TypeError("seeds: expected a list of seed-file prefixes, e.g. ['000', '003']")
+    rows = _hcisim.accuracy(_sets(set), [str(s) for s in (seeds or [])], int(replications), int(jobs))
+    return pd.DataFrame(rows, columns=_hcisim.accuracy_columns)
 
 
 def data_dir():

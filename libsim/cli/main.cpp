@@ -37,11 +37,14 @@ usage:
       run a scenario (the built-in default, seed 000's cluster, when FILE is omitted)
       and print HCIBench's result block (DiskSpd's tables for DiskSpd workloads);
       --replications N runs seeds 1..N and prints the mean with its 95 % interval
-  hcisim sweep FILE... --vary KEY=V1,V2,... [--vary ...] [--out PREFIX] [--jobs N] [--set KEY=VALUE]...
+  hcisim sweep FILE... --vary KEY=V1,V2,... [--vary ...] [--out PREFIX] [--jobs N] [--replications N]
+               [--set KEY=VALUE]...
       run one point per value (one curve per file), in parallel; write PREFIX.csv and
       PREFIX.svg (IOPS vs latency, default PREFIX "sweep") and print the CSV; several
-      --vary options make a grid (every combination, one curve along the last)
-  hcisim list [devices | cpus | nics | switches | connections]...
+      --vary options make a grid (every combination, one curve along the last);
+      --replications N runs every point on seeds 1..N (a seed column in the CSV) and
+      prints each point's mean with the lowest and highest run
+  hcisim catalog [devices | cpus | nics | switches | connections]...   (or: hcisim list)
       the catalogs' names, with the figures to choose by
   hcisim --version
       the version and the data folder in use
@@ -143,7 +146,8 @@ Args parse_args(int argc, char** argv) {
   if (i < argc && (std::strcmp(argv[i], "run") == 0 || std::strcmp(argv[i], "sweep") == 0 ||
                    std::strcmp(argv[i], "compare") == 0 || std::strcmp(argv[i], "validate") == 0 ||
                    std::strcmp(argv[i], "accuracy") == 0 || std::strcmp(argv[i], "calibrate") == 0 ||
-                   std::strcmp(argv[i], "list") == 0 || std::strcmp(argv[i], "help") == 0))
+                   std::strcmp(argv[i], "catalog") == 0 || std::strcmp(argv[i], "list") == 0 ||
+                   std::strcmp(argv[i], "help") == 0))
     a.command = argv[i++];
   const bool command_given = i > 1;
   for (; i < argc; ++i) {
@@ -207,7 +211,7 @@ Args parse_args(int argc, char** argv) {
   std::error_code ec;
   if (!command_given && a.command == "run" && !a.files.empty() && !std::filesystem::exists(a.files[0], ec) &&
       a.files[0].find('.') == std::string::npos && a.files[0].find('/') == std::string::npos)
-    usage_error("unknown command '" + a.files[0] + "'; commands: run, sweep, compare, validate, accuracy, calibrate, list");
+    usage_error("unknown command '" + a.files[0] + "'; commands: run, sweep, compare, validate, accuracy, calibrate, catalog");
   // Options the command does not use are errors, not silently ignored.
   struct Use {
     bool given;
@@ -224,8 +228,9 @@ Args parse_args(int argc, char** argv) {
       {!a.params.empty(), "--params", {"calibrate"}},
       {a.iterations_given, "--iterations", {"calibrate"}},
       {a.loss != FitLoss::least_squares && !(a.command == "accuracy" && a.cv), "--loss", {"calibrate", "accuracy --cv"}},
-      {a.replications != 1, "--replications", {"accuracy", "run", "compare"}},
+      {a.replications != 1, "--replications", {"accuracy", "run", "compare", "sweep"}},
       {a.json || a.csv, "--json/--csv", {"run", "compare"}},
+      {!a.sets.empty(), "--set", {"run", "sweep", "compare", "validate", "accuracy", "calibrate"}},
   };
   for (const Use& u : uses) {
     if (!u.given || a.command == "help") continue;
@@ -372,6 +377,16 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
     for (std::size_t i = 0; i + 1 < axes.size(); ++i)
       if (axes[i].key == axes.back().key) usage_error("--vary names '" + axes.back().key + "' twice");
   }
+  // --replications N: every point on seeds 1..N (placement and every random stream vary),
+  // as a last, fastest axis; the CSV keeps each run, the chart and the summary their mean.
+  const std::size_t reps = static_cast<std::size_t>(a.replications);
+  if (reps > 1) {
+    for (const SweepAxis& ax : axes)
+      if (ax.key == "seed") usage_error("--vary seed and --replications both set the seed; give one");
+    SweepAxis seeds{"seed", {}};
+    for (std::size_t k = 1; k <= reps; ++k) seeds.values.push_back(std::to_string(k));
+    axes.push_back(seeds);
+  }
   // Load every point first so bad input fails before any run.
   std::vector<SweepPoint> grid;   // all files' points, file by file
   std::set<std::string> said;
@@ -424,29 +439,56 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   }
   // One column per varied key (the value as given), then the report's columns. One curve
   // per file and combination of all but the last key, along the last key.
+  // A key the report has a column for (seed, replication) gets no second column.
   std::string csv, keys;
   for (const SweepAxis& ax : axes) {
-    csv += ax.key + ",";
+    if (!csv_has_column(ax.key)) csv += ax.key + ",";
     keys += (keys.empty() ? "" : ", ") + ax.key;
   }
   csv += csv_header() + "\n";
-  const std::size_t along = axes.back().values.size();
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    for (std::size_t k = 0; k < axes.size(); ++k) {
+      if (csv_has_column(axes[k].key)) continue;
+      const std::string& setting = grid[i].settings[k];
+      std::string quoted;   // RFC 4180: a quote inside a quoted field is doubled
+      for (char ch : setting.substr(setting.find('=') + 1)) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+      csv += "\"" + quoted + "\",";
+    }
+    csv += results[i].row + "\n";
+  }
+  // The chart: one curve per file and combination of all but the last user key, along that
+  // key; with replications each point is the mean of its runs (rows i*reps .. i*reps+reps-1).
+  const std::size_t user_axes = axes.size() - (reps > 1 ? 1 : 0);
+  const std::size_t along = axes[user_axes - 1].values.size();
+  const std::size_t per_point = std::max<std::size_t>(1, reps);
+  std::string summary;
   std::vector<ChartSeries> series;
-  for (std::size_t first = 0; first < grid.size(); first += along) {
+  for (std::size_t first = 0; first < grid.size(); first += along * per_point) {
     std::string name = points[first].name;
-    for (std::size_t k = 0; k + 1 < axes.size(); ++k) name += (k == 0 ? " (" : ", ") + grid[first].settings[k];
-    if (axes.size() > 1) name += ")";
+    for (std::size_t k = 0; k + 1 < user_axes; ++k) name += (k == 0 ? " (" : ", ") + grid[first].settings[k];
+    if (user_axes > 1) name += ")";
     ChartSeries curve{name, {}, {}};
-    for (std::size_t i = first; i < first + along; ++i) {
-      const Point& r = results[i];
-      for (const std::string& setting : grid[i].settings) {
-        std::string quoted;   // RFC 4180: a quote inside a quoted field is doubled
-        for (char ch : setting.substr(setting.find('=') + 1)) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-        csv += "\"" + quoted + "\",";
+    for (std::size_t j = 0; j < along; ++j) {
+      const std::size_t at = first + j * per_point;
+      double iops = 0, latency = 0, lo = results[at].iops, hi = lo, llo = results[at].latency_ms, lhi = llo;
+      for (std::size_t k = at; k < at + per_point; ++k) {
+        iops += results[k].iops / static_cast<double>(per_point);
+        latency += results[k].latency_ms / static_cast<double>(per_point);
+        lo = std::min(lo, results[k].iops);
+        hi = std::max(hi, results[k].iops);
+        llo = std::min(llo, results[k].latency_ms);
+        lhi = std::max(lhi, results[k].latency_ms);
       }
-      csv += r.row + "\n";
-      curve.x.push_back(r.iops);
-      curve.y.push_back(r.latency_ms);
+      curve.x.push_back(iops);
+      curve.y.push_back(latency);
+      if (reps > 1) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf, ": IOPS %.0f (%.0f .. %.0f), mean latency %.3f ms (%.3f .. %.3f)\n", iops, lo,
+                      hi, latency, llo, lhi);
+        std::string at_settings = points[at].name;
+        for (std::size_t k = 0; k < user_axes; ++k) at_settings += (k == 0 ? " " : ", ") + grid[at].settings[k];
+        summary += at_settings + buf;
+      }
     }
     series.push_back(curve);
   }
@@ -454,6 +496,7 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   write_file(a.out + ".csv", csv, "--out");
   write_file(a.out + ".svg", svg_line_chart(title, "IOPS", "mean latency (ms)", series), "--out");
   std::fputs(csv.c_str(), stdout);
+  if (reps > 1) std::printf("\nMean over seeds 1-%zu (lowest .. highest):\n%s", reps, summary.c_str());
   std::fprintf(stderr, "wrote %s.csv and %s.svg\n", a.out.c_str(), a.out.c_str());
   return 0;
 }
@@ -619,13 +662,13 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
 namespace {
 
 // The catalogs' names, each with the figures a planner picks by.
-int cmd_list(const Args& a, const HardwareCatalog& cat) {
+int cmd_catalog(const Args& a, const HardwareCatalog& cat) {
   static const char* const kinds[] = {"devices", "cpus", "nics", "switches", "connections"};
   std::vector<std::string> which = a.files;
   if (which.empty()) which.assign(std::begin(kinds), std::end(kinds));
   for (const std::string& k : which)
     if (std::find(std::begin(kinds), std::end(kinds), k) == std::end(kinds))
-      usage_error("list: '" + k + "' is not a catalog; expected devices, cpus, nics, switches or connections");
+      usage_error(a.command + ": '" + k + "' is not a catalog; expected devices, cpus, nics, switches or connections");
   for (const std::string& k : which) {
     std::printf("%s (%s/%s.csv):\n", k.c_str(), default_data_dir().c_str(), k.c_str());
     if (k == "devices")
@@ -666,7 +709,7 @@ int dispatch(const Args& a) {
     return 0;
   }
   const HardwareCatalog cat = HardwareCatalog::load();
-  if (a.command == "list") return cmd_list(a, cat);
+  if (a.command == "catalog" || a.command == "list") return cmd_catalog(a, cat);
   if (a.command == "validate") return cmd_validate(a, cat);
   if (a.command == "sweep") return cmd_sweep(a, cat);
   if (a.command == "compare") return cmd_compare(a, cat);

@@ -58,9 +58,10 @@ std::pair<std::string, std::vector<std::string>> sweep(
   const HardwareCatalog cat = HardwareCatalog::load();
   std::vector<SweepAxis> grid;
   std::string header;
+  // A key the report has a column for (seed, replication) gets no second column.
   for (const auto& [key, values] : axes) {
     grid.push_back({key, values});
-    header += key + ",";
+    if (!csv_has_column(key)) header += key + ",";
   }
   header += csv_header();
   const std::vector<SweepPoint> points = sweep_points(
@@ -78,7 +79,9 @@ std::pair<std::string, std::vector<std::string>> sweep(
   std::vector<std::string> out;
   for (const SweepRow& row : rows) {
     std::string line;
-    for (const std::string& s : row.settings) {
+    for (std::size_t k = 0; k < row.settings.size(); ++k) {
+      if (csv_has_column(grid[k].key)) continue;
+      const std::string& s = row.settings[k];
       std::string quoted;   // RFC 4180
       for (char c : s.substr(s.find('=') + 1)) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
       line += "\"" + quoted + "\",";

@@ -316,4 +316,15 @@ std::string csv_row(const RunResult& r) {
   return os.str();
 }
 
+bool csv_has_column(std::string_view key) {
+  const std::string header = csv_header();
+  std::size_t from = 0;
+  while (from <= header.size()) {
+    const std::size_t comma = std::min(header.find(',', from), header.size());
+    if (std::string_view(header).substr(from, comma - from) == key) return true;
+    from = comma + 1;
+  }
+  return false;
+}
+
 }  // namespace hcisim

@@ -670,6 +670,26 @@ Scenario from_specs(std::string name, ClusterSpec cluster, WorkloadSpec workload
   s.cluster.validate();
   s.workload.validate();
   check_combination(s);
+  // What the file reader says of a part asked to do more than its catalog figure (there at
+  // the key's line), said here of the specs: the run models the part as asked.
+  const FabricSpec& f = s.cluster.fabric;
+  char note[320];
+  if (f.link_gbps > f.nic.speed_gbps) {
+    std::snprintf(note, sizeof note, "fabric.link_gbps = %g exceeds the %g GbE ports of NIC '%s': modelled as that NIC at %g GbE",
+                  f.link_gbps, f.nic.speed_gbps, f.nic.name.c_str(), f.link_gbps);
+    s.warnings.emplace_back(note);
+  }
+  if (f.active_ports > f.nic.ports) {
+    std::snprintf(note, sizeof note, "fabric.active_ports = %d exceeds the %d ports of NIC '%s': modelled with %d ports",
+                  f.active_ports, f.nic.ports, f.nic.name.c_str(), f.active_ports);
+    s.warnings.emplace_back(note);
+  }
+  const double link = f.link_gbps > 0 ? f.link_gbps : f.nic.speed_gbps;
+  if (f.leaf.port_speed_gbps > 0 && f.leaf.port_speed_gbps < link) {
+    std::snprintf(note, sizeof note, "the links' %g GbE exceed the %g GbE ports of switch '%s': modelled as that switch at %g GbE",
+                  link, f.leaf.port_speed_gbps, f.leaf.name.c_str(), link);
+    s.warnings.emplace_back(note);
+  }
   return s;
 }
 

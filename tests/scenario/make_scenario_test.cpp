@@ -97,6 +97,25 @@ TEST_CASE("make_scenario validates like a file and names the field") {
   CHECK_THROWS_WITH(make_scenario("x", parts.cluster, w, cat()), Catch::Contains("more than 100 times"));
 }
 
+TEST_CASE("make_scenario warns of parts asked to do more than their catalog figures, as a file does") {
+  const Scenario parts = uncalibrated_parts();
+  CHECK(make_scenario("x", parts.cluster, parts.workload, cat()).warnings.empty());
+  ClusterSpec c = parts.cluster;
+  c.fabric.nic = cat().nic("intel-x520-da1");   // one 10 GbE port
+  c.fabric.link_gbps = 25;
+  c.fabric.active_ports = 2;
+  c.fabric.leaf = cat().network_switch("ubiquiti-usw-aggregation");   // 10 GbE ports
+  const Scenario s = make_scenario("x", c, parts.workload, cat());
+  REQUIRE(s.warnings.size() == 3);
+  CHECK_THAT(s.warnings[0], Catch::Contains("link_gbps = 25 exceeds the 10 GbE ports of NIC 'intel-x520-da1'"));
+  CHECK_THAT(s.warnings[1], Catch::Contains("active_ports = 2 exceeds the 1 ports of NIC 'intel-x520-da1'"));
+  CHECK_THAT(s.warnings[2], Catch::Contains("25 GbE exceed the 10 GbE ports of switch 'ubiquiti-usw-aggregation'"));
+  // The same parts in a file give the file's warnings (at their lines) instead.
+  const Scenario file = parse_scenario(default_scenario_yaml(), "<built-in default>",
+                                       {"cluster.host.network.speed_gbe=25"}, cat());
+  CHECK(!file.warnings.empty());
+}
+
 TEST_CASE("a result's resources and hosts are found by name") {
   const Scenario s = parse_scenario(default_scenario_yaml(), "<built-in default>",
                                     {"workload.duration_s=0.1", "workload.warmup_s=0.05"}, cat());

@@ -40,7 +40,13 @@ std::string run(const std::string& kind, const std::string& text, const std::str
   RunResult r;
   {
     py::gil_scoped_release release;   // other Python threads run while this one simulates
-    r = simulate(s);
+    // Ctrl-C (or any pending signal whose handler raises) stops the run at its next progress
+    // report (every batch: 128 per window, 100 over the warm-up), with the GIL taken back
+    // for the check only.
+    r = simulate(s, [](const RunProgress&) {
+      py::gil_scoped_acquire acquire;
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    });
   }
   return to_json(r);
 }

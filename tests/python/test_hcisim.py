@@ -166,3 +166,18 @@ def test_the_timeline_covers_the_window_and_a_resync_progresses():
     width = t["end_s"].diff().fillna(t["end_s"].iloc[0] - r["run_length"]["warmup_s"])
     completed = (t["iops"] * width).sum()
     assert completed == pytest.approx(r["simulated_ios"] + r["configured_outstanding_io"], abs=1e-6)
+
+
+def test_ctrl_c_stops_a_long_run():
+    # SIGINT a quarter second into a run planned for ten simulated minutes: the run stops at its
+    # next progress report with KeyboardInterrupt, as Ctrl-C in a notebook or shell would.
+    import signal
+    import time
+
+    timer = threading.Timer(0.25, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        hcisim.run(set={"workload.duration_s": 600, "workload.warmup_s": 1})
+    timer.join()
+    assert time.monotonic() - start < 30

@@ -15,7 +15,8 @@ distributed cluster with ``client=``: a ``distributed.Client``, a scheduler addr
 same computation either way, so the results are identical.
 
 Bad input raises ValueError (hcisim.InvalidInput) naming the file, key and what is allowed.
-The simulation releases the GIL: runs in several Python threads proceed in parallel.
+The simulation releases the GIL: runs in several Python threads proceed in parallel; Ctrl-C
+stops a run (KeyboardInterrupt) at its next batch.
 """
 
 import io

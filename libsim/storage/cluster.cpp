@@ -170,7 +170,7 @@ void Cluster::fan_out(std::uint32_t req) {
   r.pending = 0;
   if (r.op == IoOp::read) {
     // ESA stores compressed blocks but returns them decompressed by the component host.
-    // FITTED CHOICE (README, Accuracy, "Choices made with the data in view"): chosen because
+    // FITTED CHOICE (docs/accuracy.md, "Choices made with the data in view"): chosen because
     // seed 001's 512K random read at 25 GbE (20,359 MB/s over 6 hosts) sits within 1 % of the
     // link limit for uncompressed bytes with 5/6 of reads remote; its scenarios take the data
     // as incompressible, so there the choice changes nothing. OSA reads move and store the
@@ -439,7 +439,7 @@ void Cluster::subop_done(std::uint32_t sub) {
       // A disk receives the batch as the dirty extents it holds, sorted by address: one seek and
       // rotation per extent (WriteBuffer::mean_extent), so scattered random writes cost what
       // they cost on a disk however the elevator orders them. An SSD takes the batch as one
-      // write. FITTED CHOICE (README, Accuracy, "Choices made with the data in view"): per
+      // write. FITTED CHOICE (docs/accuracy.md, "Choices made with the data in view"): per
       // extent at the datasheet's full-drive random-write rate made seed 003's S4500 capacity
       // drives its limit at half the measured 8K IOPS. A drive with NAND internals
       // (flash_array.hpp) charges the batch's bytes with garbage collection at its own fill.

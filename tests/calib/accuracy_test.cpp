@@ -77,7 +77,7 @@ TEST_CASE("predictions of the seed measurements, over placement seeds 1-3", "[ac
   CHECK(row(r, "003", "4k-100r", "iops_gain").predicted >= -100);
 
   // IOPS/throughput over every seed. Ratchets (targets: median 12 %, max 30 %): seeds 001
-  // and 002 are out of sample and miss by far (README, Accuracy).
+  // and 002 are out of sample and miss by far (docs/accuracy.md).
   CHECK(s.throughput_median_abs_pct <= 41.0);
   CHECK(s.throughput_max_abs_pct <= 150.0);
   CHECK(s.throughput_noise_median_pct <= 25.0);

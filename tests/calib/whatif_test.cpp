@@ -38,7 +38,7 @@ TEST_CASE("seed 001's OLTP32K curves have the write-up's shape: a wall on 25 GbE
   // Seed 001 (001_c46c1586d7075b5e.txt): "that latency ramp-up on the 25 GbE line, it's just
   // like hitting a wall. While it is almost flat on the 100 GbE line"; 350K IOPS at 0.73 ms on
   // 100 GbE; a 78 % higher peak. The shape is what is checked here, not the values: the model's
-  // 100 GbE peak gain is larger than measured (README, Out of sample).
+  // 100 GbE peak gain is larger than measured (docs/accuracy.md, "Out of sample").
   const HardwareCatalog cat = HardwareCatalog::load();
   const std::string dir = default_data_dir() + "/../examples/scenarios/seed001-vxrail-esa-raid6-";
   auto point = [&](const char* speed, int oio) {

@@ -39,7 +39,7 @@ TEST_CASE("xoshiro256++ output is pinned (bit-identical across platforms)", "[co
   // Draws that go through libm (log, exp, cos: exponential tails, lognormal service times)
   // are deterministic for one build and libm, but libm implementations may differ in the
   // last bit, and a simulation's trajectory then diverges: bit-identical results are
-  // promised for the same build on the same platform, not across libms (README, Validation).
+  // promised for the same build on the same platform, not across libms (docs/model.md, Validation).
 }
 
 TEST_CASE("uniform01 lies in 0..1 with mean 1/2 and below(n) is uniform on 0..n-1", "[core]") {

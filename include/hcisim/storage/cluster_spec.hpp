@@ -123,7 +123,7 @@ struct ClusterSpec {
   /// The in-memory DOM client read cache of each host (vsan-model-facts.md sections 1-2: an
   /// in-memory host cache, often quoted as 0.4 % of RAM up to 1 GB -- size UNCONFIRMED).
   /// A read from a VM hits it with probability cache / (working set of that host's VMDKs).
-  /// ASSUMED (README, Accuracy, "Choices made with the data in view"): the rule's maximum,
+  /// ASSUMED (docs/accuracy.md, "Choices made with the data in view"): the rule's maximum,
   /// which gives seed 002's 0.2 ms reads of a 128 MiB file; RAM is not modelled.
   double client_cache_mb = 1024;
   /// Hosts that are down (indices into `hosts`): the cluster runs degraded. Their components

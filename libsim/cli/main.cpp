@@ -50,6 +50,11 @@ usage:
       the version and the data folder in use
   hcisim compare A B [--set KEY=VALUE]...
       run two scenarios and print their results side by side with deltas
+  hcisim capacity [FILE] [--json] [--set KEY=VALUE]...
+      the capacity line at once, without simulating: raw, reserve (cluster.capacity_reserve:
+      slack, vSAN 7.0's 30 % or largest host; reserved, 7 U1+ and ESA's operations + host
+      rebuild reserve), policy, data reduction (data_services.reduction_ratio: a planner's
+      ratio), usable; and usable under the other rule. Failed hosts' devices are left out
   hcisim validate FILE [--set KEY=VALUE]...
       check a scenario file without running it
   hcisim accuracy [--all] [--cv] [--seeds 000,003] [--replications N] [--set KEY=VALUE]... [--jobs N]
@@ -145,6 +150,7 @@ Args parse_args(int argc, char** argv) {
   int i = 1;
   if (i < argc && (std::strcmp(argv[i], "run") == 0 || std::strcmp(argv[i], "sweep") == 0 ||
                    std::strcmp(argv[i], "compare") == 0 || std::strcmp(argv[i], "validate") == 0 ||
+                   std::strcmp(argv[i], "capacity") == 0 ||
                    std::strcmp(argv[i], "accuracy") == 0 || std::strcmp(argv[i], "calibrate") == 0 ||
                    std::strcmp(argv[i], "catalog") == 0 || std::strcmp(argv[i], "list") == 0 ||
                    std::strcmp(argv[i], "help") == 0))
@@ -211,7 +217,7 @@ Args parse_args(int argc, char** argv) {
   std::error_code ec;
   if (!command_given && a.command == "run" && !a.files.empty() && !std::filesystem::exists(a.files[0], ec) &&
       a.files[0].find('.') == std::string::npos && a.files[0].find('/') == std::string::npos)
-    usage_error("unknown command '" + a.files[0] + "'; commands: run, sweep, compare, validate, accuracy, calibrate, catalog");
+    usage_error("unknown command '" + a.files[0] + "'; commands: run, sweep, compare, validate, capacity, accuracy, calibrate, catalog");
   // Options the command does not use are errors, not silently ignored.
   struct Use {
     bool given;
@@ -229,8 +235,8 @@ Args parse_args(int argc, char** argv) {
       {a.iterations_given, "--iterations", {"calibrate"}},
       {a.loss != FitLoss::least_squares && !(a.command == "accuracy" && a.cv), "--loss", {"calibrate", "accuracy --cv"}},
       {a.replications != 1, "--replications", {"accuracy", "run", "compare", "sweep"}},
-      {a.json || a.csv, "--json/--csv", {"run", "compare"}},
-      {!a.sets.empty(), "--set", {"run", "sweep", "compare", "validate", "accuracy", "calibrate"}},
+      {a.json || a.csv, "--json/--csv", {"run", "compare", "capacity"}},
+      {!a.sets.empty(), "--set", {"run", "sweep", "compare", "validate", "capacity", "accuracy", "calibrate"}},
   };
   for (const Use& u : uses) {
     if (!u.given || a.command == "help") continue;
@@ -360,6 +366,14 @@ int cmd_validate(const Args& a, const HardwareCatalog& cat) {
   std::printf("%s: ok (%zu hosts, %s, %s; %s)\n", a.files[0].c_str(), s.cluster.hosts.size(),
               architecture_name(s.cluster.architecture), s.cluster.layout().describe().c_str(),
               s.workload.describe().c_str());
+  return 0;
+}
+
+// The capacity line of a scenario under both reserve rules, without simulating (issue 23, item 5).
+int cmd_capacity(const Args& a, const HardwareCatalog& cat) {
+  if (a.files.size() > 1) usage_error("capacity takes one scenario file (the built-in default without one)");
+  const CapacityAnswer c = capacity_answer(load(a.files.empty() ? "" : a.files[0], a.sets, cat));
+  std::fputs(a.json ? to_json(c).c_str() : format_capacity(c).c_str(), stdout);
   return 0;
 }
 
@@ -711,6 +725,7 @@ int dispatch(const Args& a) {
   const HardwareCatalog cat = HardwareCatalog::load();
   if (a.command == "catalog" || a.command == "list") return cmd_catalog(a, cat);
   if (a.command == "validate") return cmd_validate(a, cat);
+  if (a.command == "capacity") return cmd_capacity(a, cat);
   if (a.command == "sweep") return cmd_sweep(a, cat);
   if (a.command == "compare") return cmd_compare(a, cat);
   if (a.command == "accuracy") return cmd_accuracy(a, cat);

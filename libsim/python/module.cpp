@@ -51,6 +51,12 @@ std::string run(const std::string& kind, const std::string& text, const std::str
   return to_json(r);
 }
 
+// The scenario's capacity line under both reserve rules, as JSON; runs nothing.
+std::string capacity_json(const std::string& kind, const std::string& text, const std::string& name,
+                          const std::vector<std::string>& sets) {
+  return to_json(capacity_answer(read(kind, text, name, sets, HardwareCatalog::load())));
+}
+
 // Reads a scenario and throws InvalidInput if it is bad; runs nothing.
 void check_scenario(const std::string& kind, const std::string& text, const std::string& name,
            const std::vector<std::string>& sets) {
@@ -135,6 +141,7 @@ PYBIND11_MODULE(_hcisim, m) {
   m.attr("version") = kVersion;
   py::register_exception<InvalidArgument>(m, "InvalidInput", PyExc_ValueError);
   m.def("run", &run, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"));
+  m.def("capacity", &capacity_json, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"));
   m.def("check", &check_scenario, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"));
   m.def("sweep", &sweep, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("axes"),
         py::arg("jobs"));

@@ -258,6 +258,8 @@ std::string to_json(const RunResult& r) {
      << "  \"bottleneck\": " << json_string(r.bottleneck) << ",\n"
      << "  \"capacity\": {\"raw_gb\": " << num(r.capacity.raw_gb) << ", \"metadata_gb\": " << num(r.capacity.metadata_gb)
      << ", \"slack_gb\": " << num(r.capacity.slack_gb) << ", \"slack_rule\": " << json_string(r.capacity.slack_rule)
+     << ", \"operations_reserve_gb\": " << num(r.capacity.operations_reserve_gb)
+     << ", \"host_rebuild_reserve_gb\": " << num(r.capacity.host_rebuild_reserve_gb)
      << ", \"policy_factor\": " << num(r.capacity.policy_factor) << ", \"reduction_ratio\": "
      << num(r.capacity.reduction_ratio) << ", \"usable_gb\": " << num(r.capacity.usable_gb) << "},\n"
      << "  \"device_ops\": {\"fg_reads\": " << r.counters.fg_device_reads << ", \"fg_writes\": " << r.counters.fg_device_writes

@@ -233,11 +233,16 @@ SwitchSpec default_switch(double gbps, const HardwareCatalog& cat) {
 
 void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& out, std::vector<std::string>& notes) {
   c.expect_map({"hosts", "architecture", "witness_host", "host", "osa", "esa", "client_cache_mb", "failed_hosts",
-                "resync"});
+                "resync", "capacity_reserve"});
   const long hosts = c.integer("hosts", 0, 1, 64);
   if (hosts == 0) c.fail("missing key 'cluster.hosts' (1 to 64)");
   out.architecture = c.choice("architecture", "osa", {"osa", "esa"}) == "osa" ? Architecture::osa : Architecture::esa;
   out.witness_host = c.flag("witness_host", false);
+  out.capacity_reserve =
+      c.choice("capacity_reserve", "slack", {"slack", "reserved"}) == "slack" ? CapacityReserve::slack : CapacityReserve::reserved;
+  if (out.capacity_reserve == CapacityReserve::reserved && out.witness_host)
+    c.fail_value(c.key_path("capacity_reserve"), "reserved",
+                 "slack: a 2-node cluster (witness_host) has no Reserved Capacity", c.node()["capacity_reserve"]);
   out.client_cache_mb = c.number("client_cache_mb", out.client_cache_mb);
 
   const YamlReader h = c.child("host");
@@ -518,7 +523,7 @@ void check_combination(Scenario& s) {
   w.check_outstanding(hosts);
   const double vms = w.vm_count(hosts);
   // HCIBench writes every VMDK's working set before it measures: that data must fit.
-  const CapacityReport c = capacity(s.cluster, DataProfile{w.compress_pct, w.dedupe_pct});
+  const CapacityReport c = scenario_capacity(s);
   const double data_gb = vms * w.vmdks_per_vm * static_cast<double>(w.vmdk_size.count()) * w.working_set_pct / 100.0 / 1e9;
   // A hundred times the capacity is no longer a what-if but a typo (fuzz review D5).
   if (data_gb > 100 * c.usable_gb) {
@@ -608,9 +613,18 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
   }
   if (r.has("data_services")) {
     const YamlReader d = r.child("data_services");
-    d.expect_map({"dedupe", "compression"});
+    d.expect_map({"dedupe", "compression", "reduction_ratio"});
     s.cluster.services.dedupe = d.flag("dedupe", false);
     s.cluster.services.compression = d.flag("compression", s.cluster.services.dedupe);
+    // A planner's data-reduction ratio for the capacity line (1.5 for 1.5:1); the performance
+    // model still takes the workload's compress_pct and dedupe_pct.
+    if (d.has("reduction_ratio")) {
+      const double ratio = d.number("reduction_ratio", 0);
+      if (!(ratio >= 1 && ratio <= 100))
+        d.fail_value(d.key_path("reduction_ratio"), d.text("reduction_ratio", ""),
+                     "a ratio 1..100 (1.5 for 1.5:1)", d.node()["reduction_ratio"]);
+      s.cluster.services.planned_reduction_ratio = ratio;
+    }
   }
   catalog.calibration().apply_drives(s.cluster);
   try {
@@ -694,6 +708,30 @@ Scenario from_specs(std::string name, ClusterSpec cluster, WorkloadSpec workload
 }
 
 }  // namespace
+
+CapacityReport scenario_capacity(const Scenario& s) {
+  CapacityOptions o;
+  o.largest_object_gb = static_cast<double>(s.workload.vmdk_size.count()) / 1e9;
+  return capacity(s.cluster, DataProfile{s.workload.compress_pct, s.workload.dedupe_pct}, o);
+}
+
+CapacityAnswer capacity_answer(const Scenario& s) {
+  CapacityAnswer a;
+  a.scenario = s.name;
+  a.architecture = architecture_name(s.cluster.architecture);
+  a.layout = s.cluster.layout().describe();
+  const bool slack = s.cluster.capacity_reserve == CapacityReserve::slack;
+  a.rule = slack ? "slack" : "reserved";
+  a.report = scenario_capacity(s);
+  a.planned_reduction = s.cluster.services.planned_reduction_ratio > 0;
+  if (!s.cluster.witness_host) {
+    Scenario other = s;
+    other.cluster.capacity_reserve = slack ? CapacityReserve::reserved : CapacityReserve::slack;
+    a.other_rule = slack ? "reserved" : "slack";
+    a.other = scenario_capacity(other);
+  }
+  return a;
+}
 
 Scenario make_scenario(std::string name, ClusterSpec cluster, WorkloadSpec workload, const HardwareCatalog& catalog,
                        std::uint64_t seed) {

@@ -272,7 +272,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   for (const VmStats& vm : load.vm_stats())
     for (std::size_t op = 0; op < 2; ++op) r.pooled[op].merge(vm.latency[op]);
   r.threads = load.thread_stats();
-  r.capacity = capacity(scenario.cluster, DataProfile{w.compress_pct, w.dedupe_pct});
+  r.capacity = scenario_capacity(scenario);
 
   std::vector<int> counts;
   // A failed host reports nothing (its CPU, devices, LSOM worlds and ports are idle, not free

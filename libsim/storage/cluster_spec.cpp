@@ -161,6 +161,12 @@ void ClusterSpec::validate() const {
     if (down[static_cast<std::size_t>(f)]) reject("failed_hosts", hosts[static_cast<std::size_t>(f)].name + " is listed twice");
     down[static_cast<std::size_t>(f)] = true;
   }
+  // Reserved Capacity is not offered on 2-node clusters (capacity.hpp).
+  if (capacity_reserve == CapacityReserve::reserved && witness_host)
+    reject("capacity_reserve", "reserved is not available on a 2-node cluster (witness_host); use slack");
+  const double ratio = services.planned_reduction_ratio;
+  if (!(ratio == 0 || (ratio >= 1 && ratio <= 100)))
+    reject("services.planned_reduction_ratio", std::to_string(ratio) + "; expected 1..100 (1.5 for 1.5:1), or 0 for none");
   const int tolerated = l.erasure_coded() ? l.parity : l.ftt;
   if (static_cast<int>(failed_hosts.size()) > tolerated)
     reject("failed_hosts", std::to_string(failed_hosts.size()) + " failed hosts; " + l.describe() + " keeps data available through at most " +

@@ -181,3 +181,20 @@ def test_ctrl_c_stops_a_long_run():
         hcisim.run(set={"workload.duration_s": 600, "workload.warmup_s": 1})
     timer.join()
     assert time.monotonic() - start < 30
+
+
+def test_capacity_answers_at_once_under_both_rules():
+    c = hcisim.capacity()
+    assert c["capacity_reserve"] == "slack" and c["hosts_up"] == 4
+    r = hcisim.capacity(set={"cluster.capacity_reserve": "reserved", "data_services.reduction_ratio": 1.5})
+    assert r["reduction_ratio"] == 1.5 and r["reduction_from"] == "planner"
+    assert r["reserve_gb"] == pytest.approx(r["operations_reserve_gb"] + r["host_rebuild_reserve_gb"])
+    assert r["usable_gb_slack"] == pytest.approx(
+        (c["raw_gb"] - c["metadata_gb"] - c["reserve_gb"]) * 1.5 / c["policy_factor"])
+    down = hcisim.capacity(set={"cluster.failed_hosts": ["esx02"]})
+    assert down["hosts_up"] == 3 and down["raw_gb"] == pytest.approx(c["raw_gb"] * 3 / 4)
+    # The same line as a run's report, which simulates.
+    run = hcisim.run(set=SHORT)
+    assert run["capacity"]["usable_gb"] == pytest.approx(c["usable_gb"])
+    with pytest.raises(ValueError, match="reduction_ratio"):
+        hcisim.capacity(set={"data_services.reduction_ratio": 0.5})

@@ -145,3 +145,56 @@ TEST_CASE("capacity: raw, slack and usable by policy, reduction and ESA log over
   CHECK(e.policy_factor == Approx(1.25));
   CHECK(e.usable_gb == Approx((e.raw_gb - e.slack_gb) / (1.25 * 1.131)));
 }
+
+TEST_CASE("capacity: vSAN 7 U1+ reserved capacity, a planner's reduction ratio, failed hosts leave the line") {
+  ClusterSpec osa = test::osa_cluster(6);   // 6 x 1 x 2 TB capacity: 1980 GB per host after format
+  osa.capacity_reserve = CapacityReserve::reserved;
+  CapacityOptions o;
+  o.largest_object_gb = 100;
+  const CapacityReport r = capacity(osa, {}, o);
+  const double raw = 6 * 1980.0;
+  CHECK(r.raw_gb == Approx(raw));
+  // Operations reserve: 255 GB per host (objects under 8 TB) + the 5 % buffer; host rebuild
+  // reserve: the largest host.
+  CHECK(r.operations_reserve_gb == Approx(6 * 255 + 0.05 * raw));
+  CHECK(r.host_rebuild_reserve_gb == Approx(1980));
+  CHECK(r.slack_gb == Approx(6 * 255 + 0.05 * raw + 1980));
+  CHECK(r.usable_gb == Approx((raw - r.slack_gb) / 2));
+  // From 8 TB objects the policy change of one needs 765 GB per host.
+  o.largest_object_gb = 8000;
+  CHECK(capacity(osa, {}, o).operations_reserve_gb == Approx(6 * 765 + 0.05 * raw));
+  // Without a host beyond the policy's minimum, no rebuild reserve (3 hosts at FTT 1).
+  ClusterSpec three = test::osa_cluster(3);
+  three.capacity_reserve = CapacityReserve::reserved;
+  CHECK(capacity(three, {}).host_rebuild_reserve_gb == 0);
+  // The older rule keeps more back on a small cluster, less on a large one.
+  ClusterSpec big = test::osa_cluster(16);
+  const double slack16 = capacity(big, {}).usable_gb;
+  big.capacity_reserve = CapacityReserve::reserved;
+  CHECK(capacity(big, {}).usable_gb > slack16);
+  CHECK(r.usable_gb < capacity(test::osa_cluster(6), {}).usable_gb);
+  // A 2-node cluster has no Reserved Capacity.
+  ClusterSpec two_node = test::osa_cluster(2);
+  two_node.witness_host = true;
+  two_node.capacity_reserve = CapacityReserve::reserved;
+  CHECK_THROWS_WITH(capacity(two_node, {}), Catch::Contains("2-node"));
+
+  // A planner's ratio replaces the one from the workload's data; 0 means none; below 1 is refused.
+  ClusterSpec planned = test::osa_cluster(6);
+  planned.services = {true, true, 1.5};
+  const CapacityReport p = capacity(planned, {50, 50});
+  CHECK(p.reduction_ratio == 1.5);
+  CHECK(p.usable_gb == Approx((raw * 0.95 - p.slack_gb) * 1.5 / 2));
+  planned.services.planned_reduction_ratio = 0.5;
+  CHECK_THROWS_WITH(capacity(planned, {}), Catch::Contains("planned_reduction_ratio"));
+
+  // A failed host's devices leave raw, and the largest surviving host is the rebuild reserve.
+  ClusterSpec failed = test::osa_cluster(6);
+  failed.hosts[0].disk_groups[0].capacity.push_back(failed.hosts[0].disk_groups[0].capacity[0]);   // 4 TB
+  failed.failed_hosts = {0};
+  const CapacityReport f = capacity(failed, {});
+  CHECK(f.hosts_counted == 5);
+  CHECK(f.raw_gb == Approx(5 * 1980.0));
+  failed.capacity_reserve = CapacityReserve::reserved;
+  CHECK(capacity(failed, {}).host_rebuild_reserve_gb == Approx(1980));
+}

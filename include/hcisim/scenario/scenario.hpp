@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "hcisim/report/capacity_answer.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
+#include "hcisim/storage/capacity.hpp"
 #include "hcisim/storage/cluster_spec.hpp"
 #include "hcisim/workload/workload_spec.hpp"
 
@@ -62,5 +64,13 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 /// The built-in default: seed 000's cluster (4 x NUC 11 Extreme, OSA, Optane P4800X 750 GB
 /// cache, Lexar NM620 2 TB capacity, 10 GbE) and its first HCIBench workload.
 const std::string& default_scenario_yaml();
+
+/// The scenario's capacity line (storage/capacity.hpp): its cluster, the reserve rule it
+/// names, and its workload's data (reduction) and largest object (a VMDK). Instant: nothing
+/// is simulated.
+CapacityReport scenario_capacity(const Scenario& s);
+/// The same under the scenario's reserve rule and, beside it, the other one (a 2-node
+/// cluster has only slack), for `hcisim capacity` and Python's hcisim.capacity().
+CapacityAnswer capacity_answer(const Scenario& s);
 
 }  // namespace hcisim

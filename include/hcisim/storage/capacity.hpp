@@ -1,13 +1,23 @@
 // Capacity accounting ("Capacity formulas" of vsan-model-facts.md, sections 1-3 and 7):
-//   raw        = sum of capacity devices (OSA: cache devices excluded; ESA: every pool device)
-//                minus the on-disk format overhead;
+//   raw        = sum of capacity devices of the hosts that are up (OSA: cache devices
+//                excluded; ESA: every pool device) minus the on-disk format overhead;
 //   OSA        : dedupe/compression metadata ~5 % of raw when those services are on;
-//   slack      = max(slack_fraction x raw, host rebuild reserve = the largest host's raw
-//                capacity + the 5 % operations buffer), or just the fraction when the
-//                rebuild reserve is off;
-//   usable     = (raw - metadata - slack) x reduction ratio / policy factor, and on ESA
-//                divided again by 1 + the log-structured overhead (13.1 %).
-// "Usable" is the VM data that fits while keeping the slack free.
+//   reserve    = ClusterSpec::capacity_reserve:
+//     slack    (vSAN 7.0 and earlier) max(slack_fraction x raw, host rebuild reserve = the
+//              largest host's raw capacity + 5 %), or just the fraction without a spare host;
+//     reserved (vSAN 7 U1+ and ESA, "Reserved Capacity") operations reserve + host rebuild
+//              reserve: the operations reserve is the space a policy change of the largest
+//              object needs, 255 GB per host for objects under 8 TB and 765 GB per host from
+//              8 TB (vSAN 8.0 administration guide, "operations space"), plus the 5 % of
+//              capacity vSAN adds as a buffer when the reserve is on (vSAN monitoring guide,
+//              "Reserved capacity"); the host rebuild reserve is the largest host's raw
+//              capacity, when there is a host to rebuild on. Not offered on 2-node clusters
+//              (VMware, "Understanding Reserved Capacity Concepts in vSAN", 2022-02).
+//   usable     = (raw - metadata - reserve) x reduction ratio / policy factor, and on ESA
+//                divided again by 1 + the log-structured overhead (13.1 %); the reduction
+//                ratio is the planner's (DataServices::planned_reduction_ratio) when given,
+//                else what compression and dedupe make of the workload's data.
+// "Usable" is the VM data that fits while keeping the reserve free.
 #pragma once
 
 #include <string>
@@ -23,14 +33,18 @@ struct CapacityOptions {
   double slack_fraction = 0.30;        // free space kept for rebuilds and policy changes (25-30 %)
   bool host_rebuild_reserve = true;    // also reserve the largest host (+5 %), vSAN 7.x, when the
                                        // cluster has a host beyond the policy's minimum
+  double largest_object_gb = 0;        // the largest object (a VMDK): sets the operations reserve
   void validate() const;
 };
 
 struct CapacityReport {
   double raw_gb = 0;                   // device capacity after format overhead (decimal GB)
   double metadata_gb = 0;              // OSA dedupe/compression metadata
-  double slack_gb = 0;
-  std::string slack_rule;              // which rule set the slack
+  double slack_gb = 0;                 // the whole reserve, whichever rule
+  std::string slack_rule;              // which rule set it
+  double operations_reserve_gb = 0;    // reserved: its two parts (0 under slack)
+  double host_rebuild_reserve_gb = 0;
+  int hosts_counted = 0;               // hosts that are up
   double policy_factor = 1;            // raw bytes per VM byte (layout)
   double lfs_factor = 1;               // ESA: 1 + lfs_overhead
   double reduction_ratio = 1;          // compression x dedupe

@@ -100,6 +100,14 @@ struct ResyncSettings {
 struct DataServices {
   bool compression = false;
   bool dedupe = false;                           // OSA all-flash only (ESA: compression only here)
+  double planned_reduction_ratio = 0;            // capacity only: a planner's ratio (1.5 for 1.5:1)
+                                                 // instead of the one the workload's data gives; 0: none
+};
+
+/// How much raw capacity is held back from VM data (storage/capacity.hpp).
+enum class CapacityReserve : std::uint8_t {
+  slack,      // vSAN 7.0 and earlier: max(30 % of raw, largest host + 5 %)
+  reserved,   // vSAN 7 U1+ and ESA "Reserved Capacity": operations reserve + host rebuild reserve
 };
 
 struct ClusterSpec {
@@ -133,6 +141,7 @@ struct ClusterSpec {
   /// EC read = k reads"); their VMs run on the surviving hosts (vSphere HA restarts them).
   /// At most the policy's failures to tolerate (FTT, or m for RAID-5/6).
   std::vector<int> failed_hosts;
+  CapacityReserve capacity_reserve = CapacityReserve::slack;
   ResyncSettings resync;
 
   /// Throws InvalidArgument naming the field (e.g. "hosts[2].disk_groups[0].capacity") and

@@ -28,7 +28,7 @@ from . import _hcisim
 __version__ = _hcisim.version
 InvalidInput = _hcisim.InvalidInput
 
-__all__ = ["run", "sweep", "replicate", "timeline", "accuracy", "data_dir", "InvalidInput", "__version__"]
+__all__ = ["run", "sweep", "replicate", "timeline", "accuracy", "capacity", "data_dir", "InvalidInput", "__version__"]
 
 
 def _value(v):
@@ -143,6 +143,15 @@ def _rows(kind, text, name, sets, axes, jobs, client):
     if len(headers) != 1:
         raise RuntimeError("the workers run another hcisim version: their CSV headers differ")
     return headers.pop(), [row for _, row in results]
+
+
+def capacity(scenario=None, set=None):
+    """The scenario's capacity line at once, without simulating (the CLI's ``hcisim capacity
+    --json``): raw, metadata, the reserve under the scenario's rule (``cluster.capacity_reserve``:
+    "slack" or "reserved") and its parts, the policy and reduction factors, usable GB, and
+    ``usable_gb_<other rule>`` beside it. Failed hosts' devices are left out."""
+    kind, text, name = _scenario(scenario)
+    return json.loads(_hcisim.capacity(kind, text, name, _sets(set)))
 
 
 def sweep(scenario=None, vary=None, set=None, jobs=0, client=None):

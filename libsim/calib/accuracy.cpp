@@ -268,7 +268,7 @@ AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const
   parallel_for(jobs_to_run.size(), options.jobs, [&](std::size_t i) {
     try {
       const Scenario s = load_scenario(options.repo_dir + "/" + jobs_to_run[i].path, jobs_to_run[i].overrides, catalog);
-      results[i] = simulate(s);
+      results[i] = simulate(s, options.run_progress);
     } catch (const InvalidArgument& e) {
       errors[i] = e.what();
     }

@@ -75,7 +75,7 @@ usage:
 options:
   --set KEY=VALUE   override a scenario key, e.g. --set workload.vms=16
                     or --set cluster.host.network.speed_gbe=25 (repeatable)
-  --json, --csv     machine-readable output (stable keys, see the README)
+  --json, --csv     machine-readable output (stable keys, see docs/reference.md)
   --quiet           no progress bar (shown only when stderr is a terminal) and no wall-time estimate
 
 examples:
@@ -212,6 +212,10 @@ Args parse_args(int argc, char** argv) {
     }
   }
   if (a.json && a.csv) usage_error("--json and --csv cannot both be given");
+  if (a.replications > 1 && a.command != "accuracy")
+    for (const std::string& set : a.sets)
+      if (set.rfind("seed=", 0) == 0)
+        usage_error("--set " + set + " and --replications both set the seed (--replications runs seeds 1..N); give one");
   // The first word names a command unless it is a scenario file: a word that is neither (a
   // typo such as "rn") is an unknown command, not a missing file.
   std::error_code ec;
@@ -453,12 +457,13 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   }
   // One column per varied key (the value as given), then the report's columns. One curve
   // per file and combination of all but the last key, along the last key.
-  // A key the report has a column for (seed, replication) gets no second column.
+  // A key the report's CSV has a column for (seed) gets no second column.
   std::string csv, keys;
-  for (const SweepAxis& ax : axes) {
-    if (!csv_has_column(ax.key)) csv += ax.key + ",";
-    keys += (keys.empty() ? "" : ", ") + ax.key;
+  for (std::size_t k = 0; k < axes.size(); ++k) {
+    if (!csv_has_column(axes[k].key)) csv += axes[k].key + ",";
+    if (reps <= 1 || k + 1 < axes.size()) keys += (keys.empty() ? "" : ", ") + axes[k].key;   // not the seeds
   }
+  if (reps > 1) keys += " (mean over seeds 1-" + std::to_string(reps) + ")";
   csv += csv_header() + "\n";
   for (std::size_t i = 0; i < grid.size(); ++i) {
     for (std::size_t k = 0; k < axes.size(); ++k) {
@@ -500,7 +505,8 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
         std::snprintf(buf, sizeof buf, ": IOPS %.0f (%.0f .. %.0f), mean latency %.3f ms (%.3f .. %.3f)\n", iops, lo,
                       hi, latency, llo, lhi);
         std::string at_settings = points[at].name;
-        for (std::size_t k = 0; k < user_axes; ++k) at_settings += (k == 0 ? " " : ", ") + grid[at].settings[k];
+        for (std::size_t k = 0; k < user_axes; ++k) at_settings += (k == 0 ? " (" : ", ") + grid[at].settings[k];
+        at_settings += ")";
         summary += at_settings + buf;
       }
     }
@@ -510,7 +516,8 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   write_file(a.out + ".csv", csv, "--out");
   write_file(a.out + ".svg", svg_line_chart(title, "IOPS", "mean latency (ms)", series), "--out");
   std::fputs(csv.c_str(), stdout);
-  if (reps > 1) std::printf("\nMean over seeds 1-%zu (lowest .. highest):\n%s", reps, summary.c_str());
+  // The summary goes to stderr: stdout stays one CSV.
+  if (reps > 1) std::fprintf(stderr, "Mean over seeds 1-%zu (lowest .. highest):\n%s", reps, summary.c_str());
   std::fprintf(stderr, "wrote %s.csv and %s.svg\n", a.out.c_str(), a.out.c_str());
   return 0;
 }

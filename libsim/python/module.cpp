@@ -5,7 +5,14 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
 #include <iterator>
+#include <mutex>
+#include <optional>
+#include <thread>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -33,21 +40,62 @@ Scenario read(const std::string& kind, const std::string& text, const std::strin
   throw InvalidArgument("scenario kind '" + kind + "'; expected file, yaml or default");
 }
 
+// Thrown from a run's progress report once Ctrl-C was seen: unwinds the simulation.
+struct Interrupted {};
+
+// Runs `work(progress)` with the GIL released (other Python threads run meanwhile), on a
+// worker thread, while this thread checks for signals every 50 ms: Ctrl-C (or any signal whose
+// handler raises) makes every run stop at its next progress report (each batch: 128 per
+// window, 100 over the warm-up) and raises here. Signals reach Python's main thread only, so
+// a call from another thread is not interrupted.
+template <class Work>
+auto interruptible(Work&& work) -> decltype(work(ProgressFn{})) {
+  std::atomic<bool> stop{false};
+  std::atomic<bool> done{false};
+  const ProgressFn progress = [&stop](const RunProgress&) {
+    if (stop.load(std::memory_order_relaxed)) throw Interrupted{};
+  };
+  std::optional<decltype(work(ProgressFn{}))> out;
+  std::exception_ptr error;
+  bool signalled = false;
+  {
+    py::gil_scoped_release release;
+    std::mutex mu;
+    std::condition_variable cv;
+    std::thread worker([&] {
+      try {
+        out.emplace(work(progress));
+      } catch (...) {
+        error = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      done = true;
+      cv.notify_one();
+    });
+    std::unique_lock<std::mutex> lock(mu);
+    while (!cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return done.load(); })) {
+      if (signalled) continue;
+      lock.unlock();
+      {
+        py::gil_scoped_acquire acquire;
+        signalled = PyErr_CheckSignals() != 0;   // the handler's exception stays set
+      }
+      if (signalled) stop = true;
+      lock.lock();
+    }
+    lock.unlock();
+    worker.join();
+  }
+  if (signalled) throw py::error_already_set();
+  if (error) std::rethrow_exception(error);
+  return std::move(*out);
+}
+
 std::string run(const std::string& kind, const std::string& text, const std::string& name,
                 const std::vector<std::string>& sets) {
   const HardwareCatalog cat = HardwareCatalog::load();
   const Scenario s = read(kind, text, name, sets, cat);
-  RunResult r;
-  {
-    py::gil_scoped_release release;   // other Python threads run while this one simulates
-    // Ctrl-C (or any pending signal whose handler raises) stops the run at its next progress
-    // report (every batch: 128 per window, 100 over the warm-up), with the GIL taken back
-    // for the check only.
-    r = simulate(s, [](const RunProgress&) {
-      py::gil_scoped_acquire acquire;
-      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-    });
-  }
+  const RunResult r = interruptible([&](const ProgressFn& progress) { return simulate(s, progress); });
   return to_json(r);
 }
 
@@ -57,10 +105,12 @@ std::string capacity_json(const std::string& kind, const std::string& text, cons
   return to_json(capacity_answer(read(kind, text, name, sets, HardwareCatalog::load())));
 }
 
-// Reads a scenario and throws InvalidInput if it is bad; runs nothing.
+// Reads a scenario once per list of settings and throws InvalidInput at the first bad one;
+// runs nothing.
 void check_scenario(const std::string& kind, const std::string& text, const std::string& name,
-           const std::vector<std::string>& sets) {
-  read(kind, text, name, sets, HardwareCatalog::load());
+                    const std::vector<std::vector<std::string>>& sets) {
+  const HardwareCatalog cat = HardwareCatalog::load();
+  for (const auto& one : sets) read(kind, text, name, one, cat);
 }
 
 // A grid: the header (one column per key, then the report's) and one CSV row per point.
@@ -70,7 +120,7 @@ std::pair<std::string, std::vector<std::string>> sweep(
   const HardwareCatalog cat = HardwareCatalog::load();
   std::vector<SweepAxis> grid;
   std::string header;
-  // A key the report has a column for (seed, replication) gets no second column.
+  // A key the report's CSV has a column for (seed) gets no second column.
   for (const auto& [key, values] : axes) {
     grid.push_back({key, values});
     if (!csv_has_column(key)) header += key + ",";
@@ -83,11 +133,8 @@ std::pair<std::string, std::vector<std::string>> sweep(
         return read(kind, text, name, all, cat);
       },
       grid);
-  std::vector<SweepRow> rows;
-  {
-    py::gil_scoped_release release;
-    rows = run_sweep(points, jobs);
-  }
+  const std::vector<SweepRow> rows =
+      interruptible([&](const ProgressFn& progress) { return run_sweep(points, jobs, progress); });
   std::vector<std::string> out;
   for (const SweepRow& row : rows) {
     std::string line;
@@ -121,11 +168,11 @@ std::vector<AccuracyRow> accuracy(const std::vector<std::string>& sets, const st
   o.only_seeds = seeds;
   o.replications = replications;
   o.jobs = jobs;
-  AccuracyReport report;
-  {
-    py::gil_scoped_release release;
-    report = evaluate(measurements, cat, o);
-  }
+  const AccuracyReport report = interruptible([&](const ProgressFn& progress) {
+    AccuracyOptions with = o;
+    with.run_progress = progress;
+    return evaluate(measurements, cat, with);
+  });
   std::vector<AccuracyRow> out;
   for (const Prediction& p : report.rows)
     out.emplace_back(p.m.seed_file, p.m.scenario, p.m.workload, p.m.metric, p.m.unit, p.m.kind,

@@ -77,10 +77,10 @@ std::vector<SweepPoint> sweep_points(const ScenarioLoader& load, const std::vect
   return points;
 }
 
-std::vector<SweepRow> run_sweep(const std::vector<SweepPoint>& points, int jobs) {
+std::vector<SweepRow> run_sweep(const std::vector<SweepPoint>& points, int jobs, const ProgressFn& progress) {
   std::vector<SweepRow> rows(points.size());
   parallel_for(points.size(), jobs, [&](std::size_t i) {
-    const RunResult r = simulate(points[i].scenario);
+    const RunResult r = simulate(points[i].scenario, progress);
     rows[i] = SweepRow{points[i].settings, r.result, r.bottleneck, csv_row(r)};
   });
   return rows;

@@ -129,13 +129,28 @@ def test_a_sweep_on_a_two_worker_dask_cluster_equals_the_serial_run():
     serial = hcisim.sweep(SEED000, vary=grid, set=SHORT, jobs=1)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as lc, \
             distributed.Client(lc) as client:
-        on_dask = hcisim.sweep(SEED000, vary=grid, set=SHORT, client=client)
-        # Both workers ran points: the tasks were spread, not run in the client.
-        assert len(client.scheduler_info()["workers"]) == 2
+        # Input that is bad when read fails in the client, before any task is sent (first, on a
+        # fresh cluster, so that no earlier task can show in the stream).
+        with distributed.get_task_stream(client) as tasks:
+            with pytest.raises(ValueError, match="read_pct"):
+                hcisim.sweep(SEED000, vary={"workload.read_pct": [50, 150]}, set=SHORT, client=client)
+        assert tasks.data == []
+        with distributed.get_task_stream(client) as tasks:
+            on_dask = hcisim.sweep(SEED000, vary=grid, set=SHORT, client=client)
+        # The four points ran as tasks, on both workers.
+        assert len(tasks.data) == 4
+        assert len({t["worker"] for t in tasks.data}) == 2
         reps = hcisim.replicate(SEED000, 3, set=SHORT, client=client)
-        # Bad input fails in the client, before any task is sent.
-        with pytest.raises(ValueError, match="read_pct"):
-            hcisim.sweep(SEED000, vary={"workload.read_pct": [50, 150]}, set=SHORT, client=client)
+        # A scenario file that is not UTF-8 travels as its bytes, as the serial run reads it.
+        latin = pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / f"hcisim-latin1-{os.getpid()}.yaml"
+        latin.write_bytes(b"# caf\xe9\n" + SEED000.read_bytes())
+        try:
+            one = {"workload.read_pct": [0]}
+            _same(hcisim.sweep(latin, vary=one, set=SHORT, client=client), hcisim.sweep(latin, vary=one, set=SHORT))
+        finally:
+            latin.unlink()
+        with pytest.raises(ValueError, match="scheduler address"):
+            hcisim.sweep(SEED000, vary=grid, set=SHORT, client="Local")
     _same(serial, on_dask)
     _same(reps, hcisim.replicate(SEED000, 3, set=SHORT, jobs=2))
     assert list(reps["replication"]) == [1, 2, 3]
@@ -151,6 +166,10 @@ def test_replications_vary_streams_or_placement():
         hcisim.replicate(None, 1)
     with pytest.raises(ValueError, match="vary"):
         hcisim.replicate(None, 2, vary="hosts")
+    with pytest.raises(ValueError, match="replications"):
+        hcisim.replicate(None, 2.5)
+    with pytest.raises(ValueError, match="timeline"):
+        hcisim.timeline({})
 
 
 def test_the_timeline_covers_the_window_and_a_resync_progresses():
@@ -168,19 +187,26 @@ def test_the_timeline_covers_the_window_and_a_resync_progresses():
     assert completed == pytest.approx(r["simulated_ios"] + r["configured_outstanding_io"], abs=1e-6)
 
 
-def test_ctrl_c_stops_a_long_run():
-    # SIGINT a quarter second into a run planned for ten simulated minutes: the run stops at its
+def test_ctrl_c_stops_a_long_run_a_sweep_and_an_accuracy_table():
+    # SIGINT a quarter second into runs planned for ten simulated minutes: they stop at their
     # next progress report with KeyboardInterrupt, as Ctrl-C in a notebook or shell would.
     import signal
     import time
 
-    timer = threading.Timer(0.25, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
-    start = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        hcisim.run(set={"workload.duration_s": 600, "workload.warmup_s": 1})
-    timer.join()
-    assert time.monotonic() - start < 30
+    long = {"workload.duration_s": 600, "workload.warmup_s": 1}
+    calls = [lambda: hcisim.run(set=long),
+             lambda: hcisim.sweep(None, vary={"workload.vms": [4, 8, 12]}, set=long, jobs=2),
+             lambda: hcisim.accuracy(seeds=["000"], set=long)]
+    for call in calls:
+        timer = threading.Timer(0.25, lambda: os.kill(os.getpid(), signal.SIGINT))
+        timer.start()
+        start = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        timer.join()
+        assert time.monotonic() - start < 30
+    # The module works on after an interrupted call.
+    assert hcisim.run(set=SHORT)["iops"] > 0
 
 
 def test_capacity_answers_at_once_under_both_rules():

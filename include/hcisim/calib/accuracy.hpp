@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "hcisim/scenario/hardware_catalog.hpp"
+#include "hcisim/scenario/simulation.hpp"
 
 namespace hcisim {
 
@@ -70,6 +71,8 @@ struct AccuracyOptions {
   int replications = 1;                // runs per scenario, with scenario seeds 1..N (1: the
                                        // scenario's own seed); predictions are their mean; a
                                        // "seed=" override with N >= 2 is rejected
+  ProgressFn run_progress;             // passed to every run (from the worker threads at once):
+                                       // a caller that wants to stop the evaluation throws from it
 };
 
 struct AccuracyReport {

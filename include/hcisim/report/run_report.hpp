@@ -19,8 +19,8 @@ std::string to_json(const RunResult& r);
 /// CSV: header line and one row per run, same keys as JSON (per-host values flattened).
 std::string csv_header();
 std::string csv_row(const RunResult& r);
-/// Whether the report's CSV has a column named `key` (a sweep over "seed" or "replication"
-/// then adds no second column of that name).
+/// Whether the report's CSV has a column named `key` (a sweep over "seed" then adds no second
+/// column of that name).
 bool csv_has_column(std::string_view key);
 
 }  // namespace hcisim

@@ -11,6 +11,7 @@
 #include "hcisim/core/batch_means.hpp"
 #include "hcisim/report/run_result.hpp"
 #include "hcisim/scenario/scenario.hpp"
+#include "hcisim/scenario/simulation.hpp"
 
 namespace hcisim {
 
@@ -49,7 +50,9 @@ struct SweepRow {
   std::string bottleneck;
   std::string csv_row;
 };
-std::vector<SweepRow> run_sweep(const std::vector<SweepPoint>& points, int jobs = 0);
+/// `progress`, when given, is passed to every run (from the worker threads at once): a caller
+/// that wants to stop a sweep throws from it.
+std::vector<SweepRow> run_sweep(const std::vector<SweepPoint>& points, int jobs = 0, const ProgressFn& progress = {});
 
 /// What to vary between replications: the random streams of one placement (`replication`
 /// 1..n: run-to-run noise) or the seed (seeds 1..n: placement as well).

@@ -21,6 +21,7 @@ stops a run (KeyboardInterrupt) at its next batch.
 
 import io
 import json
+import numbers
 import os
 
 from . import _hcisim
@@ -104,16 +105,20 @@ def _sweep_point(kind, text, name, sets, point):
     return header, rows[0]
 
 
-def _dask_client(client):
+def _dask_client(client, points):
     from distributed import Client, LocalCluster
 
     if isinstance(client, Client):
         return client, False
     if client == "local":
-        # One single-threaded worker process per core: a run holds its core for its length.
-        return Client(LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1,
-                                   dashboard_address=":0")), True
+        # One single-threaded worker process per core (no more than there are points): a run
+        # holds its core for its length.
+        workers = max(1, min(os.cpu_count() or 1, points))
+        return Client(LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=":0")), True
     if isinstance(client, str):
+        if "://" not in client and ":" not in client:
+            raise InvalidInput(f"client = {client!r}; expected 'local' or a scheduler address such as "
+                               "'tcp://scheduler:8786'")
         return Client(client), True
     raise TypeError("client: expected a distributed.Client, a scheduler address or 'local'")
 
@@ -122,16 +127,17 @@ def _rows(kind, text, name, sets, axes, jobs, client):
     if client is None:
         return _hcisim.sweep(kind, text, name, sets, axes, int(jobs))
     if kind == "file":
-        # Workers on other machines need not have the file: send its text, named by its path
-        # (what load_scenario does with it).
-        with open(text, encoding="utf-8", errors="surrogateescape") as f:
+        # Workers on other machines need not have the file: send its bytes as they are, named
+        # by its path (what load_scenario does with it).
+        with open(text, "rb") as f:
             kind, text = "yaml", f.read()
-    # Every point is read here first, so bad input fails before any task is sent.
-    for point in _points(axes):
-        _hcisim.check(kind, text, name, sets + [f"{k}={v}" for k, v in point])
-    c, owned = _dask_client(client)
+    # Every point is read here first (one catalog load), so input that is bad when read fails
+    # before any task is sent; what only a run finds comes back from its worker.
+    points = _points(axes)
+    _hcisim.check(kind, text, name, [sets + [f"{k}={v}" for k, v in p] for p in points])
+    c, owned = _dask_client(client, len(points))
     try:
-        futures = [c.submit(_sweep_point, kind, text, name, sets, p, pure=False) for p in _points(axes)]
+        futures = [c.submit(_sweep_point, kind, text, name, sets, p, pure=False) for p in points]
         results = c.gather(futures)
     finally:
         if owned:
@@ -174,12 +180,13 @@ def replicate(scenario=None, replications=10, set=None, vary="streams", jobs=0, 
     noise); with vary="placement" the seed changes too (key ``seed`` 1..N). Returns the
     sweep's DataFrame, one row per replication; ``df.iops.mean()`` and its spread are the
     replicated answer. ``jobs`` and ``client`` as for sweep()."""
-    if not isinstance(replications, int) or not 2 <= replications <= 1000:
+    if isinstance(replications, bool) or not isinstance(replications, numbers.Integral) \
+            or not 2 <= replications <= 1000:
         raise InvalidInput(f"replicate: replications = {replications!r}; expected an integer 2..1000")
     keys = {"streams": "replication", "placement": "seed"}
     if vary not in keys:
         raise InvalidInput(f"replicate: vary = {vary!r}; expected 'streams' or 'placement'")
-    return sweep(scenario, {keys[vary]: list(range(1, replications + 1))}, set=set, jobs=jobs, client=client)
+    return sweep(scenario, {keys[vary]: list(range(1, int(replications) + 1))}, set=set, jobs=jobs, client=client)
 
 
 def timeline(result):
@@ -187,22 +194,34 @@ def timeline(result):
     with IOPS, mean latency and resync progress) as a pandas DataFrame."""
     import pandas as pd
 
+    if not isinstance(result, dict) or "timeline" not in result:
+        raise InvalidInput("timeline: expected a result of hcisim.run() (a dict with a 'timeline')")
     return pd.DataFrame(result["timeline"])
 
 
 def accuracy(seeds=None, set=None, replications=1, jobs=0):
     """Measured against predicted for every row of data/measurements.csv (the CLI's
     ``hcisim accuracy``), as a pandas DataFrame: one row per measurement with its class
-    (throughput, mean_latency, other, ratio, unsupported), the prediction, the error in %
-    (ratios: in points) and, for rows the model cannot predict, the reason. ``seeds`` keeps
-    seed files by prefix (["000", "003"]); ``set`` overrides keys of every scenario (e.g.
-    shorter runs); ``replications`` N >= 2 predicts each row as the mean over seeds 1..N."""
+    ("iops/throughput", "mean latency", "other", "ratio", or "not predicted"), the prediction,
+    the error in % (ratios: in points) and, for rows the model cannot predict, the reason (their
+    prediction and error are NaN). ``seeds`` keeps seed files by prefix (["000", "003"]; None:
+    all); ``set`` overrides keys of every scenario (e.g. shorter runs); ``replications`` N >= 2
+    predicts each row as the mean over seeds 1..N."""
     import pandas as pd
 
     if seeds is not None and (isinstance(seeds, str) or not hasattr(seeds, "__iter__")):
         raise TypeError("seeds: expected a list of seed-file prefixes, e.g. ['000', '003']")
+    if seeds is not None and len(list(seeds)) == 0:
+        raise InvalidInput("accuracy: seeds = []; expected seed-file prefixes such as ['000'], or None for all")
+    for name, v, lo, hi in (("replications", replications, 1, 100), ("jobs", jobs, 0, 256)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not lo <= v <= hi:
+            raise InvalidInput(f"accuracy: {name} = {v!r}; expected an integer {lo}..{hi}")
     rows = _hcisim.accuracy(_sets(set), [str(s) for s in (seeds or [])], int(replications), int(jobs))
-    return pd.DataFrame(rows, columns=_hcisim.accuracy_columns)
+    df = pd.DataFrame(rows, columns=_hcisim.accuracy_columns)
+    unpredicted = df["class"] == "not predicted"
+    for col in ("predicted", "error_pct", "predicted_min", "predicted_max"):
+        df[col] = df[col].where(~unpredicted)
+    return df
 
 
 def data_dir():

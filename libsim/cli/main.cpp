@@ -23,6 +23,7 @@
 #include "hcisim/report/svg_chart.hpp"
 #include "hcisim/report/text_escape.hpp"
 #include "hcisim/scenario/scenario.hpp"
+#include "hcisim/scenario/knee.hpp"
 #include "hcisim/scenario/runner.hpp"
 #include "hcisim/scenario/simulation.hpp"
 
@@ -55,6 +56,10 @@ usage:
       slack, vSAN 7.0's 30 % or largest host; reserved, 7 U1+ and ESA's operations + host
       rebuild reserve), policy, data reduction (data_services.reduction_ratio: a planner's
       ratio), usable; and usable under the other rule. Failed hosts' devices are left out
+  hcisim knee [FILE] (--mean-ms X | --p95-ms X | --p99-ms X) [--json] [--jobs N] [--set KEY=VALUE]...
+      the highest IOPS whose mean, p95 or p99 latency (all I/Os) stays at or under X ms:
+      offered load (an open loop with the workload's outstanding I/O as its cap) is bisected
+      to 1 %, each round's probes in parallel; prints the knee, its bottleneck and the probes
   hcisim validate FILE [--set KEY=VALUE]...
       check a scenario file without running it
   hcisim accuracy [--all] [--cv] [--seeds 000,003] [--replications N] [--set KEY=VALUE]... [--jobs N]
@@ -101,6 +106,8 @@ struct Args {
   FitLoss loss = FitLoss::least_squares;
   int replications = 1;
   bool out_given = false;
+  int knee_targets = 0;                       // --mean-ms, --p95-ms, --p99-ms given
+  KneeTarget knee;
 };
 
 // "a,b,,c" -> {a, b, c}. Commas inside brackets, braces or quotes do not split, so a value
@@ -150,7 +157,7 @@ Args parse_args(int argc, char** argv) {
   int i = 1;
   if (i < argc && (std::strcmp(argv[i], "run") == 0 || std::strcmp(argv[i], "sweep") == 0 ||
                    std::strcmp(argv[i], "compare") == 0 || std::strcmp(argv[i], "validate") == 0 ||
-                   std::strcmp(argv[i], "capacity") == 0 ||
+                   std::strcmp(argv[i], "capacity") == 0 || std::strcmp(argv[i], "knee") == 0 ||
                    std::strcmp(argv[i], "accuracy") == 0 || std::strcmp(argv[i], "calibrate") == 0 ||
                    std::strcmp(argv[i], "catalog") == 0 || std::strcmp(argv[i], "list") == 0 ||
                    std::strcmp(argv[i], "help") == 0))
@@ -199,6 +206,15 @@ Args parse_args(int argc, char** argv) {
       if (v == "huber") a.loss = FitLoss::huber;
       else if (v == "least-squares") a.loss = FitLoss::least_squares;
       else usage_error("--loss = '" + v + "' is not allowed; expected huber or least-squares");
+    } else if (arg == "--mean-ms" || arg == "--p95-ms" || arg == "--p99-ms") {
+      const std::string v = value(arg.c_str());
+      char* end = nullptr;
+      const double ms = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end || !std::isfinite(ms) || !(ms > 0) || ms > 1e6)
+        usage_error(arg + " = '" + v + "' is not allowed; expected a latency in ms, > 0 and at most 1e6");
+      a.knee.stat = arg == "--mean-ms" ? LatencyStat::mean : arg == "--p95-ms" ? LatencyStat::p95 : LatencyStat::p99;
+      a.knee.limit_ms = ms;
+      ++a.knee_targets;
     } else if (arg == "--replications") {
       a.replications = int_value("--replications", 1, 100);
     } else if (arg == "--jobs") {
@@ -206,7 +222,7 @@ Args parse_args(int argc, char** argv) {
     } else if (!arg.empty() && arg[0] == '-') {
       usage_error("unknown option '" + arg +
                   "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --cv, --seeds, --params, "
-                  "--iterations, --loss, --replications, --help");
+                  "--iterations, --loss, --replications, --mean-ms, --p95-ms, --p99-ms, --help");
     } else {
       a.files.push_back(arg);
     }
@@ -221,7 +237,7 @@ Args parse_args(int argc, char** argv) {
   std::error_code ec;
   if (!command_given && a.command == "run" && !a.files.empty() && !std::filesystem::exists(a.files[0], ec) &&
       a.files[0].find('.') == std::string::npos && a.files[0].find('/') == std::string::npos)
-    usage_error("unknown command '" + a.files[0] + "'; commands: run, sweep, compare, validate, capacity, accuracy, calibrate, catalog");
+    usage_error("unknown command '" + a.files[0] + "'; commands: run, sweep, compare, validate, capacity, knee, accuracy, calibrate, catalog");
   // Options the command does not use are errors, not silently ignored.
   struct Use {
     bool given;
@@ -231,7 +247,7 @@ Args parse_args(int argc, char** argv) {
   const Use uses[] = {
       {!a.vary.empty(), "--vary", {"sweep"}},
       {a.out_given, "--out", {"sweep", "calibrate"}},
-      {a.jobs > 0, "--jobs", {"sweep", "accuracy", "calibrate", "run", "compare"}},
+      {a.jobs > 0, "--jobs", {"sweep", "accuracy", "calibrate", "run", "compare", "knee"}},
       {a.all, "--all", {"accuracy"}},
       {a.cv, "--cv", {"accuracy"}},
       {!a.seeds.empty(), "--seeds", {"accuracy", "calibrate"}},
@@ -239,8 +255,9 @@ Args parse_args(int argc, char** argv) {
       {a.iterations_given, "--iterations", {"calibrate"}},
       {a.loss != FitLoss::least_squares && !(a.command == "accuracy" && a.cv), "--loss", {"calibrate", "accuracy --cv"}},
       {a.replications != 1, "--replications", {"accuracy", "run", "compare", "sweep"}},
-      {a.json || a.csv, "--json/--csv", {"run", "compare", "capacity"}},
-      {!a.sets.empty(), "--set", {"run", "sweep", "compare", "validate", "capacity", "accuracy", "calibrate"}},
+      {a.json || a.csv, "--json/--csv", {"run", "compare", "capacity", "knee"}},
+      {!a.sets.empty(), "--set", {"run", "sweep", "compare", "validate", "capacity", "knee", "accuracy", "calibrate"}},
+      {a.knee_targets > 0, "--mean-ms/--p95-ms/--p99-ms", {"knee"}},
   };
   for (const Use& u : uses) {
     if (!u.given || a.command == "help") continue;
@@ -378,6 +395,19 @@ int cmd_capacity(const Args& a, const HardwareCatalog& cat) {
   if (a.files.size() > 1) usage_error("capacity takes one scenario file (the built-in default without one)");
   const CapacityAnswer c = capacity_answer(load(a.files.empty() ? "" : a.files[0], a.sets, cat));
   std::fputs(a.json ? to_json(c).c_str() : format_capacity(c).c_str(), stdout);
+  return 0;
+}
+
+// The highest IOPS whose latency statistic stays under a target (issue 23, item 1).
+int cmd_knee(const Args& a, const HardwareCatalog& cat) {
+  if (a.files.size() > 1) usage_error("knee takes one scenario file (the built-in default without one)");
+  if (a.knee_targets != 1) usage_error("knee needs exactly one target: --mean-ms X, --p95-ms X or --p99-ms X");
+  if (a.csv) usage_error("knee prints text or --json, not --csv");
+  const Scenario s = load(a.files.empty() ? "" : a.files[0], a.sets, cat);
+  KneeOptions o;
+  o.jobs = a.jobs;
+  const KneeResult k = find_knee(s, a.knee, o);
+  std::fputs(a.json ? to_json(s.name, k).c_str() : format_knee(s.name, k).c_str(), stdout);
   return 0;
 }
 
@@ -733,6 +763,7 @@ int dispatch(const Args& a) {
   if (a.command == "catalog" || a.command == "list") return cmd_catalog(a, cat);
   if (a.command == "validate") return cmd_validate(a, cat);
   if (a.command == "capacity") return cmd_capacity(a, cat);
+  if (a.command == "knee") return cmd_knee(a, cat);
   if (a.command == "sweep") return cmd_sweep(a, cat);
   if (a.command == "compare") return cmd_compare(a, cat);
   if (a.command == "accuracy") return cmd_accuracy(a, cat);

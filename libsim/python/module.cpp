@@ -21,6 +21,7 @@
 #include "hcisim/calib/accuracy.hpp"
 #include "hcisim/core/check.hpp"
 #include "hcisim/report/run_report.hpp"
+#include "hcisim/scenario/knee.hpp"
 #include "hcisim/scenario/runner.hpp"
 #include "hcisim/scenario/simulation.hpp"
 #include "hcisim/version.hpp"
@@ -103,6 +104,25 @@ std::string run(const std::string& kind, const std::string& text, const std::str
 std::string capacity_json(const std::string& kind, const std::string& text, const std::string& name,
                           const std::vector<std::string>& sets) {
   return to_json(capacity_answer(read(kind, text, name, sets, HardwareCatalog::load())));
+}
+
+// The knee (scenario/knee.hpp) as JSON: stat is "mean", "p95" or "p99".
+std::string knee(const std::string& kind, const std::string& text, const std::string& name,
+                 const std::vector<std::string>& sets, const std::string& stat, double limit_ms, int jobs) {
+  const Scenario s = read(kind, text, name, sets, HardwareCatalog::load());
+  KneeTarget t;
+  t.limit_ms = limit_ms;
+  if (stat == "mean") t.stat = LatencyStat::mean;
+  else if (stat == "p95") t.stat = LatencyStat::p95;
+  else if (stat == "p99") t.stat = LatencyStat::p99;
+  else throw InvalidArgument("knee: statistic '" + stat + "'; expected mean, p95 or p99");
+  const KneeResult k = interruptible([&](const ProgressFn& progress) {
+    KneeOptions o;
+    o.jobs = jobs;
+    o.run_progress = progress;
+    return find_knee(s, t, o);
+  });
+  return to_json(s.name, k);
 }
 
 // Reads a scenario once per list of settings and throws InvalidInput at the first bad one;
@@ -189,6 +209,8 @@ PYBIND11_MODULE(_hcisim, m) {
   py::register_exception<InvalidArgument>(m, "InvalidInput", PyExc_ValueError);
   m.def("run", &run, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"));
   m.def("capacity", &capacity_json, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"));
+  m.def("knee", &knee, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("stat"),
+        py::arg("limit_ms"), py::arg("jobs"));
   m.def("check", &check_scenario, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"));
   m.def("sweep", &sweep, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("axes"),
         py::arg("jobs"));

@@ -224,3 +224,13 @@ def test_capacity_answers_at_once_under_both_rules():
     assert run["capacity"]["usable_gb"] == pytest.approx(c["usable_gb"])
     with pytest.raises(ValueError, match="reduction_ratio"):
         hcisim.capacity(set={"data_services.reduction_ratio": 0.5})
+
+
+def test_knee_finds_the_highest_iops_under_a_latency_target():
+    k = hcisim.knee(p95_ms=5, set=SHORT)
+    assert k["found"] and not k["ceiling"] and k["latency_ms"] <= 5
+    assert 0 < k["knee_iops"] < k["closed_loop_iops"]
+    assert any(p["pass"] for p in k["probes"]) and any(not p["pass"] for p in k["probes"])
+    for bad in ({}, {"p95_ms": 2, "mean_ms": 1}, {"p99_ms": -1}, {"p95_ms": "2"}):
+        with pytest.raises(ValueError, match="knee"):
+            hcisim.knee(**bad)

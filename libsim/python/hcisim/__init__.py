@@ -29,7 +29,7 @@ from . import _hcisim
 __version__ = _hcisim.version
 InvalidInput = _hcisim.InvalidInput
 
-__all__ = ["run", "sweep", "replicate", "timeline", "accuracy", "capacity", "data_dir", "InvalidInput", "__version__"]
+__all__ = ["run", "sweep", "replicate", "timeline", "accuracy", "capacity", "knee", "data_dir", "InvalidInput", "__version__"]
 
 
 def _value(v):
@@ -158,6 +158,24 @@ def capacity(scenario=None, set=None):
     ``usable_gb_<other rule>`` beside it. Failed hosts' devices are left out."""
     kind, text, name = _scenario(scenario)
     return json.loads(_hcisim.capacity(kind, text, name, _sets(set)))
+
+
+def knee(scenario=None, mean_ms=None, p95_ms=None, p99_ms=None, set=None, jobs=0):
+    """The highest IOPS whose mean, p95 or p99 latency (all I/Os; give exactly one target, in
+    ms) stays at or under the target (the CLI's ``hcisim knee --json``): offered load is
+    bisected to 1 % with the workload's outstanding I/O as the cap. Returns a dict: knee_iops,
+    latency_ms, bottleneck, found, ceiling (the closed loop itself meets the target), the
+    closed loop's IOPS and latency, and every probe."""
+    targets = [(k, v) for k, v in (("mean", mean_ms), ("p95", p95_ms), ("p99", p99_ms)) if v is not None]
+    if len(targets) != 1:
+        raise InvalidInput("knee: give exactly one of mean_ms, p95_ms, p99_ms")
+    stat, limit = targets[0]
+    if isinstance(limit, bool) or not isinstance(limit, numbers.Real) or not 0 < float(limit) <= 1e6:
+        raise InvalidInput(f"knee: {stat}_ms = {limit!r}; expected a latency in ms, > 0 and at most 1e6")
+    if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or not 0 <= jobs <= 256:
+        raise InvalidInput(f"knee: jobs = {jobs!r}; expected an integer 0..256")
+    kind, text, name = _scenario(scenario)
+    return json.loads(_hcisim.knee(kind, text, name, _sets(set), stat, float(limit), int(jobs)))
 
 
 def sweep(scenario=None, vary=None, set=None, jobs=0, client=None):

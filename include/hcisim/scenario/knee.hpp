@@ -1,0 +1,67 @@
+// The knee (issue 23, item 1): the highest IOPS a scenario's cluster and workload deliver while
+// a latency statistic stays under a target. Found by driving offered load, as fio's rate_iops
+// does (WorkloadSpec::iops_limit_per_vm: an open loop with the workload's own outstanding I/O
+// as its cap), and bisecting on it; not by sweeping the closed loop's outstanding I/O, whose
+// points land where they land. Latency is taken to grow with offered load (queueing), which is
+// what makes a bisection sound.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hcisim/scenario/scenario.hpp"
+#include "hcisim/scenario/simulation.hpp"
+
+namespace hcisim {
+
+/// Which latency the target bounds: the mean over all I/Os, or the pooled p95 or p99 of all
+/// I/Os (reads and writes together).
+enum class LatencyStat : std::uint8_t { mean, p95, p99 };
+const char* latency_stat_name(LatencyStat s);
+
+struct KneeTarget {
+  LatencyStat stat = LatencyStat::p95;
+  double limit_ms = 2;
+};
+
+struct KneeOptions {
+  int jobs = 0;              // probes run in parallel per round (0: every core), so each round
+                             // cuts the interval jobs + 1 ways
+  double precision = 0.01;   // stop when the interval is this share of the closed loop's IOPS
+  double delivered = 0.97;   // a probe passes only if it completes this share of what it offers
+  ProgressFn run_progress;   // passed to every run (from worker threads at once): throw to stop
+};
+
+/// One run at an offered load.
+struct KneeProbe {
+  double offered_iops = 0;
+  double achieved_iops = 0;  // the HCIBench-rule IOPS of the run
+  double latency_ms = 0;     // the target's statistic
+  bool pass = false;
+  std::string bottleneck;
+};
+
+struct KneeResult {
+  KneeTarget target;
+  double closed_loop_iops = 0;        // the scenario as written: every slot busy, the ceiling
+  double closed_loop_latency_ms = 0;  // (the open loop has the same slots)
+  bool found = false;                 // false: even the lightest probe misses the target
+  bool ceiling = false;               // true: the closed loop itself meets it (outstanding I/O limits)
+  double offered_iops = 0;            // the probe's offered load at the knee
+  double iops = 0;                    // the knee: that probe's IOPS (0 when not found)
+  double latency_ms = 0;
+  std::string bottleneck;             // at the knee
+  double resolution_iops = 0;         // the bisection's final interval
+  std::vector<KneeProbe> probes;      // in the order run; a pass above a failure (noise at the
+                                      // edge) is not trusted: the knee lies below every failure
+};
+
+/// Throws InvalidArgument for a target that is not a finite number > 0, a scenario that is
+/// already an open loop or a latency-target (HCIBench mode) run, or bad options.
+KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const KneeOptions& options = {});
+
+/// The answer and its probes as a text table, and as one JSON object.
+std::string format_knee(const std::string& scenario_name, const KneeResult& k);
+std::string to_json(const std::string& scenario_name, const KneeResult& k);
+
+}  // namespace hcisim

@@ -1,0 +1,174 @@
+// The knee by bisection on offered load (knee.hpp).
+#include "hcisim/scenario/knee.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+#include "hcisim/core/check.hpp"
+#include "hcisim/report/text_escape.hpp"
+#include "hcisim/core/parallel.hpp"
+#include "hcisim/scenario/simulation.hpp"
+
+namespace hcisim {
+
+const char* latency_stat_name(LatencyStat s) {
+  switch (s) {
+    case LatencyStat::mean: return "mean";
+    case LatencyStat::p95: return "p95";
+    case LatencyStat::p99: return "p99";
+  }
+  return "?";
+}
+
+namespace {
+
+double statistic(const RunResult& r, LatencyStat s) {
+  if (s == LatencyStat::mean) return r.result.pooled_latency_ms;
+  LatencyHistogram all = r.pooled[0];
+  all.merge(r.pooled[1]);
+  return all.percentile(s == LatencyStat::p95 ? 0.95 : 0.99).seconds() * 1e3;
+}
+
+}  // namespace
+
+KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const KneeOptions& options) {
+  if (!std::isfinite(target.limit_ms) || !(target.limit_ms > 0))
+    check::fail("knee latency target", target.limit_ms, "a finite number of ms > 0");
+  if (!(options.precision >= 1e-4 && options.precision <= 0.5)) check::fail("knee precision", options.precision, "1e-4..0.5");
+  if (!(options.delivered > 0 && options.delivered <= 1)) check::fail("knee delivered share", options.delivered, "(0, 1]");
+  if (options.jobs < 0 || options.jobs > 256) check::fail("knee jobs", options.jobs, "0..256");
+  const WorkloadSpec& w = scenario.workload;
+  if (w.iops_limit_per_vm > 0)
+    throw InvalidArgument("knee: the scenario is already an open loop (workload.iops_limit_per_vm = " +
+                          std::to_string(w.iops_limit_per_vm) + "); the knee sets the offered load itself");
+  if (w.latency_target_ms > 0)
+    throw InvalidArgument("knee: the scenario runs HCIBench's latency-target mode (workload.latency_target_ms); "
+                          "give a closed-loop workload");
+  KneeResult k;
+  k.target = target;
+  const double vms = w.vm_count(static_cast<int>(scenario.cluster.hosts.size()));
+
+  // The ceiling: the closed loop keeps every slot busy; an open loop with the same slots
+  // completes no more.
+  const RunResult closed = simulate(scenario, options.run_progress);
+  k.closed_loop_iops = closed.result.iops;
+  k.closed_loop_latency_ms = statistic(closed, target.stat);
+  if (k.closed_loop_latency_ms <= target.limit_ms) {
+    k.found = k.ceiling = true;
+    k.iops = k.offered_iops = k.closed_loop_iops;
+    k.latency_ms = k.closed_loop_latency_ms;
+    k.bottleneck = closed.bottleneck;
+    return k;
+  }
+
+  // Bisection (k-section with `jobs` probes a round) on the offered IOPS over (lo, hi]:
+  // lo passes (0 trivially), hi fails (the ceiling, shown above).
+  const int per_round =
+      options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  double lo = 0, hi = k.closed_loop_iops;
+  const KneeProbe* best = nullptr;
+  // The interval's width against the ceiling: a target no load meets narrows towards 0 and
+  // stops there too.
+  while ((hi - lo) > options.precision * k.closed_loop_iops) {
+    std::vector<Scenario> runs;
+    std::vector<double> offered;
+    for (int i = 1; i <= per_round; ++i) {
+      const double x = lo + (hi - lo) * i / (per_round + 1);
+      Scenario s = scenario;
+      s.workload.iops_limit_per_vm = std::max(0.001, x / vms);
+      s.workload.validate();
+      runs.push_back(std::move(s));
+      offered.push_back(x);
+    }
+    std::vector<RunResult> results(runs.size());
+    parallel_for(runs.size(), per_round, [&](std::size_t i) { results[i] = simulate(runs[i], options.run_progress); });
+    double new_lo = lo, new_hi = hi;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      KneeProbe p;
+      p.offered_iops = offered[i];
+      p.achieved_iops = results[i].result.iops;
+      p.latency_ms = statistic(results[i], target.stat);
+      p.pass = p.latency_ms <= target.limit_ms && p.achieved_iops >= options.delivered * p.offered_iops;
+      p.bottleneck = results[i].bottleneck;
+      k.probes.push_back(p);
+      if (p.pass && p.offered_iops > new_lo) new_lo = p.offered_iops;
+      if (!p.pass && p.offered_iops < new_hi) new_hi = p.offered_iops;
+    }
+    // Latency grows with load, so passes lie below failures; a pass above a failure (noise at
+    // the edge) is not trusted: the interval closes on the lowest failure.
+    if (new_lo >= new_hi) new_lo = lo;
+    lo = new_lo;
+    hi = new_hi;
+  }
+  for (const KneeProbe& p : k.probes)
+    if (p.pass && p.offered_iops == lo) best = &p;
+  k.resolution_iops = hi - lo;
+  if (best) {
+    k.found = true;
+    k.offered_iops = best->offered_iops;
+    k.iops = best->achieved_iops;
+    k.latency_ms = best->latency_ms;
+    k.bottleneck = best->bottleneck;
+  }
+  return k;
+}
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+}  // namespace
+
+std::string format_knee(const std::string& scenario_name, const KneeResult& k) {
+  const std::string stat = latency_stat_name(k.target.stat);
+  std::string out = "Scenario: " + scenario_name + "\n";
+  out += "Target: " + stat + " latency <= " + fmt("%g", k.target.limit_ms) + " ms\n";
+  if (!k.found) {
+    out += "No offered load meets it: even the lightest probe's " + stat + " latency is above the target.\n";
+  } else if (k.ceiling) {
+    out += "Knee: " + fmt("%.0f", k.iops) + " IOPS at " + stat + " " + fmt("%.3f", k.latency_ms) +
+           " ms: the closed loop itself meets the target, so the workload's outstanding I/O, not the cluster, "
+           "sets the limit (raise it to look further)\n";
+  } else {
+    out += "Knee: " + fmt("%.0f", k.iops) + " IOPS at " + stat + " " + fmt("%.3f", k.latency_ms) + " ms (offered load " +
+           "bisected to within " + fmt("%.0f", k.resolution_iops) + " IOPS)\n";
+  }
+  if (k.found) out += "Bottleneck there: " + k.bottleneck + "\n";
+  out += "Closed loop at the configured outstanding I/O: " + fmt("%.0f", k.closed_loop_iops) + " IOPS, " + stat + " " +
+         fmt("%.3f", k.closed_loop_latency_ms) + " ms\n";
+  if (!k.probes.empty()) {
+    out += "Probes (open loop, in the order run):\n      offered     achieved   " + stat + " ms  pass\n";
+    for (const KneeProbe& p : k.probes) {
+      char line[160];
+      std::snprintf(line, sizeof line, "  %11.0f  %11.0f  %9.3f  %s\n", p.offered_iops, p.achieved_iops, p.latency_ms,
+                    p.pass ? "yes" : "no");
+      out += line;
+    }
+  }
+  return out;
+}
+
+std::string to_json(const std::string& scenario_name, const KneeResult& k) {
+  std::string j = "{\"scenario\": " + json_string(scenario_name) + ", \"stat\": \"" + latency_stat_name(k.target.stat) +
+                  "\", \"limit_ms\": " + fmt("%.10g", k.target.limit_ms) + ", \"found\": " + (k.found ? "true" : "false") +
+                  ", \"ceiling\": " + (k.ceiling ? "true" : "false") + ", \"knee_iops\": " + fmt("%.10g", k.iops) + ", \"offered_iops\": " + fmt("%.10g", k.offered_iops) +
+                  ", \"latency_ms\": " + fmt("%.10g", k.latency_ms) + ", \"bottleneck\": " + json_string(k.bottleneck) +
+                  ", \"resolution_iops\": " + fmt("%.10g", k.resolution_iops) +
+                  ", \"closed_loop_iops\": " + fmt("%.10g", k.closed_loop_iops) +
+                  ", \"closed_loop_latency_ms\": " + fmt("%.10g", k.closed_loop_latency_ms) + ", \"probes\": [";
+  for (std::size_t i = 0; i < k.probes.size(); ++i) {
+    const KneeProbe& p = k.probes[i];
+    j += std::string(i ? ", " : "") + "{\"offered_iops\": " + fmt("%.10g", p.offered_iops) +
+         ", \"achieved_iops\": " + fmt("%.10g", p.achieved_iops) + ", \"latency_ms\": " + fmt("%.10g", p.latency_ms) +
+         ", \"pass\": " + (p.pass ? "true" : "false") + ", \"bottleneck\": " + json_string(p.bottleneck) + "}";
+  }
+  return j + "]}\n";
+}
+
+}  // namespace hcisim

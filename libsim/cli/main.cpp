@@ -210,7 +210,8 @@ Args parse_args(int argc, char** argv) {
       const std::string v = value(arg.c_str());
       char* end = nullptr;
       const double ms = std::strtod(v.c_str(), &end);
-      if (end == v.c_str() || *end || !std::isfinite(ms) || !(ms > 0) || ms > 1e6)
+      if (end == v.c_str() || *end || v.find_first_of("xX") != std::string::npos || !std::isfinite(ms) || !(ms > 0) ||
+          ms > 1e6)
         usage_error(arg + " = '" + v + "' is not allowed; expected a latency in ms, > 0 and at most 1e6");
       a.knee.stat = arg == "--mean-ms" ? LatencyStat::mean : arg == "--p95-ms" ? LatencyStat::p95 : LatencyStat::p99;
       a.knee.limit_ms = ms;
@@ -393,6 +394,7 @@ int cmd_validate(const Args& a, const HardwareCatalog& cat) {
 // The capacity line of a scenario under both reserve rules, without simulating (issue 23, item 5).
 int cmd_capacity(const Args& a, const HardwareCatalog& cat) {
   if (a.files.size() > 1) usage_error("capacity takes one scenario file (the built-in default without one)");
+  if (a.csv) usage_error("capacity prints text or --json, not --csv");
   const CapacityAnswer c = capacity_answer(load(a.files.empty() ? "" : a.files[0], a.sets, cat));
   std::fputs(a.json ? to_json(c).c_str() : format_capacity(c).c_str(), stdout);
   return 0;

@@ -25,10 +25,8 @@ std::string number(double v) {
 
 std::string format_capacity(const CapacityAnswer& a) {
   const CapacityReport& c = a.report;
-  char head[512];
-  std::snprintf(head, sizeof head, "Scenario: %s\nCapacity of the %d hosts that are up (%s, %s), decimal GB:\n",
-                a.scenario.c_str(), c.hosts_counted, a.architecture.c_str(), a.layout.c_str());
-  std::string out = head;
+  std::string out = "Scenario: " + a.scenario + "\nCapacity of the " + std::to_string(c.hosts_counted) +
+                    " hosts that are up (" + a.architecture + ", " + a.layout + "), decimal GB:\n";
   out += line("raw (capacity devices less format)", c.raw_gb);
   if (c.metadata_gb > 0) out += line("dedupe/compression metadata", c.metadata_gb);
   out += line("reserve, " + a.rule, c.slack_gb, "(" + c.slack_rule + ")");

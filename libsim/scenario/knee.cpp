@@ -53,6 +53,14 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
   // The ceiling: the closed loop keeps every slot busy; an open loop with the same slots
   // completes no more.
   const RunResult closed = simulate(scenario, options.run_progress);
+  // Enough completions for the statistic: a percentile needs at least 20 samples beyond it.
+  const double q = target.stat == LatencyStat::p95 ? 0.95 : target.stat == LatencyStat::p99 ? 0.99 : 0.0;
+  const double needed = q > 0 ? std::ceil(20 / (1 - q) - 1e-9) : 1;
+  const double completed = static_cast<double>(closed.pooled[0].count() + closed.pooled[1].count());
+  if (completed < needed)
+    throw InvalidArgument("knee: the closed loop completed " + std::to_string(static_cast<long long>(completed)) +
+                          " I/Os in its window; a " + latency_stat_name(target.stat) + " needs at least " +
+                          std::to_string(static_cast<long long>(needed)) + " (lengthen workload.duration_s)");
   k.closed_loop_iops = closed.result.iops;
   k.closed_loop_latency_ms = statistic(closed, target.stat);
   if (k.closed_loop_latency_ms <= target.limit_ms) {
@@ -84,7 +92,7 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
     }
     std::vector<RunResult> results(runs.size());
     parallel_for(runs.size(), per_round, [&](std::size_t i) { results[i] = simulate(runs[i], options.run_progress); });
-    double new_lo = lo, new_hi = hi;
+    const std::size_t first = k.probes.size();
     for (std::size_t i = 0; i < results.size(); ++i) {
       KneeProbe p;
       p.offered_iops = offered[i];
@@ -93,14 +101,13 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
       p.pass = p.latency_ms <= target.limit_ms && p.achieved_iops >= options.delivered * p.offered_iops;
       p.bottleneck = results[i].bottleneck;
       k.probes.push_back(p);
-      if (p.pass && p.offered_iops > new_lo) new_lo = p.offered_iops;
-      if (!p.pass && p.offered_iops < new_hi) new_hi = p.offered_iops;
+      if (!p.pass) hi = std::min(hi, p.offered_iops);
     }
     // Latency grows with load, so passes lie below failures; a pass above a failure (noise at
-    // the edge) is not trusted: the interval closes on the lowest failure.
-    if (new_lo >= new_hi) new_lo = lo;
-    lo = new_lo;
-    hi = new_hi;
+    // the edge) is not trusted: the interval closes on the lowest failure, and its bottom is
+    // the highest pass below it.
+    for (std::size_t i = first; i < k.probes.size(); ++i)
+      if (k.probes[i].pass && k.probes[i].offered_iops < hi) lo = std::max(lo, k.probes[i].offered_iops);
   }
   for (const KneeProbe& p : k.probes)
     if (p.pass && p.offered_iops == lo) best = &p;

@@ -238,8 +238,12 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   if (hosts == 0) c.fail("missing key 'cluster.hosts' (1 to 64)");
   out.architecture = c.choice("architecture", "osa", {"osa", "esa"}) == "osa" ? Architecture::osa : Architecture::esa;
   out.witness_host = c.flag("witness_host", false);
-  out.capacity_reserve =
-      c.choice("capacity_reserve", "slack", {"slack", "reserved"}) == "slack" ? CapacityReserve::slack : CapacityReserve::reserved;
+  // ESA exists from vSAN 8, whose rule is Reserved Capacity (not on 2-node clusters); OSA
+  // clusters default to the older slack guidance that the seeds' vSAN versions used.
+  const char* default_reserve = out.architecture == Architecture::esa && !out.witness_host ? "reserved" : "slack";
+  out.capacity_reserve = c.choice("capacity_reserve", default_reserve, {"slack", "reserved"}) == "slack"
+                             ? CapacityReserve::slack
+                             : CapacityReserve::reserved;
   if (out.capacity_reserve == CapacityReserve::reserved && out.witness_host)
     c.fail_value(c.key_path("capacity_reserve"), "reserved",
                  "slack: a 2-node cluster (witness_host) has no Reserved Capacity", c.node()["capacity_reserve"]);
@@ -525,21 +529,30 @@ void check_combination(Scenario& s) {
   // HCIBench writes every VMDK's working set before it measures: that data must fit.
   const CapacityReport c = scenario_capacity(s);
   const double data_gb = vms * w.vmdks_per_vm * static_cast<double>(w.vmdk_size.count()) * w.working_set_pct / 100.0 / 1e9;
-  // A hundred times the capacity is no longer a what-if but a typo (fuzz review D5).
-  if (data_gb > 100 * c.usable_gb) {
+  // A hundred times what the devices hold (before any reserve) is no longer a what-if but a
+  // typo (fuzz review D5); the reserve rule must not turn a cluster into an error.
+  const double holds_gb = std::max(0.0, c.raw_gb - c.metadata_gb) * c.reduction_ratio / (c.policy_factor * c.lfs_factor);
+  if (data_gb > 100 * holds_gb) {
     char buf[320];
     std::snprintf(buf, sizeof buf,
                   "the VMs' data (%.0f GB = vms x vmdks_per_vm x vmdk_size x working_set_pct) is more than 100 times "
-                  "the cluster's usable capacity (%.0f GB); expected at most %.0f GB (check vmdk_size and its unit)",
-                  data_gb, c.usable_gb, 100 * c.usable_gb);
+                  "what the cluster's devices hold (%.0f GB); expected at most %.0f GB (check vmdk_size and its unit)",
+                  data_gb, holds_gb, 100 * holds_gb);
     throw InvalidArgument(buf);
   }
-  if (data_gb > c.usable_gb) {
+  const char* rule = s.cluster.capacity_reserve == CapacityReserve::slack ? "slack" : "reserved";
+  if (!(c.usable_gb > 0)) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "cluster: the %s capacity reserve (%.0f GB) takes all of raw (%.0f GB): no VM data fits", rule,
+                  c.slack_gb, c.raw_gb);
+    s.warnings.emplace_back(buf);
+  } else if (data_gb > c.usable_gb) {
     char buf[256];
     std::snprintf(buf, sizeof buf,
                   "workload: the VMs' data (%.0f GB = vms x vmdks_per_vm x vmdk_size x working_set_pct) exceeds the "
-                  "cluster's usable capacity (%.0f GB after policy, data reduction and slack)",
-                  data_gb, c.usable_gb);
+                  "cluster's usable capacity (%.0f GB after policy, data reduction and the %s reserve)",
+                  data_gb, c.usable_gb, rule);
     s.warnings.emplace_back(buf);
   }
 }
@@ -623,6 +636,10 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
       if (!(ratio >= 1 && ratio <= 100))
         d.fail_value(d.key_path("reduction_ratio"), d.text("reduction_ratio", ""),
                      "a ratio 1..100 (1.5 for 1.5:1)", d.node()["reduction_ratio"]);
+      if (!s.cluster.services.compression && !s.cluster.services.dedupe)
+        d.fail_value(d.key_path("reduction_ratio"), d.text("reduction_ratio", ""),
+                     "no ratio while compression and dedupe are both off (vSAN reduces nothing then)",
+                     d.node()["reduction_ratio"]);
       s.cluster.services.planned_reduction_ratio = ratio;
     }
   }

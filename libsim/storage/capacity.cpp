@@ -52,6 +52,7 @@ CapacityReport capacity(const ClusterSpec& cluster, const DataProfile& data, con
     r.slack_gb = std::min(r.raw_gb, r.operations_reserve_gb + r.host_rebuild_reserve_gb);
     r.slack_rule = spare_host ? "reserved: operations reserve + host rebuild reserve"
                               : "reserved: operations reserve (no spare host to rebuild on)";
+    if (r.operations_reserve_gb + r.host_rebuild_reserve_gb > r.raw_gb) r.slack_rule += ", capped at raw";
   } else {
     const double by_fraction = options.slack_fraction * r.raw_gb;
     const double by_host = options.host_rebuild_reserve && spare_host ? largest_host + 0.05 * r.raw_gb : 0.0;

@@ -167,6 +167,8 @@ void ClusterSpec::validate() const {
   const double ratio = services.planned_reduction_ratio;
   if (!(ratio == 0 || (ratio >= 1 && ratio <= 100)))
     reject("services.planned_reduction_ratio", std::to_string(ratio) + "; expected 1..100 (1.5 for 1.5:1), or 0 for none");
+  if (ratio > 0 && !services.compression && !services.dedupe)
+    reject("services.planned_reduction_ratio", "a ratio with compression and dedupe both off; vSAN reduces nothing then");
   const int tolerated = l.erasure_coded() ? l.parity : l.ftt;
   if (static_cast<int>(failed_hosts.size()) > tolerated)
     reject("failed_hosts", std::to_string(failed_hosts.size()) + " failed hosts; " + l.describe() + " keeps data available through at most " +

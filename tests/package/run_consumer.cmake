@@ -1,10 +1,13 @@
 # The installed package stands on its own (issue 22, item 1):
 #  1. install the build into WORK_DIR/prefix, then move that prefix to WORK_DIR/moved (the
 #     package must not depend on where it was installed);
-#  2. configure, build and install a consumer project against the moved prefix, into it;
+#  2. copy the consumer project out of the source tree, then configure, build and install it
+#     against the moved prefix, into it;
 #  3. run the consumer and the installed `hcisim`: both must read the moved prefix's data
-#     (not the source tree's, which is still in place: the consumer prints the folder it used)
-#     and give the in-tree CLI's result bit for bit.
+#     and give the in-tree CLI's result bit for bit. The source tree stays where it is (other
+#     tests run from it at the same time), so the test shows instead that nothing comes from
+#     it: the consumer is built from a copy against the prefix's headers and library, and the
+#     consumer and the installed CLI print the data folder they used.
 # Fails on the first step that fails.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
@@ -20,7 +23,13 @@ function(step)
 endfunction()
 step(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} --config ${CONFIG})
 file(RENAME ${prefix} ${moved})
-step(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${moved} -DCMAKE_BUILD_TYPE=${CONFIG})
+file(COPY ${CONSUMER_DIR}/ DESTINATION ${WORK_DIR}/consumer-src)
+step(${CMAKE_COMMAND} -S ${WORK_DIR}/consumer-src -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${moved} -DCMAKE_BUILD_TYPE=${CONFIG})
+# find_package found the moved prefix's package, not the build tree's.
+file(STRINGS ${WORK_DIR}/build/CMakeCache.txt found REGEX "^hcisim_DIR:")
+if(NOT found MATCHES "^hcisim_DIR:[A-Z]*=${moved}/")
+  message(FATAL_ERROR "the consumer found hcisim at '${found}', not in ${moved}")
+endif()
 step(${CMAKE_COMMAND} --build ${WORK_DIR}/build --config ${CONFIG})
 step(${CMAKE_COMMAND} --install ${WORK_DIR}/build --prefix ${moved} --config ${CONFIG})
 foreach(f bin/hcisim share/hcisim/data/devices.csv share/hcisim/data/calibration.yaml share/hcisim/data/measurements.csv

@@ -84,6 +84,11 @@ TEST_CASE("knee: the closed loop as the answer, no answer, and what is refused")
   Scenario open = s;
   open.workload.iops_limit_per_vm = 1000;
   CHECK_THROWS_WITH(find_knee(open, t), Catch::Contains("already an open loop"));
+  Scenario empty = s;   // a window too short for a single completion: refused, not "met"
+  empty.workload.duration_s = 1e-6;
+  empty.workload.warmup_s = 0;
+  t.stat = LatencyStat::p95;
+  CHECK_THROWS_WITH(find_knee(empty, t), Catch::Contains("completed 0 I/Os in its window; a p95 needs at least 400"));
   Scenario target = s;
   target.workload.latency_target_ms = 1;
   CHECK_THROWS_WITH(find_knee(target, t), Catch::Contains("latency-target mode"));

@@ -16,7 +16,7 @@ same computation either way, so the results are identical.
 
 Bad input raises ValueError (hcisim.InvalidInput) naming the file, key and what is allowed.
 The simulation releases the GIL: runs in several Python threads proceed in parallel; Ctrl-C
-stops a run (KeyboardInterrupt) at its next batch.
+stops run, sweep, replicate, accuracy and knee (KeyboardInterrupt) at the runs' next batch.
 """
 
 import io
@@ -170,7 +170,7 @@ def knee(scenario=None, mean_ms=None, p95_ms=None, p99_ms=None, set=None, jobs=0
     if len(targets) != 1:
         raise InvalidInput("knee: give exactly one of mean_ms, p95_ms, p99_ms")
     stat, limit = targets[0]
-    if isinstance(limit, bool) or not isinstance(limit, numbers.Real) or not 0 < float(limit) <= 1e6:
+    if isinstance(limit, bool) or not isinstance(limit, numbers.Real) or not 0 < limit <= 1e6:
         raise InvalidInput(f"knee: {stat}_ms = {limit!r}; expected a latency in ms, > 0 and at most 1e6")
     if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or not 0 <= jobs <= 256:
         raise InvalidInput(f"knee: jobs = {jobs!r}; expected an integer 0..256")
@@ -229,8 +229,10 @@ def accuracy(seeds=None, set=None, replications=1, jobs=0):
 
     if seeds is not None and (isinstance(seeds, str) or not hasattr(seeds, "__iter__")):
         raise TypeError("seeds: expected a list of seed-file prefixes, e.g. ['000', '003']")
-    if seeds is not None and len(list(seeds)) == 0:
-        raise InvalidInput("accuracy: seeds = []; expected seed-file prefixes such as ['000'], or None for all")
+    if seeds is not None:
+        seeds = [str(s) for s in seeds]   # once: an iterator is used up by reading it
+        if not seeds:
+            raise InvalidInput("accuracy: seeds = []; expected seed-file prefixes such as ['000'], or None for all")
     for name, v, lo, hi in (("replications", replications, 1, 100), ("jobs", jobs, 0, 256)):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not lo <= v <= hi:
             raise InvalidInput(f"accuracy: {name} = {v!r}; expected an integer {lo}..{hi}")

@@ -489,24 +489,13 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   }
   // One column per varied key (the value as given), then the report's columns. One curve
   // per file and combination of all but the last key, along the last key.
-  // A key the report's CSV has a column for (seed) gets no second column.
-  std::string csv, keys;
-  for (std::size_t k = 0; k < axes.size(); ++k) {
-    if (!csv_has_column(axes[k].key)) csv += axes[k].key + ",";
+  // The CSV: the varied keys' columns, then the report's (runner.hpp, sweep_keys_header).
+  std::string keys;
+  for (std::size_t k = 0; k < axes.size(); ++k)
     if (reps <= 1 || k + 1 < axes.size()) keys += (keys.empty() ? "" : ", ") + axes[k].key;   // not the seeds
-  }
   if (reps > 1) keys += " (mean over seeds 1-" + std::to_string(reps) + ")";
-  csv += csv_header() + "\n";
-  for (std::size_t i = 0; i < grid.size(); ++i) {
-    for (std::size_t k = 0; k < axes.size(); ++k) {
-      if (csv_has_column(axes[k].key)) continue;
-      const std::string& setting = grid[i].settings[k];
-      std::string quoted;   // RFC 4180: a quote inside a quoted field is doubled
-      for (char ch : setting.substr(setting.find('=') + 1)) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-      csv += "\"" + quoted + "\",";
-    }
-    csv += results[i].row + "\n";
-  }
+  std::string csv = sweep_keys_header(axes) + csv_header() + "\n";
+  for (std::size_t i = 0; i < grid.size(); ++i) csv += sweep_key_cells(axes, grid[i].settings) + results[i].row + "\n";
   // The chart: one curve per file and combination of all but the last user key, along that
   // key; with replications each point is the mean of its runs (rows i*reps .. i*reps+reps-1).
   const std::size_t user_axes = axes.size() - (reps > 1 ? 1 : 0);

@@ -139,13 +139,8 @@ std::pair<std::string, std::vector<std::string>> sweep(
     const std::vector<std::pair<std::string, std::vector<std::string>>>& axes, int jobs) {
   const HardwareCatalog cat = HardwareCatalog::load();
   std::vector<SweepAxis> grid;
-  std::string header;
-  // A key the report's CSV has a column for (seed) gets no second column.
-  for (const auto& [key, values] : axes) {
-    grid.push_back({key, values});
-    if (!csv_has_column(key)) header += key + ",";
-  }
-  header += csv_header();
+  for (const auto& [key, values] : axes) grid.push_back({key, values});
+  const std::string header = sweep_keys_header(grid) + csv_header();
   const std::vector<SweepPoint> points = sweep_points(
       [&](const std::vector<std::string>& settings) {
         std::vector<std::string> all = sets;
@@ -156,17 +151,7 @@ std::pair<std::string, std::vector<std::string>> sweep(
   const std::vector<SweepRow> rows =
       interruptible([&](const ProgressFn& progress) { return run_sweep(points, jobs, progress); });
   std::vector<std::string> out;
-  for (const SweepRow& row : rows) {
-    std::string line;
-    for (std::size_t k = 0; k < row.settings.size(); ++k) {
-      if (csv_has_column(grid[k].key)) continue;
-      const std::string& s = row.settings[k];
-      std::string quoted;   // RFC 4180
-      for (char c : s.substr(s.find('=') + 1)) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-      line += "\"" + quoted + "\",";
-    }
-    out.push_back(line + row.csv_row);
-  }
+  for (const SweepRow& row : rows) out.push_back(sweep_key_cells(grid, row.settings) + row.csv_row);
   return {header, out};
 }
 

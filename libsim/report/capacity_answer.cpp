@@ -15,12 +15,6 @@ std::string line(const std::string& label, double value, const std::string& note
   return buf;
 }
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
-
 }  // namespace
 
 std::string format_capacity(const CapacityAnswer& a) {
@@ -51,15 +45,15 @@ std::string to_json(const CapacityAnswer& a) {
   const CapacityReport& c = a.report;
   std::string j = "{\"scenario\": " + json_string(a.scenario) + ", \"architecture\": " + json_string(a.architecture) +
                   ", \"layout\": " + json_string(a.layout) + ", \"hosts_up\": " + std::to_string(c.hosts_counted) +
-                  ", \"capacity_reserve\": " + json_string(a.rule) + ", \"raw_gb\": " + number(c.raw_gb) +
-                  ", \"metadata_gb\": " + number(c.metadata_gb) + ", \"reserve_gb\": " + number(c.slack_gb) +
+                  ", \"capacity_reserve\": " + json_string(a.rule) + ", \"raw_gb\": " + json_number(c.raw_gb) +
+                  ", \"metadata_gb\": " + json_number(c.metadata_gb) + ", \"reserve_gb\": " + json_number(c.slack_gb) +
                   ", \"reserve_rule\": " + json_string(c.slack_rule) +
-                  ", \"operations_reserve_gb\": " + number(c.operations_reserve_gb) +
-                  ", \"host_rebuild_reserve_gb\": " + number(c.host_rebuild_reserve_gb) +
-                  ", \"policy_factor\": " + number(c.policy_factor) + ", \"lfs_factor\": " + number(c.lfs_factor) +
-                  ", \"reduction_ratio\": " + number(c.reduction_ratio) + ", \"reduction_from\": " +
-                  (a.planned_reduction ? "\"planner\"" : "\"workload data\"") + ", \"usable_gb\": " + number(c.usable_gb);
-  if (a.other) j += ", \"usable_gb_" + a.other_rule + "\": " + number(a.other->usable_gb);
+                  ", \"operations_reserve_gb\": " + json_number(c.operations_reserve_gb) +
+                  ", \"host_rebuild_reserve_gb\": " + json_number(c.host_rebuild_reserve_gb) +
+                  ", \"policy_factor\": " + json_number(c.policy_factor) + ", \"lfs_factor\": " + json_number(c.lfs_factor) +
+                  ", \"reduction_ratio\": " + json_number(c.reduction_ratio) + ", \"reduction_from\": " +
+                  (a.planned_reduction ? "\"planner\"" : "\"workload data\"") + ", \"usable_gb\": " + json_number(c.usable_gb);
+  if (a.other) j += ", \"usable_gb_" + a.other_rule + "\": " + json_number(a.other->usable_gb);
   return j + "}\n";
 }
 

@@ -42,13 +42,8 @@ std::string failed_line(const RunResult& r) {
   return out + "\n";
 }
 
-// Shortest round-trip-safe rendering of a double for JSON/CSV.
-std::string num(double v) {
-  if (!std::isfinite(v)) return "null";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
+// A double for JSON/CSV.
+std::string num(double v) { return json_number(v); }
 
 // "+- 0.42 %" (or "no interval": too few batches).
 std::string pm(const ConfidenceInterval& ci) {
@@ -283,11 +278,7 @@ std::string csv_header() {
 }
 
 std::string csv_row(const RunResult& r) {
-  auto q = [](const std::string& s) {
-    std::string out = "\"";
-    for (char c : valid_utf8(s)) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-  };
+  const auto q = [](const std::string& s) { return csv_field(s); };
   const WorkloadResult& w = r.result;
   double cpu_sum = 0, cpu_max = 0;
   for (const auto& h : r.hosts) {

@@ -1,6 +1,7 @@
 // Escaping for JSON and SVG output (text_escape.hpp).
 #include "hcisim/report/text_escape.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 
@@ -101,6 +102,19 @@ std::string xml_text(std::string_view s) {
     }
   });
   return out;
+}
+
+std::string json_number(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+std::string csv_field(std::string_view s) {
+  std::string out = "\"";
+  for (char c : valid_utf8(s)) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
 }
 
 }  // namespace hcisim

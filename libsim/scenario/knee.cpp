@@ -163,16 +163,16 @@ std::string format_knee(const std::string& scenario_name, const KneeResult& k) {
 
 std::string to_json(const std::string& scenario_name, const KneeResult& k) {
   std::string j = "{\"scenario\": " + json_string(scenario_name) + ", \"stat\": \"" + latency_stat_name(k.target.stat) +
-                  "\", \"limit_ms\": " + fmt("%.10g", k.target.limit_ms) + ", \"found\": " + (k.found ? "true" : "false") +
-                  ", \"ceiling\": " + (k.ceiling ? "true" : "false") + ", \"knee_iops\": " + fmt("%.10g", k.iops) + ", \"offered_iops\": " + fmt("%.10g", k.offered_iops) +
-                  ", \"latency_ms\": " + fmt("%.10g", k.latency_ms) + ", \"bottleneck\": " + json_string(k.bottleneck) +
-                  ", \"resolution_iops\": " + fmt("%.10g", k.resolution_iops) +
-                  ", \"closed_loop_iops\": " + fmt("%.10g", k.closed_loop_iops) +
-                  ", \"closed_loop_latency_ms\": " + fmt("%.10g", k.closed_loop_latency_ms) + ", \"probes\": [";
+                  "\", \"limit_ms\": " + json_number(k.target.limit_ms) + ", \"found\": " + (k.found ? "true" : "false") +
+                  ", \"ceiling\": " + (k.ceiling ? "true" : "false") + ", \"knee_iops\": " + json_number(k.iops) + ", \"offered_iops\": " + json_number(k.offered_iops) +
+                  ", \"latency_ms\": " + json_number(k.latency_ms) + ", \"bottleneck\": " + json_string(k.bottleneck) +
+                  ", \"resolution_iops\": " + json_number(k.resolution_iops) +
+                  ", \"closed_loop_iops\": " + json_number(k.closed_loop_iops) +
+                  ", \"closed_loop_latency_ms\": " + json_number(k.closed_loop_latency_ms) + ", \"probes\": [";
   for (std::size_t i = 0; i < k.probes.size(); ++i) {
     const KneeProbe& p = k.probes[i];
-    j += std::string(i ? ", " : "") + "{\"offered_iops\": " + fmt("%.10g", p.offered_iops) +
-         ", \"achieved_iops\": " + fmt("%.10g", p.achieved_iops) + ", \"latency_ms\": " + fmt("%.10g", p.latency_ms) +
+    j += std::string(i ? ", " : "") + "{\"offered_iops\": " + json_number(p.offered_iops) +
+         ", \"achieved_iops\": " + json_number(p.achieved_iops) + ", \"latency_ms\": " + json_number(p.latency_ms) +
          ", \"pass\": " + (p.pass ? "true" : "false") + ", \"bottleneck\": " + json_string(p.bottleneck) + "}";
   }
   return j + "]}\n";

@@ -1,6 +1,8 @@
 // Many runs in parallel (runner.hpp).
 #include "hcisim/scenario/runner.hpp"
 
+#include "hcisim/report/text_escape.hpp"
+
 #include <cmath>
 
 #include "hcisim/core/check.hpp"
@@ -75,6 +77,20 @@ std::vector<SweepPoint> sweep_points(const ScenarioLoader& load, const std::vect
     }
   }
   return points;
+}
+
+std::string sweep_keys_header(const std::vector<SweepAxis>& axes) {
+  std::string out;
+  for (const SweepAxis& ax : axes)
+    if (!csv_has_column(ax.key)) out += ax.key + ",";
+  return out;
+}
+
+std::string sweep_key_cells(const std::vector<SweepAxis>& axes, const std::vector<std::string>& settings) {
+  std::string out;
+  for (std::size_t k = 0; k < axes.size() && k < settings.size(); ++k)
+    if (!csv_has_column(axes[k].key)) out += csv_field(settings[k].substr(settings[k].find('=') + 1)) + ",";
+  return out;
 }
 
 std::vector<SweepRow> run_sweep(const std::vector<SweepPoint>& points, int jobs, const ProgressFn& progress) {

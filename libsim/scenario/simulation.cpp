@@ -110,15 +110,15 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     s0 = load.completed_latency_ns();
   };
   int batches = 0;
-  const BatchSeries* pilot_series = nullptr;   // batches that are not part of the window
   std::vector<TimelinePoint> timeline;   // the measured window's batches
-  auto run_batch = [&](BatchSeries& series, Time until) {
+  // `in_window`: a batch of the measured window (on the timeline), not of the pilot.
+  auto run_batch = [&](BatchSeries& series, Time until, bool in_window) {
     const Time from = engine.now();
     engine.run_until(until);
     const std::uint64_t n = load.completed() - n0;
     const std::int64_t latency_ns = load.completed_latency_ns() - s0;
     series.add(n, latency_ns);
-    if (&series != pilot_series) {
+    if (in_window) {
       TimelinePoint p;
       p.end_s = engine.now().seconds();
       p.iops = static_cast<double>(n) / (engine.now() - from).seconds();
@@ -153,7 +153,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     mark();
     // Batch i ends at cut + cap * i / kMaxBatches (cap <= 86400 s: the product fits in 64 bits).
     for (std::int64_t i = 1; i <= BatchSeries::kMaxBatches; ++i)
-      run_batch(*series, cut + Time::ns(cap.count_ns() * i / BatchSeries::kMaxBatches));
+      run_batch(*series, cut + Time::ns(cap.count_ns() * i / BatchSeries::kMaxBatches), true);
   } else {
     // The pilot: batches of 10 ms (doubling as they fill) until MSER puts the end of the
     // transient in the first half of a full series for both the rate and the mean latency,
@@ -163,18 +163,16 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     const Time end = start + cap;
     const Time pilot_end = start + cap / 2;
     BatchSeries pilot(Time::from_ms(10));
-    pilot_series = &pilot;
     mark();
     length.settled = false;
     while (engine.now() + pilot.width() <= pilot_end) {
-      run_batch(pilot, engine.now() + pilot.width());
+      run_batch(pilot, engine.now() + pilot.width(), false);
       if (pilot.size() == BatchSeries::kMaxBatches && pilot.mser_truncation() < BatchSeries::kMaxBatches / 2 &&
           pilot.mser_truncation_latency() < BatchSeries::kMaxBatches / 2) {
         length.settled = true;
         break;
       }
     }
-    pilot_series = nullptr;
     length.pilot_s = (engine.now() - start).seconds();
     // The window: batches as wide as the pilot's next, until both half-widths are within the
     // target. The rule is looked at with 64, 96 and 128 batches held (few looks: less bias
@@ -188,7 +186,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     const double target = w.auto_precision_pct / 100;
     length.target_met = false;
     while (engine.now() + series->width() <= end) {
-      run_batch(*series, engine.now() + series->width());
+      run_batch(*series, engine.now() + series->width(), true);
       const double window_s = (engine.now() - load.measured_since()).seconds();
       if (series->size() % 32 == 0 && series->size() >= BatchSeries::kMaxBatches / 2 &&
           window_s * target >= 4 * series->mean_latency_ms() * 1e-3 && series->rate_interval().relative() <= target &&

@@ -16,6 +16,12 @@ std::string valid_utf8(std::string_view s);
 /// U+0000..U+001F escaped, invalid UTF-8 replaced by U+FFFD.
 std::string json_string(std::string_view s);
 
+/// A JSON number: %.10g (round-trips what reports print), `null` for NaN and infinities.
+std::string json_number(double v);
+
+/// A CSV field (RFC 4180): quoted, a quote inside doubled, invalid UTF-8 replaced by U+FFFD.
+std::string csv_field(std::string_view s);
+
 /// Character data for XML/SVG: <, > and & escaped; the control characters XML 1.0 does
 /// not allow (all below U+0020 but tab, newline and carriage return) replaced by U+FFFD,
 /// as is invalid UTF-8.

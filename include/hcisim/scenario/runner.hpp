@@ -41,6 +41,12 @@ std::vector<SweepPoint> sweep_points(const std::string& yaml, const std::string&
 using ScenarioLoader = std::function<Scenario(const std::vector<std::string>& settings)>;
 std::vector<SweepPoint> sweep_points(const ScenarioLoader& load, const std::vector<SweepAxis>& axes);
 
+/// The sweep CSV's key columns, before the report's (csv_header): one per axis whose key the
+/// report has no column for (it has one for seed), as "key," ...; and a point's cells for them
+/// (its values as given, each a quoted field).
+std::string sweep_keys_header(const std::vector<SweepAxis>& axes);
+std::string sweep_key_cells(const std::vector<SweepAxis>& axes, const std::vector<std::string>& settings);
+
 /// What a sweep keeps of each point (a whole RunResult holds latency histograms, about 100 KB):
 /// its settings, the HCIBench-rule results with their intervals, the bottleneck and the
 /// report's CSV row (report/run_report.hpp csv_row).

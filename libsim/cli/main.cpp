@@ -24,6 +24,7 @@
 #include "hcisim/report/text_escape.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/knee.hpp"
+#include "hcisim/scenario/price_file.hpp"
 #include "hcisim/scenario/runner.hpp"
 #include "hcisim/scenario/simulation.hpp"
 
@@ -80,6 +81,9 @@ usage:
 options:
   --set KEY=VALUE   override a scenario key, e.g. --set workload.vms=16
                     or --set cluster.host.network.speed_gbe=25 (repeatable)
+  --prices FILE     a price file (US dollars: host base, CPUs, drives, NICs, switches, licences;
+                    docs/reference.md) laid over the catalogs' list prices: run, compare,
+                    sweep, capacity and knee then give the cluster's cost, per usable TB and per IOPS
   --json, --csv     machine-readable output (stable keys, see docs/reference.md)
   --quiet           no progress bar (shown only when stderr is a terminal) and no wall-time estimate
 
@@ -108,6 +112,7 @@ struct Args {
   bool out_given = false;
   int knee_targets = 0;                       // --mean-ms, --p95-ms, --p99-ms given
   KneeTarget knee;
+  std::string prices;                         // --prices FILE
 };
 
 // "a,b,,c" -> {a, b, c}. Commas inside brackets, braces or quotes do not split, so a value
@@ -190,6 +195,11 @@ Args parse_args(int argc, char** argv) {
       if (a.seeds.empty()) usage_error("--seeds lists no seed; expected e.g. --seeds 000,003");
     }
     else if (arg == "--set") a.sets.push_back(value("--set"));
+    else if (arg == "--prices") {
+      if (!a.prices.empty()) usage_error("--prices is given twice; give one price file");
+      a.prices = value("--prices");
+      if (a.prices.empty()) usage_error("--prices is empty; expected a price file");
+    }
     else if (arg == "--vary") a.vary.push_back(value("--vary"));
     else if (arg == "--out") {
       a.out = value("--out");
@@ -223,7 +233,7 @@ Args parse_args(int argc, char** argv) {
     } else if (!arg.empty() && arg[0] == '-') {
       usage_error("unknown option '" + arg +
                   "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --cv, --seeds, --params, "
-                  "--iterations, --loss, --replications, --mean-ms, --p95-ms, --p99-ms, --help");
+                  "--iterations, --loss, --replications, --mean-ms, --p95-ms, --p99-ms, --prices, --help");
     } else {
       a.files.push_back(arg);
     }
@@ -259,6 +269,7 @@ Args parse_args(int argc, char** argv) {
       {a.json || a.csv, "--json/--csv", {"run", "compare", "capacity", "knee"}},
       {!a.sets.empty(), "--set", {"run", "sweep", "compare", "validate", "capacity", "knee", "accuracy", "calibrate"}},
       {a.knee_targets > 0, "--mean-ms/--p95-ms/--p99-ms", {"knee"}},
+      {!a.prices.empty(), "--prices", {"run", "compare", "sweep", "capacity", "knee"}},
   };
   for (const Use& u : uses) {
     if (!u.given || a.command == "help") continue;
@@ -543,6 +554,31 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   return 0;
 }
 
+// compare's cost rows (report/cost.hpp): the totals when both are complete, else what is
+// priced; and what the change costs per extra IOPS, which is exact whenever both sides lack
+// the same prices (the unpriced parts are then the same on both sides and cancel).
+template <class Row>
+void compare_cost(const RunResult& ra, const RunResult& rb, const Row& row) {
+  const ClusterCost &ca = ra.cost, &cb = rb.cost;
+  if (!ca.shown && !cb.shown) return;
+  const bool complete = ca.complete() && cb.complete();
+  row(complete ? "cost ($)" : "cost priced so far ($)", ca.priced_usd, cb.priced_usd);
+  if (complete) {
+    row("cost per IOPS ($)", ca.per_iops(ra.result.iops), cb.per_iops(rb.result.iops));
+    row("cost per usable TB ($)", ca.per_usable_tb(ra.capacity), cb.per_usable_tb(rb.capacity));
+  }
+  for (const auto& [side, c] : {std::pair<const char*, const ClusterCost*>{"A", &ca}, {"B", &cb}})
+    if (!c->complete()) {
+      std::string missing;
+      for (const std::string& m : c->missing) missing += (missing.empty() ? "" : ", ") + m;
+      std::printf("%-26s %s has no price for: %s\n", "", side, missing.c_str());
+    }
+  const double extra = rb.result.iops - ra.result.iops;
+  if (ca.missing == cb.missing && extra != 0)
+    std::printf("%-26s B - A costs $%.3f per extra IOPS%s\n", "", (cb.priced_usd - ca.priced_usd) / extra,
+                complete ? "" : " (the unpriced parts are the same on both sides)");
+}
+
 int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   if (a.files.size() != 2) usage_error("compare takes two scenario files");
   const Scenario sa = load(a.files[0], a.sets, cat), sb = load(a.files[1], a.sets, cat);
@@ -597,6 +633,7 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   row("read p95 (ms)", ra.result.read_p95_ms, rb.result.read_p95_ms);
   row("write p95 (ms)", ra.result.write_p95_ms, rb.result.write_p95_ms);
   row("usable capacity (GB)", ra.capacity.usable_gb, rb.capacity.usable_gb);
+  compare_cost(ra, rb, row);
   // Run-to-run noise: each side's 95 % half-width, and whether the IOPS change is beyond the
   // two combined (independent runs: the half-widths add in quadrature).
   const ConfidenceInterval &ia = ra.result.iops_ci, &ib = rb.result.iops_ci;
@@ -750,7 +787,8 @@ int dispatch(const Args& a) {
     std::printf("hcisim %s\ndata: %s\n", kVersion, data.c_str());
     return 0;
   }
-  const HardwareCatalog cat = HardwareCatalog::load();
+  HardwareCatalog cat = HardwareCatalog::load();
+  if (!a.prices.empty()) cat.add_prices(load_price_file(a.prices, cat));
   if (a.command == "catalog" || a.command == "list") return cmd_catalog(a, cat);
   if (a.command == "validate") return cmd_validate(a, cat);
   if (a.command == "capacity") return cmd_capacity(a, cat);

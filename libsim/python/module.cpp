@@ -22,6 +22,7 @@
 #include "hcisim/core/check.hpp"
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/scenario/knee.hpp"
+#include "hcisim/scenario/price_file.hpp"
 #include "hcisim/scenario/runner.hpp"
 #include "hcisim/scenario/simulation.hpp"
 #include "hcisim/version.hpp"
@@ -39,6 +40,14 @@ Scenario read(const std::string& kind, const std::string& text, const std::strin
   if (kind == "yaml") return parse_scenario(text, name, sets, cat);
   if (kind == "default") return parse_scenario(default_scenario_yaml(), "<built-in default>", sets, cat);
   throw InvalidArgument("scenario kind '" + kind + "'; expected file, yaml or default");
+}
+
+// The catalogs, with a price file's text (named `prices_name` in errors) laid over their
+// prices when one is given (scenario/price_file.hpp).
+HardwareCatalog catalog(const std::string& prices_text, const std::string& prices_name) {
+  HardwareCatalog cat = HardwareCatalog::load();
+  if (!prices_text.empty()) cat.add_prices(parse_price_file(prices_text, prices_name, cat));
+  return cat;
 }
 
 // Thrown from a run's progress report once Ctrl-C was seen: unwinds the simulation.
@@ -93,8 +102,8 @@ auto interruptible(Work&& work) -> decltype(work(ProgressFn{})) {
 }
 
 std::string run(const std::string& kind, const std::string& text, const std::string& name,
-                const std::vector<std::string>& sets) {
-  const HardwareCatalog cat = HardwareCatalog::load();
+                const std::vector<std::string>& sets, const std::string& prices_text, const std::string& prices_name) {
+  const HardwareCatalog cat = catalog(prices_text, prices_name);
   const Scenario s = read(kind, text, name, sets, cat);
   const RunResult r = interruptible([&](const ProgressFn& progress) { return simulate(s, progress); });
   return to_json(r);
@@ -102,14 +111,16 @@ std::string run(const std::string& kind, const std::string& text, const std::str
 
 // The scenario's capacity line under both reserve rules, as JSON; runs nothing.
 std::string capacity_json(const std::string& kind, const std::string& text, const std::string& name,
-                          const std::vector<std::string>& sets) {
-  return to_json(capacity_answer(read(kind, text, name, sets, HardwareCatalog::load())));
+                          const std::vector<std::string>& sets, const std::string& prices_text,
+                          const std::string& prices_name) {
+  return to_json(capacity_answer(read(kind, text, name, sets, catalog(prices_text, prices_name))));
 }
 
 // The knee (scenario/knee.hpp) as JSON: stat is "mean", "p95" or "p99".
 std::string knee(const std::string& kind, const std::string& text, const std::string& name,
-                 const std::vector<std::string>& sets, const std::string& stat, double limit_ms, int jobs) {
-  const Scenario s = read(kind, text, name, sets, HardwareCatalog::load());
+                 const std::vector<std::string>& sets, const std::string& stat, double limit_ms, int jobs,
+                 const std::string& prices_text, const std::string& prices_name) {
+  const Scenario s = read(kind, text, name, sets, catalog(prices_text, prices_name));
   KneeTarget t;
   t.limit_ms = limit_ms;
   if (stat == "mean") t.stat = LatencyStat::mean;
@@ -128,16 +139,18 @@ std::string knee(const std::string& kind, const std::string& text, const std::st
 // Reads a scenario once per list of settings and throws InvalidInput at the first bad one;
 // runs nothing.
 void check_scenario(const std::string& kind, const std::string& text, const std::string& name,
-                    const std::vector<std::vector<std::string>>& sets) {
-  const HardwareCatalog cat = HardwareCatalog::load();
+                    const std::vector<std::vector<std::string>>& sets, const std::string& prices_text,
+                    const std::string& prices_name) {
+  const HardwareCatalog cat = catalog(prices_text, prices_name);
   for (const auto& one : sets) read(kind, text, name, one, cat);
 }
 
 // A grid: the header (one column per key, then the report's) and one CSV row per point.
 std::pair<std::string, std::vector<std::string>> sweep(
     const std::string& kind, const std::string& text, const std::string& name, const std::vector<std::string>& sets,
-    const std::vector<std::pair<std::string, std::vector<std::string>>>& axes, int jobs) {
-  const HardwareCatalog cat = HardwareCatalog::load();
+    const std::vector<std::pair<std::string, std::vector<std::string>>>& axes, int jobs, const std::string& prices_text,
+    const std::string& prices_name) {
+  const HardwareCatalog cat = catalog(prices_text, prices_name);
   std::vector<SweepAxis> grid;
   for (const auto& [key, values] : axes) grid.push_back({key, values});
   const std::string header = sweep_keys_header(grid) + csv_header();
@@ -192,13 +205,17 @@ PYBIND11_MODULE(_hcisim, m) {
   m.doc() = "hcisim's native part: scenarios read and run in C++";
   m.attr("version") = kVersion;
   py::register_exception<InvalidArgument>(m, "InvalidInput", PyExc_ValueError);
-  m.def("run", &run, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"));
-  m.def("capacity", &capacity_json, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"));
+  // prices_text / prices_name: a price file's text and its name for errors ("" for none).
+  m.def("run", &run, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("prices_text") = "",
+        py::arg("prices_name") = "");
+  m.def("capacity", &capacity_json, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"),
+        py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("knee", &knee, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("stat"),
-        py::arg("limit_ms"), py::arg("jobs"));
-  m.def("check", &check_scenario, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"));
+        py::arg("limit_ms"), py::arg("jobs"), py::arg("prices_text") = "", py::arg("prices_name") = "");
+  m.def("check", &check_scenario, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"),
+        py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("sweep", &sweep, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("axes"),
-        py::arg("jobs"));
+        py::arg("jobs"), py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("accuracy", &accuracy, py::arg("sets"), py::arg("seeds"), py::arg("replications"), py::arg("jobs"));
   m.attr("accuracy_columns") = std::vector<std::string>(std::begin(kAccuracyColumns), std::end(kAccuracyColumns));
   m.def("data_dir", &default_data_dir);

@@ -38,6 +38,7 @@ std::string format_capacity(const CapacityAnswer& a) {
   out += buf;
   out += line("usable for VM data", c.usable_gb);
   if (a.other) out += line("usable with the " + a.other_rule + " rule instead", a.other->usable_gb);
+  out += format_cost(a.cost, c, 0, "");
   return out;
 }
 
@@ -54,7 +55,7 @@ std::string to_json(const CapacityAnswer& a) {
                   ", \"reduction_ratio\": " + json_number(c.reduction_ratio) + ", \"reduction_from\": " +
                   (a.planned_reduction ? "\"planner\"" : "\"workload data\"") + ", \"usable_gb\": " + json_number(c.usable_gb);
   if (a.other) j += ", \"usable_gb_" + a.other_rule + "\": " + json_number(a.other->usable_gb);
-  return j + "}\n";
+  return j + ", \"cost\": " + cost_json(a.cost, c, 0) + "}\n";
 }
 
 }  // namespace hcisim

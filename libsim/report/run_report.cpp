@@ -44,6 +44,8 @@ std::string failed_line(const RunResult& r) {
 
 // A double for JSON/CSV.
 std::string num(double v) { return json_number(v); }
+// A CSV cell: empty where JSON says null (an unpriced cost).
+std::string csv_number(double v) { return std::isfinite(v) ? json_number(v) : std::string(); }
 
 // "+- 0.42 %" (or "no interval": too few batches).
 std::string pm(const ConfidenceInterval& ci) {
@@ -107,6 +109,7 @@ std::string format_hcibench(const RunResult& r) {
      << failed_line(r)
      << "Capacity: raw " << fmt("%.0f", r.capacity.raw_gb) << " GB, slack " << fmt("%.0f", r.capacity.slack_gb)
      << " GB (" << r.capacity.slack_rule << "), usable for VM data " << fmt("%.0f", r.capacity.usable_gb) << " GB\n"
+     << format_cost(r.cost, r.capacity, w.iops, "at this load")
      << "Resource Usage:\n"
      << format_resource_table(r.hosts);
   return os.str();
@@ -167,6 +170,7 @@ std::string format_diskspd(const RunResult& r) {
       {"8-nines", 0.99999999}, {"9-nines", 0.999999999}, {"max", 1}};
   for (const auto& [label, q] : rows)
     os << label << " | " << cell(r.pooled[0], q) << " | " << cell(r.pooled[1], q) << " | " << cell(total, q) << "\n";
+  os << format_cost(r.cost, r.capacity, r.result.iops, "at this load");
   return os.str();
 }
 
@@ -257,6 +261,7 @@ std::string to_json(const RunResult& r) {
      << ", \"host_rebuild_reserve_gb\": " << num(r.capacity.host_rebuild_reserve_gb)
      << ", \"policy_factor\": " << num(r.capacity.policy_factor) << ", \"reduction_ratio\": "
      << num(r.capacity.reduction_ratio) << ", \"usable_gb\": " << num(r.capacity.usable_gb) << "},\n"
+     << "  \"cost\": " << cost_json(r.cost, r.capacity, r.result.iops) << ",\n"
      << "  \"device_ops\": {\"fg_reads\": " << r.counters.fg_device_reads << ", \"fg_writes\": " << r.counters.fg_device_writes
      << ", \"bg_reads\": " << r.counters.bg_device_reads << ", \"bg_writes\": " << r.counters.bg_device_writes << "},\n"
      << "  \"network_bytes\": " << r.counters.fg_network_bytes + r.counters.bg_network_bytes << ",\n"
@@ -272,7 +277,7 @@ std::string csv_header() {
                   "read_p99_ms,write_p99_ms,outstanding_io,configured_outstanding_io,simulated_ios,cpu_usage_pct_mean,"
                   "cpu_usage_pct_max";
   for (const char* c : kClasses) h += std::string(",") + c + "_util_max";
-  h += ",bottleneck,raw_gb,usable_gb,slack_gb,failed_hosts,resync_mb_per_s,resync_gb_left,iops_ci95_half_width,"
+  h += ",bottleneck,raw_gb,usable_gb,slack_gb,cost_usd,cost_per_iops_usd,cost_per_usable_tb_usd,failed_hosts,resync_mb_per_s,resync_gb_left,iops_ci95_half_width,"
        "pooled_latency_ci95_half_width_ms,measured_seconds,auto_target_met,architecture,hosts,layout,workload,warnings";
   return h;
 }
@@ -298,7 +303,8 @@ std::string csv_row(const RunResult& r) {
     os << "," << (u ? num(u->max) : "");
   }
   os << "," << q(r.bottleneck) << "," << num(r.capacity.raw_gb) << "," << num(r.capacity.usable_gb) << ","
-     << num(r.capacity.slack_gb) << "," << r.failed_hosts.size() << ","
+     << num(r.capacity.slack_gb) << "," << csv_number(r.cost.total_usd()) << "," << csv_number(r.cost.per_iops(w.iops)) << ","
+     << csv_number(r.cost.per_usable_tb(r.capacity)) << "," << r.failed_hosts.size() << ","
      << num(resync_rate_mbps(r)) << "," << num(static_cast<double>(r.resync.total_bytes - r.resync.done_bytes) / 1e9)
      << "," << num(w.iops_ci.half_width) << "," << num(w.latency_ci_ms.half_width) << "," << num(w.seconds) << ","
      << (r.length.automatic ? (r.length.target_met ? "true" : "false") : "") << "," << q(r.inputs.architecture) << ","

@@ -118,6 +118,23 @@ void load_flash(const CsvTable& t, std::vector<DeviceSpec>& devices) {
   }
 }
 
+// The optional `price_usd` column of a catalog row (and `cable_usd` for switches): a price
+// needs its `price_source`, and must be a finite amount of at least 0.
+void load_price(const CsvTable& t, std::size_t row, PriceBook::Part part, const std::string& name, PriceBook& into,
+                const char* column = "price_usd") {
+  if (!t.has_column(column) || t.text(row, column).empty()) return;
+  const std::string at = t.path() + ":" + std::to_string(t.line_of(row)) + ": ";
+  const double usd = t.number(row, column);
+  if (!(usd >= 0) || usd > kMaxPriceUsd)
+    throw InvalidArgument(at + "column '" + column + "' = '" + t.text(row, column) +
+                          "' is not allowed; expected US dollars from 0 to 1e9");
+  if (!t.has_column("price_source"))
+    throw InvalidArgument(at + "column '" + column + "' has a price but the file has no 'price_source' column");
+  if (t.text(row, "price_source").empty())
+    throw InvalidArgument(at + "column '" + column + "' has a price but 'price_source' is empty; say where it comes from");
+  into.set(part, name, {usd + 0.0, t.text(row, "price_source")});
+}
+
 }  // namespace
 
 std::vector<std::string> closest_names(std::string_view name, const std::vector<std::string>& candidates,
@@ -152,6 +169,7 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     d.rpm = dev.number(r, "rpm");
     d.seek_ms = dev.number(r, "seek_ms");
     d.source = dev.text(r, "source");
+    load_price(dev, r, PriceBook::Part::device, d.name, cat.prices_);
     add_row(dev, r, std::move(d), cat.devices_);
   }
   load_flash(CsvTable::read(dir + "/flash.csv"), cat.devices_);
@@ -174,6 +192,7 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     n.latency_us = nic.number(r, "latency_us");
     n.rdma = nic.flag(r, "rdma");
     n.source = nic.text(r, "source");
+    load_price(nic, r, PriceBook::Part::nic, n.name, cat.prices_);
     add_row(nic, r, std::move(n), cat.nics_);
   }
   const CsvTable sw = CsvTable::read(dir + "/switches.csv");
@@ -186,6 +205,8 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     s.cut_through = sw.flag(r, "cut_through");
     s.buffer_mb = sw.number(r, "buffer_mb");
     s.source = sw.text(r, "source");
+    load_price(sw, r, PriceBook::Part::switch_unit, s.name, cat.prices_);
+    load_price(sw, r, PriceBook::Part::cable, s.name, cat.prices_, "cable_usd");
     add_row(sw, r, std::move(s), cat.switches_);
   }
   const CsvTable cpu = CsvTable::read(dir + "/cpus.csv");
@@ -204,6 +225,7 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
                             std::to_string(threads) + " is not allowed; expected a multiple of cores");
     c.ghz = cpu.number(r, "base_ghz");
     c.source = cpu.text(r, "source");
+    load_price(cpu, r, PriceBook::Part::cpu, c.name, cat.prices_);
     add_row(cpu, r, std::move(c), cat.cpus_);
   }
   cat.calibration_ = Calibration::load_dir(dir);

@@ -62,6 +62,8 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
                           " I/Os in its window; a " + latency_stat_name(target.stat) + " needs at least " +
                           std::to_string(static_cast<long long>(needed)) + " (lengthen workload.duration_s)");
   k.closed_loop_iops = closed.result.iops;
+  k.capacity = closed.capacity;
+  k.cost = closed.cost;
   k.closed_loop_latency_ms = statistic(closed, target.stat);
   if (k.closed_loop_latency_ms <= target.limit_ms) {
     k.found = k.ceiling = true;
@@ -147,6 +149,7 @@ std::string format_knee(const std::string& scenario_name, const KneeResult& k) {
            "bisected to within " + fmt("%.0f", k.resolution_iops) + " IOPS)\n";
   }
   if (k.found) out += "Bottleneck there: " + k.bottleneck + "\n";
+  out += format_cost(k.cost, k.capacity, k.iops, "at the knee");
   out += "Closed loop at the configured outstanding I/O: " + fmt("%.0f", k.closed_loop_iops) + " IOPS, " + stat + " " +
          fmt("%.3f", k.closed_loop_latency_ms) + " ms\n";
   if (!k.probes.empty()) {
@@ -168,7 +171,8 @@ std::string to_json(const std::string& scenario_name, const KneeResult& k) {
                   ", \"latency_ms\": " + json_number(k.latency_ms) + ", \"bottleneck\": " + json_string(k.bottleneck) +
                   ", \"resolution_iops\": " + json_number(k.resolution_iops) +
                   ", \"closed_loop_iops\": " + json_number(k.closed_loop_iops) +
-                  ", \"closed_loop_latency_ms\": " + json_number(k.closed_loop_latency_ms) + ", \"probes\": [";
+                  ", \"closed_loop_latency_ms\": " + json_number(k.closed_loop_latency_ms) +
+                  ", \"cost\": " + cost_json(k.cost, k.capacity, k.iops) + ", \"probes\": [";
   for (std::size_t i = 0; i < k.probes.size(); ++i) {
     const KneeProbe& p = k.probes[i];
     j += std::string(i ? ", " : "") + "{\"offered_iops\": " + json_number(p.offered_iops) +

@@ -321,6 +321,8 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   const long ports = n.integer("ports", 1, 1, 8);
   if (n.has("nic") && ports > f.nic.ports)
     exceeds("ports", static_cast<double>(ports), f.nic.ports, "NIC", f.nic.name);
+  // More ports than the card has take more cards (report/cost.hpp prices cards).
+  f.nic_cards = n.has("nic") ? static_cast<int>((ports + f.nic.ports - 1) / f.nic.ports) : 1;
   f.nic.ports = std::max(f.nic.ports, static_cast<int>(ports));
   f.teaming = n.choice("teaming", ports > 1 ? "lacp" : "failover", {"failover", "lacp"}) == "lacp" ? Teaming::lacp
                                                                                                    : Teaming::failover;
@@ -604,6 +606,7 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
   r.expect_map({"name", "seed", "replication", "cluster", "policy", "data_services", "workload"});
   Scenario s;
   s.source = source;
+  s.prices = catalog.prices();
   s.name = r.text("name", source);
   s.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0, 2147483647L));
   s.replication = static_cast<std::uint64_t>(r.integer("replication", 0, 0, 2147483647L));
@@ -687,6 +690,7 @@ Scenario from_specs(std::string name, ClusterSpec cluster, WorkloadSpec workload
   s.workload = std::move(workload);
   s.threads_per_vmdk = std::min(s.workload.threads_per_vmdk, s.workload.outstanding_per_vmdk);
   if (catalog) {
+    s.prices = catalog->prices();
     // A cluster taken from a calibrated scenario keeps its constants (they are scaled once).
     if (!s.cluster.calibrated) catalog->calibration().apply_settings(s.cluster);
     catalog->calibration().apply_drives(s.cluster);
@@ -740,6 +744,7 @@ CapacityAnswer capacity_answer(const Scenario& s) {
   const bool slack = s.cluster.capacity_reserve == CapacityReserve::slack;
   a.rule = slack ? "slack" : "reserved";
   a.report = scenario_capacity(s);
+  a.cost = cluster_cost(s.cluster, a.report, s.prices);
   a.planned_reduction = s.cluster.services.planned_reduction_ratio > 0;
   if (!s.cluster.witness_host) {
     Scenario other = s;

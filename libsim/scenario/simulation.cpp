@@ -271,6 +271,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     for (std::size_t op = 0; op < 2; ++op) r.pooled[op].merge(vm.latency[op]);
   r.threads = load.thread_stats();
   r.capacity = scenario_capacity(scenario);
+  r.cost = cluster_cost(scenario.cluster, r.capacity, scenario.prices);
 
   std::vector<int> counts;
   // A failed host reports nothing (its CPU, devices, LSOM worlds and ports are idle, not free

@@ -1,6 +1,8 @@
 // libFuzzer target: the catalog readers (csv.cpp, hardware_catalog.cpp, calibration.cpp).
-// The first byte picks one of the seven catalog files; the rest replaces its content in a
-// private copy of data/, which is then loaded whole. Bad input must end in InvalidArgument.
+// The first byte picks one of the seven catalog files, or a price file (price_file.cpp); the
+// rest replaces that catalog file's content in a private copy of data/, which is then loaded
+// whole, or is read as a price file over the shipped catalogs. Bad input must end in
+// InvalidArgument.
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +11,7 @@
 
 #include "hcisim/core/check.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
+#include "hcisim/scenario/price_file.hpp"
 
 namespace {
 
@@ -37,8 +40,17 @@ void write(const std::filesystem::path& p, const char* data, std::size_t n) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
+  constexpr std::size_t kChoices = sizeof kFiles / sizeof kFiles[0] + 1;
+  if (data[0] % kChoices == kChoices - 1) {
+    static const hcisim::HardwareCatalog shipped = hcisim::HardwareCatalog::load();
+    try {
+      (void)hcisim::parse_price_file(std::string(reinterpret_cast<const char*>(data + 1), size - 1), "fuzz.yaml", shipped);
+    } catch (const hcisim::InvalidArgument&) {
+    }
+    return 0;
+  }
   const auto& dir = work_dir();
-  const char* file = kFiles[data[0] % (sizeof kFiles / sizeof kFiles[0])];
+  const char* file = kFiles[data[0] % kChoices];
   const std::filesystem::path target = dir / file;
   write(target, reinterpret_cast<const char*>(data + 1), size - 1);
   try {

@@ -234,3 +234,24 @@ def test_knee_finds_the_highest_iops_under_a_latency_target():
     for bad in ({}, {"p95_ms": 2, "mean_ms": 1}, {"p99_ms": -1}, {"p95_ms": "2"}):
         with pytest.raises(ValueError, match="knee"):
             hcisim.knee(**bad)
+
+
+def test_cost_from_catalog_prices_and_a_price_file():
+    prices = os.path.join(ROOT, "examples", "prices", "illustrative-2023.yaml")
+    seed001 = os.path.join(ROOT, "examples", "scenarios", "seed001-vxrail-esa-raid6-100gbe-oltp32k.yaml")
+    partial = hcisim.capacity(seed001)["cost"]
+    # Seed 001's write-up prices its network only: 12 ports at about $3,554.
+    assert partial["total_usd"] is None and partial["network_usd"] == pytest.approx(12 * 3554, abs=12)
+    assert "cpu intel-xeon-gold-6338" in partial["missing"]
+    full = hcisim.capacity(seed001, prices=prices)["cost"]
+    assert full["missing"] == [] and full["total_usd"] == pytest.approx(
+        full["hosts_usd"] + full["network_usd"] + full["licences_usd"])
+    run = hcisim.run(set=SHORT, prices=prices)
+    assert run["cost"]["per_iops_usd"] == pytest.approx(run["cost"]["total_usd"] / run["iops"])
+    df = hcisim.sweep(vary={"workload.vms": [4, 8]}, set=SHORT, prices=prices, jobs=2)
+    assert list(df.cost_usd) == [run["cost"]["total_usd"]] * 2
+    with pytest.raises(ValueError, match="currency"):
+        bad = os.path.join(ROOT, "examples", "scenarios", "seed001-vxrail-esa-raid6-100gbe-oltp32k.yaml")
+        hcisim.capacity(prices=bad)
+    with pytest.raises(ValueError, match="does not exist"):
+        hcisim.run(set=SHORT, prices="/nonexistent-prices.yaml")

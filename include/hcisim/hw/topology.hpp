@@ -14,7 +14,8 @@ enum class FabricKind { direct, single_switch, leaf_spine };
 
 struct FabricSpec {
   FabricKind kind = FabricKind::single_switch;
-  NicSpec nic;                      // every host's NIC
+  NicSpec nic;                      // every host's NIC (ports: those the host cables)
+  int nic_cards = 1;                // NIC cards per host carrying those ports (for cost)
   int active_ports = 1;             // NIC ports carrying vSAN traffic
   Teaming teaming = Teaming::failover;
   double link_gbps = 0;             // host links; 0 = the NIC's port speed

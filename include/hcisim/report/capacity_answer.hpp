@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "hcisim/report/cost.hpp"
 #include "hcisim/storage/capacity.hpp"
 
 namespace hcisim {
@@ -18,6 +19,7 @@ struct CapacityAnswer {
   std::string other_rule;              // the other rule, when the cluster allows it
   std::optional<CapacityReport> other; // (a 2-node cluster has only slack)
   bool planned_reduction = false;      // the ratio is the planner's, not the workload data's
+  ClusterCost cost;                    // of every host; per usable TB under the scenario's rule
 };
 
 /// A table of raw, metadata, reserve (with its parts), raw per VM byte, reduction, usable.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hcisim/core/latency_histogram.hpp"
+#include "hcisim/report/cost.hpp"
 #include "hcisim/report/resource_table.hpp"
 #include "hcisim/storage/capacity.hpp"
 #include "hcisim/storage/io_counters.hpp"
@@ -72,6 +73,7 @@ struct RunResult {
   std::vector<ResourceClassUse> resources;
   std::string bottleneck;           // the class whose busiest member is busiest
   CapacityReport capacity;
+  ClusterCost cost;                 // every host of the scenario, failed ones included
   IoCounters counters;
   LatencyHistogram pooled[2];       // by IoOp, over the measured window
   std::vector<ThreadStats> threads;

@@ -15,6 +15,8 @@ class CsvTable {
   static CsvTable read(const std::string& path);
 
   std::size_t rows() const { return rows_.size(); }
+  /// Whether the header names `column` (for optional columns such as `price_usd`).
+  bool has_column(const std::string& column) const { return columns_.count(column) > 0; }
   /// The field of `column` in row `row`; throws naming file, line and column if absent.
   const std::string& text(std::size_t row, const std::string& column) const;
   /// The field as a number; empty gives `fallback`; garbage throws naming file:line:column.

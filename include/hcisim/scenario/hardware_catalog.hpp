@@ -10,6 +10,7 @@
 #include "hcisim/hw/cpu_spec.hpp"
 #include "hcisim/hw/device_spec.hpp"
 #include "hcisim/hw/network_spec.hpp"
+#include "hcisim/report/price_book.hpp"
 #include "hcisim/scenario/calibration.hpp"
 #include "hcisim/scenario/data_dir.hpp"
 
@@ -38,6 +39,10 @@ class HardwareCatalog {
     calibration_ = c;
     calibration_found_ = true;
   }
+  /// The catalogs' list prices (`price_usd` columns, each with its `price_source`), with
+  /// any price file laid over them (add_prices): what scenarios read with this catalog cost.
+  const PriceBook& prices() const { return prices_; }
+  void add_prices(const PriceBook& over) { prices_.overlay(over); }
   /// Where the catalogs were read from, and whether a calibration came with them: without
   /// one, every scenario read with this catalog says it runs the uncalibrated model.
   const std::string& dir() const { return dir_; }
@@ -49,6 +54,7 @@ class HardwareCatalog {
   std::vector<NicSpec> nics_;
   std::vector<SwitchSpec> switches_;
   std::vector<CpuSpec> cpus_;
+  PriceBook prices_;
   std::string dir_;
   bool calibration_found_ = false;
   Calibration calibration_ = Calibration::defaults();

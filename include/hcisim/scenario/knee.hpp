@@ -52,6 +52,8 @@ struct KneeResult {
   double latency_ms = 0;
   std::string bottleneck;             // at the knee
   double resolution_iops = 0;         // the bisection's final interval
+  CapacityReport capacity;            // the cluster's capacity line and cost (report/cost.hpp):
+  ClusterCost cost;                   // cost per IOPS is taken at the knee
   std::vector<KneeProbe> probes;      // in the order run; a pass above a failure (noise at the
                                       // edge) is not trusted: the knee lies below every failure
 };

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hcisim/report/capacity_answer.hpp"
+#include "hcisim/report/price_book.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
 #include "hcisim/storage/capacity.hpp"
 #include "hcisim/storage/cluster_spec.hpp"
@@ -29,6 +30,9 @@ struct Scenario {
   // What the scenario asks for that is legal but unusual, said once where the model departs
   // from the file (a link faster than the named NIC, VM data beyond usable capacity, ...).
   std::vector<std::string> warnings;
+  // What the parts cost: the catalog's prices with any price file laid over them
+  // (HardwareCatalog::prices); reports give the cluster's cost from it (report/cost.hpp).
+  PriceBook prices;
   // How the cluster's software constants (cpu_costs, stack latency, the OSA and ESA settings
   // that data/calibration.yaml names) were set: from a catalog's calibration (parse_scenario,
   // load_scenario, make_scenario) or left at their uncalibrated defaults on purpose

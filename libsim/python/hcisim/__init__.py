@@ -69,10 +69,28 @@ def _scenario(scenario):
     raise TypeError("scenario: expected a file path, a YAML string, a dict or None (the built-in default)")
 
 
-def run(scenario=None, set=None):
-    """Runs one scenario; returns its report as a dict (the CLI's --json, inputs and warnings included)."""
+def _prices(prices):
+    # A price file (the CLI's --prices) as (text, name); its text travels, so Dask workers
+    # need not have the file.
+    if prices is None:
+        return "", ""
+    if isinstance(prices, (str, os.PathLike)):
+        path = os.fspath(prices)
+        if not os.path.isfile(path):
+            raise InvalidInput(f"price file '{path}' does not exist or is not a file")
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        if not text.strip():
+            raise InvalidInput(f"price file '{path}' is empty; expected currency: USD and prices")
+        return text, path
+    raise TypeError("prices: expected the path of a price file or None")
+
+
+def run(scenario=None, set=None, prices=None):
+    """Runs one scenario; returns its report as a dict (the CLI's --json, inputs and warnings
+    included). ``prices``: a price file laid over the catalogs' prices (the report's ``cost``)."""
     kind, text, name = _scenario(scenario)
-    return json.loads(_hcisim.run(kind, text, name, _sets(set)))
+    return json.loads(_hcisim.run(kind, text, name, _sets(set), *_prices(prices)))
 
 
 def _grid(vary):
@@ -97,11 +115,11 @@ def _points(axes):
     return points
 
 
-def _sweep_point(kind, text, name, sets, point):
+def _sweep_point(kind, text, name, sets, point, prices=("", "")):
     # One grid point as a task: the native sweep over single-valued axes gives the same
     # header and row as the same point of the whole grid.
     from . import _hcisim as native
-    header, rows = native.sweep(kind, text, name, sets, [(k, [v]) for k, v in point], 1)
+    header, rows = native.sweep(kind, text, name, sets, [(k, [v]) for k, v in point], 1, *prices)
     return header, rows[0]
 
 
@@ -123,9 +141,9 @@ def _dask_client(client, points):
     raise TypeError("client: expected a distributed.Client, a scheduler address or 'local'")
 
 
-def _rows(kind, text, name, sets, axes, jobs, client):
+def _rows(kind, text, name, sets, axes, jobs, client, prices=("", "")):
     if client is None:
-        return _hcisim.sweep(kind, text, name, sets, axes, int(jobs))
+        return _hcisim.sweep(kind, text, name, sets, axes, int(jobs), *prices)
     if kind == "file":
         # Workers on other machines need not have the file: send its bytes as they are, named
         # by its path (what load_scenario does with it).
@@ -134,10 +152,10 @@ def _rows(kind, text, name, sets, axes, jobs, client):
     # Every point is read here first (one catalog load), so input that is bad when read fails
     # before any task is sent; what only a run finds comes back from its worker.
     points = _points(axes)
-    _hcisim.check(kind, text, name, [sets + [f"{k}={v}" for k, v in p] for p in points])
+    _hcisim.check(kind, text, name, [sets + [f"{k}={v}" for k, v in p] for p in points], *prices)
     c, owned = _dask_client(client, len(points))
     try:
-        futures = [c.submit(_sweep_point, kind, text, name, sets, p, pure=False) for p in points]
+        futures = [c.submit(_sweep_point, kind, text, name, sets, p, prices, pure=False) for p in points]
         results = c.gather(futures)
     finally:
         if owned:
@@ -151,21 +169,23 @@ def _rows(kind, text, name, sets, axes, jobs, client):
     return headers.pop(), [row for _, row in results]
 
 
-def capacity(scenario=None, set=None):
+def capacity(scenario=None, set=None, prices=None):
     """The scenario's capacity line at once, without simulating (the CLI's ``hcisim capacity
     --json``): raw, metadata, the reserve under the scenario's rule (``cluster.capacity_reserve``:
     "slack" or "reserved") and its parts, the policy and reduction factors, usable GB, and
-    ``usable_gb_<other rule>`` beside it. Failed hosts' devices are left out."""
+    ``usable_gb_<other rule>`` beside it. Failed hosts' devices are left out. ``cost``: the
+    cluster's cost and cost per usable TB, from the catalogs' prices and ``prices`` (a price file)."""
     kind, text, name = _scenario(scenario)
-    return json.loads(_hcisim.capacity(kind, text, name, _sets(set)))
+    return json.loads(_hcisim.capacity(kind, text, name, _sets(set), *_prices(prices)))
 
 
-def knee(scenario=None, mean_ms=None, p95_ms=None, p99_ms=None, set=None, jobs=0):
+def knee(scenario=None, mean_ms=None, p95_ms=None, p99_ms=None, set=None, jobs=0, prices=None):
     """The highest IOPS whose mean, p95 or p99 latency (all I/Os; give exactly one target, in
     ms) stays at or under the target (the CLI's ``hcisim knee --json``): offered load is
     bisected to 1 % with the workload's outstanding I/O as the cap. Returns a dict: knee_iops,
     latency_ms, bottleneck, found, ceiling (the closed loop itself meets the target), the
-    closed loop's IOPS and latency, and every probe."""
+    closed loop's IOPS and latency, every probe, and ``cost`` (per IOPS at the knee; ``prices``
+    as for run())."""
     targets = [(k, v) for k, v in (("mean", mean_ms), ("p95", p95_ms), ("p99", p99_ms)) if v is not None]
     if len(targets) != 1:
         raise InvalidInput("knee: give exactly one of mean_ms, p95_ms, p99_ms")
@@ -175,24 +195,25 @@ def knee(scenario=None, mean_ms=None, p95_ms=None, p99_ms=None, set=None, jobs=0
     if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or not 0 <= jobs <= 256:
         raise InvalidInput(f"knee: jobs = {jobs!r}; expected an integer 0..256")
     kind, text, name = _scenario(scenario)
-    return json.loads(_hcisim.knee(kind, text, name, _sets(set), stat, float(limit), int(jobs)))
+    return json.loads(_hcisim.knee(kind, text, name, _sets(set), stat, float(limit), int(jobs), *_prices(prices)))
 
 
-def sweep(scenario=None, vary=None, set=None, jobs=0, client=None):
+def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None):
     """Runs a grid: ``vary`` maps keys to lists of values (every combination, the last key
     fastest). The points run in parallel on this machine (``jobs`` threads, 0: every core)
     or, given ``client``, as tasks on a Dask cluster (a ``distributed.Client``, a scheduler
     address, or "local" for a LocalCluster); the results are the same. Returns a pandas
-    DataFrame with one row per point: a column per varied key, then the report's columns."""
+    DataFrame with one row per point: a column per varied key, then the report's columns
+    (cost_usd, cost_per_iops_usd and cost_per_usable_tb_usd from ``prices``, as for run())."""
     import pandas as pd
 
     axes = _grid(vary)
     kind, text, name = _scenario(scenario)
-    header, rows = _rows(kind, text, name, _sets(set), axes, jobs, client)
+    header, rows = _rows(kind, text, name, _sets(set), axes, jobs, client, _prices(prices))
     return pd.read_csv(io.StringIO(header + "\n" + "\n".join(rows) + "\n"))
 
 
-def replicate(scenario=None, replications=10, set=None, vary="streams", jobs=0, client=None):
+def replicate(scenario=None, replications=10, set=None, vary="streams", jobs=0, client=None, prices=None):
     """Runs ``replications`` independent copies of one scenario: with vary="streams" the
     random streams change and the placement stays (key ``replication`` 1..N: run-to-run
     noise); with vary="placement" the seed changes too (key ``seed`` 1..N). Returns the
@@ -204,7 +225,8 @@ def replicate(scenario=None, replications=10, set=None, vary="streams", jobs=0, 
     keys = {"streams": "replication", "placement": "seed"}
     if vary not in keys:
         raise InvalidInput(f"replicate: vary = {vary!r}; expected 'streams' or 'placement'")
-    return sweep(scenario, {keys[vary]: list(range(1, int(replications) + 1))}, set=set, jobs=jobs, client=client)
+    return sweep(scenario, {keys[vary]: list(range(1, int(replications) + 1))}, set=set, jobs=jobs, client=client,
+                 prices=prices)
 
 
 def timeline(result):

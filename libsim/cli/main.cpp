@@ -23,6 +23,7 @@
 #include "hcisim/report/svg_chart.hpp"
 #include "hcisim/report/text_escape.hpp"
 #include "hcisim/scenario/scenario.hpp"
+#include "hcisim/plan/sizing.hpp"
 #include "hcisim/scenario/knee.hpp"
 #include "hcisim/scenario/price_file.hpp"
 #include "hcisim/scenario/runner.hpp"
@@ -61,6 +62,10 @@ usage:
       the highest IOPS whose mean, p95 or p99 latency (all I/Os) stays at or under X ms:
       offered load (an open loop with the workload's outstanding I/O as its cap) is bisected
       to 1 %, each round's probes in parallel; prints the knee, its bottleneck and the probes
+  hcisim size REQUIREMENTS [--json] [--jobs N] [--prices FILE]
+      inverse sizing: the cheapest designs of the file's candidates (host models, networks,
+      policies, host counts) that meet its demand (IOPS at a latency target, usable TB,
+      growth, hosts down), each simulated at the demand, and why every cheaper one fails
   hcisim validate FILE [--set KEY=VALUE]...
       check a scenario file without running it
   hcisim accuracy [--all] [--cv] [--seeds 000,003] [--replications N] [--set KEY=VALUE]... [--jobs N]
@@ -163,6 +168,7 @@ Args parse_args(int argc, char** argv) {
   if (i < argc && (std::strcmp(argv[i], "run") == 0 || std::strcmp(argv[i], "sweep") == 0 ||
                    std::strcmp(argv[i], "compare") == 0 || std::strcmp(argv[i], "validate") == 0 ||
                    std::strcmp(argv[i], "capacity") == 0 || std::strcmp(argv[i], "knee") == 0 ||
+                   std::strcmp(argv[i], "size") == 0 ||
                    std::strcmp(argv[i], "accuracy") == 0 || std::strcmp(argv[i], "calibrate") == 0 ||
                    std::strcmp(argv[i], "catalog") == 0 || std::strcmp(argv[i], "list") == 0 ||
                    std::strcmp(argv[i], "help") == 0))
@@ -258,7 +264,7 @@ Args parse_args(int argc, char** argv) {
   const Use uses[] = {
       {!a.vary.empty(), "--vary", {"sweep"}},
       {a.out_given, "--out", {"sweep", "calibrate"}},
-      {a.jobs > 0, "--jobs", {"sweep", "accuracy", "calibrate", "run", "compare", "knee"}},
+      {a.jobs > 0, "--jobs", {"sweep", "accuracy", "calibrate", "run", "compare", "knee", "size"}},
       {a.all, "--all", {"accuracy"}},
       {a.cv, "--cv", {"accuracy"}},
       {!a.seeds.empty(), "--seeds", {"accuracy", "calibrate"}},
@@ -266,10 +272,10 @@ Args parse_args(int argc, char** argv) {
       {a.iterations_given, "--iterations", {"calibrate"}},
       {a.loss != FitLoss::least_squares && !(a.command == "accuracy" && a.cv), "--loss", {"calibrate", "accuracy --cv"}},
       {a.replications != 1, "--replications", {"accuracy", "run", "compare", "sweep"}},
-      {a.json || a.csv, "--json/--csv", {"run", "compare", "capacity", "knee"}},
+      {a.json || a.csv, "--json/--csv", {"run", "compare", "capacity", "knee", "size"}},
       {!a.sets.empty(), "--set", {"run", "sweep", "compare", "validate", "capacity", "knee", "accuracy", "calibrate"}},
       {a.knee_targets > 0, "--mean-ms/--p95-ms/--p99-ms", {"knee"}},
-      {!a.prices.empty(), "--prices", {"run", "compare", "sweep", "capacity", "knee"}},
+      {!a.prices.empty(), "--prices", {"run", "compare", "sweep", "capacity", "knee", "size"}},
   };
   for (const Use& u : uses) {
     if (!u.given || a.command == "help") continue;
@@ -421,6 +427,20 @@ int cmd_knee(const Args& a, const HardwareCatalog& cat) {
   o.jobs = a.jobs;
   const KneeResult k = find_knee(s, a.knee, o);
   std::fputs(a.json ? to_json(s.name, k).c_str() : format_knee(s.name, k).c_str(), stdout);
+  return 0;
+}
+
+// Inverse sizing (issue 23, item 2): the cheapest designs meeting a requirements file.
+int cmd_size(const Args& a, HardwareCatalog& cat) {
+  if (a.files.size() != 1) usage_error("size takes one requirements file (examples/sizing/ has some)");
+  if (a.csv) usage_error("size prints text or --json, not --csv");
+  const Requirements req = read_requirements(a.files[0], cat);
+  // --prices wins over the file's prices: (laid over again, after them).
+  if (!a.prices.empty()) cat.add_prices(load_price_file(a.prices, cat));
+  SizingOptions o;
+  o.jobs = a.jobs;
+  const SizingResult r = size_cluster(req, cat, o);
+  std::fputs(a.json ? to_json(r).c_str() : format_sizing(r).c_str(), stdout);
   return 0;
 }
 
@@ -793,6 +813,7 @@ int dispatch(const Args& a) {
   if (a.command == "validate") return cmd_validate(a, cat);
   if (a.command == "capacity") return cmd_capacity(a, cat);
   if (a.command == "knee") return cmd_knee(a, cat);
+  if (a.command == "size") return cmd_size(a, cat);
   if (a.command == "sweep") return cmd_sweep(a, cat);
   if (a.command == "compare") return cmd_compare(a, cat);
   if (a.command == "accuracy") return cmd_accuracy(a, cat);

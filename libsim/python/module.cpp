@@ -21,6 +21,7 @@
 #include "hcisim/calib/accuracy.hpp"
 #include "hcisim/core/check.hpp"
 #include "hcisim/report/run_report.hpp"
+#include "hcisim/plan/sizing.hpp"
 #include "hcisim/scenario/knee.hpp"
 #include "hcisim/scenario/price_file.hpp"
 #include "hcisim/scenario/runner.hpp"
@@ -136,6 +137,20 @@ std::string knee(const std::string& kind, const std::string& text, const std::st
   return to_json(s.name, k);
 }
 
+// Inverse sizing (plan/sizing.hpp) of a requirements file, as JSON.
+std::string size(const std::string& path, int jobs, const std::string& prices_text, const std::string& prices_name) {
+  HardwareCatalog cat = HardwareCatalog::load();
+  const Requirements req = read_requirements(path, cat);
+  if (!prices_text.empty()) cat.add_prices(parse_price_file(prices_text, prices_name, cat));
+  const SizingResult r = interruptible([&](const ProgressFn& progress) {
+    SizingOptions o;
+    o.jobs = jobs;
+    o.run_progress = progress;
+    return size_cluster(req, cat, o);
+  });
+  return to_json(r);
+}
+
 // Reads a scenario once per list of settings and throws InvalidInput at the first bad one;
 // runs nothing.
 void check_scenario(const std::string& kind, const std::string& text, const std::string& name,
@@ -212,6 +227,7 @@ PYBIND11_MODULE(_hcisim, m) {
         py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("knee", &knee, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("stat"),
         py::arg("limit_ms"), py::arg("jobs"), py::arg("prices_text") = "", py::arg("prices_name") = "");
+  m.def("size", &size, py::arg("path"), py::arg("jobs"), py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("check", &check_scenario, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"),
         py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("sweep", &sweep, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("axes"),

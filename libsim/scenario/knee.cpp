@@ -22,16 +22,12 @@ const char* latency_stat_name(LatencyStat s) {
   return "?";
 }
 
-namespace {
-
-double statistic(const RunResult& r, LatencyStat s) {
+double latency_statistic(const RunResult& r, LatencyStat s) {
   if (s == LatencyStat::mean) return r.result.pooled_latency_ms;
   LatencyHistogram all = r.pooled[0];
   all.merge(r.pooled[1]);
   return all.percentile(s == LatencyStat::p95 ? 0.95 : 0.99).seconds() * 1e3;
 }
-
-}  // namespace
 
 KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const KneeOptions& options) {
   if (!std::isfinite(target.limit_ms) || !(target.limit_ms > 0))
@@ -64,7 +60,7 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
   k.closed_loop_iops = closed.result.iops;
   k.capacity = closed.capacity;
   k.cost = closed.cost;
-  k.closed_loop_latency_ms = statistic(closed, target.stat);
+  k.closed_loop_latency_ms = latency_statistic(closed, target.stat);
   if (k.closed_loop_latency_ms <= target.limit_ms) {
     k.found = k.ceiling = true;
     k.iops = k.offered_iops = k.closed_loop_iops;
@@ -99,7 +95,7 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
       KneeProbe p;
       p.offered_iops = offered[i];
       p.achieved_iops = results[i].result.iops;
-      p.latency_ms = statistic(results[i], target.stat);
+      p.latency_ms = latency_statistic(results[i], target.stat);
       p.pass = p.latency_ms <= target.limit_ms && p.achieved_iops >= options.delivered * p.offered_iops;
       p.bottleneck = results[i].bottleneck;
       k.probes.push_back(p);

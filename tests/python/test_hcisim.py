@@ -255,3 +255,14 @@ def test_cost_from_catalog_prices_and_a_price_file():
         hcisim.capacity(prices=bad)
     with pytest.raises(ValueError, match="does not exist"):
         hcisim.run(set=SHORT, prices="/nonexistent-prices.yaml")
+
+
+def test_size_answers_with_simulated_designs():
+    r = hcisim.size(ROOT / "examples" / "sizing" / "oltp-300k-p95-2ms.yaml", jobs=2)
+    assert r["demand_iops"] == 300000 and r["answers"]
+    best = r["answers"][0]
+    assert best["pass"] and best["simulated"] and best["achieved_iops"] >= 0.97 * 300000
+    assert best["knee_iops"] > 300000 and best["cost_usd"] > 0
+    assert all(f["cost_usd"] <= r["answers"][-1]["cost_usd"] and not f["pass"] for f in r["cheaper_failures"])
+    with pytest.raises(ValueError, match="does not exist"):
+        hcisim.size("/nonexistent-requirements.yaml")

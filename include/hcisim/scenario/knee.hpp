@@ -18,6 +18,8 @@ namespace hcisim {
 /// I/Os (reads and writes together).
 enum class LatencyStat : std::uint8_t { mean, p95, p99 };
 const char* latency_stat_name(LatencyStat s);
+/// A run's latency statistic over all I/Os (reads and writes pooled), in ms.
+double latency_statistic(const RunResult& r, LatencyStat s);
 
 struct KneeTarget {
   LatencyStat stat = LatencyStat::p95;

@@ -29,7 +29,8 @@ from . import _hcisim
 __version__ = _hcisim.version
 InvalidInput = _hcisim.InvalidInput
 
-__all__ = ["run", "sweep", "replicate", "timeline", "accuracy", "capacity", "knee", "data_dir", "InvalidInput", "__version__"]
+__all__ = ["run", "sweep", "replicate", "timeline", "accuracy", "capacity", "knee", "size", "data_dir", "InvalidInput",
+           "__version__"]
 
 
 def _value(v):
@@ -196,6 +197,21 @@ def knee(scenario=None, mean_ms=None, p95_ms=None, p99_ms=None, set=None, jobs=0
         raise InvalidInput(f"knee: jobs = {jobs!r}; expected an integer 0..256")
     kind, text, name = _scenario(scenario)
     return json.loads(_hcisim.knee(kind, text, name, _sets(set), stat, float(limit), int(jobs), *_prices(prices)))
+
+
+def size(requirements, jobs=0, prices=None):
+    """Inverse sizing (the CLI's ``hcisim size FILE --json``): the cheapest designs of the
+    requirements file's candidates that meet its demand, each simulated at the demand with its
+    hosts down, with cost, capacity and knee, and every cheaper candidate with why it fails.
+    Returns a dict (answers, cheaper_failures, ...); ``prices`` is laid over the file's."""
+    if not isinstance(requirements, (str, os.PathLike)):
+        raise TypeError("requirements: expected the path of a requirements file")
+    path = os.fspath(requirements)
+    if not os.path.isfile(path):
+        raise InvalidInput(f"requirements file '{path}' does not exist or is not a file")
+    if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or not 0 <= jobs <= 256:
+        raise InvalidInput(f"size: jobs = {jobs!r}; expected an integer 0..256")
+    return json.loads(_hcisim.size(path, int(jobs), *_prices(prices)))
 
 
 def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None):

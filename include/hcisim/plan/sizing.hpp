@@ -1,0 +1,118 @@
+// Inverse sizing (issue 23, item 2): from a demand (IOPS of one block size and mix at a latency
+// target, usable capacity, growth, hosts that may be down) and candidate building blocks (host
+// models, networks, policies, host counts), the cheapest designs the simulator finds meeting
+// every requirement, and why each cheaper candidate does not.
+//
+// The search: every combination is built as a scenario (invalid ones, such as RAID-6 on five
+// hosts, are set aside with vSAN's reason); capacity and cost are instant (storage/capacity,
+// report/cost); the rest are simulated in order of cost, `jobs` at a time, as an open loop at the
+// grown demand with `host_failures` hosts down (esx01, esx02, ...), until `top` pass. A design
+// passes when it delivers 97 % of the demand within the latency target (the knee's rule,
+// scenario/knee.hpp). Each answer then gets its knee, the headroom over the demand. Every answer printed is therefore a simulated pass, and every cheaper
+// candidate a simulated (or capacity) failure. There is no analytic pruning yet: the
+// mean-value-analysis path (issue 23, item 3) that would skip hopeless candidates is not built.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hcisim/core/units.hpp"
+#include "hcisim/report/cost.hpp"
+#include "hcisim/scenario/hardware_catalog.hpp"
+#include "hcisim/scenario/knee.hpp"
+#include "hcisim/scenario/scenario.hpp"
+
+namespace hcisim {
+
+/// A requirements file, read (read_requirements) and checked: the demand and the candidates.
+struct Requirements {
+  std::string name;
+  std::string source;                  // the file
+  // The demand (one workload group).
+  double iops = 0;                     // today's IOPS
+  Bytes block = Bytes{8192};
+  double read_pct = 70;
+  double random_pct = 100;
+  KneeTarget slo;                      // mean, p95 or p99 latency over all I/Os
+  double capacity_tb = 0;              // usable VM data today (decimal TB)
+  double compress_pct = 0;             // the data, as fio sees it (data_services reduce it)
+  double dedupe_pct = 0;
+  int vms = 24;                        // VMs that carry the demand (4 VMDKs, 32 outstanding each)
+  double growth_pct_per_year = 0;
+  int years = 0;
+  int host_failures = 0;               // hosts down while the demand must still be met
+  // The candidates: YAML flow text of each block, as a scenario's keys take it.
+  struct Block {
+    std::string label;                 // a host model's name, or a short description
+    std::string yaml;                  // cluster.host, cluster.host.network or policy
+    std::string where;                 // file:line key path, for errors
+  };
+  std::vector<Block> host_models;
+  std::vector<Block> networks;
+  std::vector<Block> policies;
+  std::string data_services_yaml = "{}";
+  int min_hosts = 3, max_hosts = 16;
+  // How candidates are simulated.
+  double duration_s = 0.5, warmup_s = 0.2;
+  std::uint64_t seed = 1;
+  int top = 3;                         // answers wanted
+
+  double growth() const;               // (1 + growth/100) ^ years
+  double demand_iops() const { return iops * growth(); }
+  double demand_capacity_gb() const { return capacity_tb * 1000 * growth(); }
+};
+
+/// Reads a requirements file (YAML; README "Sizing" and docs/reference.md give the keys).
+/// A `prices:` path is relative to the file; its prices are laid over `catalog`'s, so pass a
+/// copy. Errors name the file, line and key, and a candidate block that no host count makes
+/// valid is an error naming the block and vSAN's reason.
+Requirements read_requirements(const std::string& path, HardwareCatalog& catalog);
+
+/// One candidate design and what became of it.
+struct Design {
+  std::string host_model, network, policy;   // the blocks' labels
+  int hosts = 0;
+  bool valid = true;
+  std::string invalid_reason;                // vSAN's rule it breaks
+  CapacityReport capacity;                   // all hosts up
+  ClusterCost cost;
+  bool capacity_ok = false;
+  bool simulated = false;
+  double offered_iops = 0, achieved_iops = 0, latency_ms = 0;   // with the failures, at the demand
+  std::string bottleneck;
+  bool pass = false;
+  std::string reason;                        // why it fails (capacity, latency, delivery)
+  KneeResult knee;                           // answers: the most it delivers within the target,
+                                             // with the same hosts down (find_knee, 2 % precision)
+  Scenario scenario;                         // the design as simulated (failed hosts, open loop)
+  std::string describe() const;              // "7 x model, network, policy"
+};
+
+struct SizingResult {
+  Requirements req;
+  int candidates = 0, invalid = 0, under_capacity = 0, simulated = 0;
+  std::vector<Design> answers;               // cheapest first, at most req.top
+  std::vector<Design> cheaper_failures;      // every valid candidate cheaper than the last answer
+                                             // that fails, cheapest first
+  bool exhausted = false;                    // fewer than top answers: every candidate was tried
+  double wall_seconds = 0;
+};
+
+struct SizingOptions {
+  int jobs = 0;                              // parallel runs (0: every core)
+  bool knee = true;                          // find each answer's knee
+  ProgressFn run_progress;
+};
+
+/// Every candidate design of `req`, built and priced (not simulated), in the order of the
+/// file's blocks and host counts: for tests and for an exhaustive look.
+std::vector<Design> candidate_designs(const Requirements& req, const HardwareCatalog& catalog);
+/// Simulates `d` at the demand and sets simulated, achieved, latency, bottleneck, pass, reason.
+void evaluate_design(Design& d, const Requirements& req, const RunResult& run);
+
+SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalog, const SizingOptions& options = {});
+
+std::string format_sizing(const SizingResult& r);
+std::string to_json(const SizingResult& r);
+
+}  // namespace hcisim

@@ -1,0 +1,462 @@
+// Inverse sizing (sizing.hpp): candidates built as scenarios, capacity and cost at once, the
+// rest simulated in order of cost.
+#include "hcisim/plan/sizing.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "../scenario/yaml_reader.hpp"
+#include "hcisim/core/check.hpp"
+#include "hcisim/core/parallel.hpp"
+#include "hcisim/report/text_escape.hpp"
+#include "hcisim/workload/workload_parsers.hpp"
+#include "hcisim/scenario/price_file.hpp"
+#include "hcisim/scenario/runner.hpp"
+
+namespace hcisim {
+
+namespace {
+
+using detail::YamlReader;
+
+constexpr int kVmdksPerVm = 4;
+constexpr int kOutstandingPerVmdk = 32;   // the open loop's cap: far above what a VM's share needs
+
+std::string flow(const YAML::Node& n) {
+  YAML::Emitter e;
+  e.SetMapFormat(YAML::Flow);
+  e.SetSeqFormat(YAML::Flow);
+  e << n;
+  return e.c_str();
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+// 1234567 -> "1,234,567".
+std::string thousands(double v) {
+  if (!std::isfinite(v)) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  std::string digits = buf, out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string money(double usd) { return std::isfinite(usd) ? "$" + thousands(usd) : "-"; }
+
+std::string host_name(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "esx%02d", i);
+  return buf;
+}
+
+// The scenario of one candidate: `vmdk_gb` sets the data each VMDK holds.
+std::string scenario_yaml(const Requirements& req, const Requirements::Block& host, const Requirements::Block& net,
+                          const Requirements::Block& policy, int hosts, double vmdk_gb, bool with_failures) {
+  YAML::Node h = YAML::Load(host.yaml);
+  const bool esa = h["pool"].IsDefined();
+  h["network"] = YAML::Load(net.yaml);
+  std::ostringstream y;
+  y << "name: " << json_string(std::to_string(hosts) + " x " + host.label + ", " + net.label + ", " + policy.label) << "\n"
+    << "seed: " << req.seed << "\n"
+    << "cluster:\n  hosts: " << hosts << "\n  architecture: " << (esa ? "esa" : "osa") << "\n  host: " << flow(h) << "\n";
+  if (with_failures && req.host_failures > 0) {
+    y << "  failed_hosts: [";
+    for (int i = 0; i < req.host_failures; ++i) y << (i ? ", " : "") << host_name(i + 1);
+    y << "]\n";
+  }
+  const double vms = req.vms;
+  y << "policy: " << policy.yaml << "\n"
+    << "data_services: " << req.data_services_yaml << "\n"
+    << "workload:\n  block_size: " << req.block.count() << "\n  read_pct: " << req.read_pct
+    << "\n  random_pct: " << req.random_pct << "\n  vms: " << req.vms << "\n  vmdks_per_vm: " << kVmdksPerVm
+    << "\n  outstanding_per_vmdk: " << kOutstandingPerVmdk << "\n  iops_limit_per_vm: " << fmt("%.6g", req.demand_iops() / vms)
+    << "\n  vmdk_size: " << fmt("%.0f", std::max(1.0, std::ceil(vmdk_gb))) << "g\n  compress_pct: " << req.compress_pct
+    << "\n  dedupe_pct: " << req.dedupe_pct << "\n  duration_s: " << req.duration_s << "\n  warmup_s: " << req.warmup_s
+    << "\n";
+  return y.str();
+}
+
+Scenario build(const Requirements& req, const Requirements::Block& host, const Requirements::Block& net,
+               const Requirements::Block& policy, int hosts, double vmdk_gb, bool with_failures,
+               const HardwareCatalog& catalog) {
+  const std::string text = scenario_yaml(req, host, net, policy, hosts, vmdk_gb, with_failures);
+  return parse_scenario(text, req.source + " (candidate " + std::to_string(hosts) + " x " + host.label + ")", {}, catalog);
+}
+
+// A block's error with the scenario reader's location replaced by the block's own.
+std::string reason_of(const InvalidArgument& e) {
+  std::string m = e.what();
+  // "<source> (candidate ...):LINE: key: message" -> "key: message"
+  const std::size_t close = m.find("):");
+  if (close != std::string::npos) {
+    const std::size_t colon = m.find(": ", close + 2);
+    if (colon != std::string::npos) return m.substr(colon + 2);
+  }
+  return m;
+}
+
+}  // namespace
+
+double Requirements::growth() const { return std::pow(1 + growth_pct_per_year / 100, years); }
+
+std::string Design::describe() const {
+  return std::to_string(hosts) + " x " + host_model + ", " + network + ", " + policy;
+}
+
+Requirements read_requirements(const std::string& path, HardwareCatalog& catalog) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InvalidArgument("requirements file '" + path + "' is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InvalidArgument("requirements file '" + path + "' cannot be read");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  if (buf.str().size() > (1u << 20)) throw InvalidArgument("requirements file '" + path + "' is larger than 1 MiB");
+  YAML::Node root;
+  try {
+    root = YAML::Load(buf.str());
+  } catch (const YAML::ParserException& e) {
+    throw InvalidArgument(path + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
+  }
+  if (!root.IsMap())
+    throw InvalidArgument(path + ": a requirements file is a map with the keys name, workload, growth, host_failures, "
+                                 "candidates, prices, run and top");
+  Requirements q;
+  q.source = path;
+  try {
+    const YamlReader r(root, path, "");
+    r.expect_map({"name", "workload", "growth", "host_failures", "candidates", "prices", "run", "top"});
+    q.name = r.text("name", path);
+    const YamlReader w = r.child("workload");
+    w.expect_map({"iops", "block_size", "read_pct", "random_pct", "mean_ms", "p95_ms", "p99_ms", "capacity_tb",
+                  "compress_pct", "dedupe_pct", "vms"});
+    q.iops = w.required_number("iops");
+    if (!(q.iops >= 1 && q.iops <= 1e9)) w.fail_value(w.key_path("iops"), w.text("iops", ""), "IOPS from 1 to 1e9", w.node()["iops"]);
+    if (w.has("block_size")) {
+      try {
+        q.block = parse_size(w.text("block_size", ""), w.key_path("block_size"));
+      } catch (const InvalidArgument& e) {
+        throw InvalidArgument(w.where(w.node()["block_size"]) + ": " + e.what());
+      }
+    }
+    q.read_pct = static_cast<double>(w.integer("read_pct", 70, 0, 100));
+    q.random_pct = static_cast<double>(w.integer("random_pct", 100, 0, 100));
+    int targets = 0;
+    for (const auto& [key, stat] : {std::pair<const char*, LatencyStat>{"mean_ms", LatencyStat::mean},
+                                    {"p95_ms", LatencyStat::p95},
+                                    {"p99_ms", LatencyStat::p99}})
+      if (w.has(key)) {
+        ++targets;
+        q.slo.stat = stat;
+        q.slo.limit_ms = w.number(key, 0);
+        if (!(q.slo.limit_ms > 0 && q.slo.limit_ms <= 1e4))
+          w.fail_value(w.key_path(key), w.text(key, ""), "a latency in ms, > 0 and at most 10000", w.node()[key]);
+      }
+    if (targets != 1) w.fail("give exactly one latency target: mean_ms, p95_ms or p99_ms");
+    q.capacity_tb = w.number("capacity_tb", 0);
+    if (!(q.capacity_tb >= 0 && q.capacity_tb <= 1e6))
+      w.fail_value(w.key_path("capacity_tb"), w.text("capacity_tb", ""), "decimal TB from 0 to 1e6", w.node()["capacity_tb"]);
+    q.compress_pct = static_cast<double>(w.integer("compress_pct", 0, 0, 100));
+    q.dedupe_pct = static_cast<double>(w.integer("dedupe_pct", 0, 0, 100));
+    q.vms = static_cast<int>(w.integer("vms", 24, 1, 1000));
+    if (r.has("growth")) {
+      const YamlReader g = r.child("growth");
+      g.expect_map({"per_year_pct", "years"});
+      q.growth_pct_per_year = g.number("per_year_pct", 0);
+      if (!(q.growth_pct_per_year >= 0 && q.growth_pct_per_year <= 1000))
+        g.fail_value(g.key_path("per_year_pct"), g.text("per_year_pct", ""), "0..1000 % a year", g.node()["per_year_pct"]);
+      q.years = static_cast<int>(g.integer("years", 1, 0, 20));
+    }
+    q.host_failures = static_cast<int>(r.integer("host_failures", 0, 0, 3));
+    const YamlReader c = r.child("candidates");
+    c.expect_map({"hosts", "host_models", "networks", "policies", "data_services"});
+    if (c.has("hosts")) {
+      const YamlReader h = c.child("hosts");
+      h.expect_map({"min", "max"});
+      q.min_hosts = static_cast<int>(h.integer("min", 3, 2, 64));
+      q.max_hosts = static_cast<int>(h.integer("max", 16, 2, 64));
+      if (q.max_hosts < q.min_hosts) h.fail("max is below min; expected min <= max");
+    }
+    const auto blocks = [&](const char* key, std::vector<Requirements::Block>& into, bool named) {
+      const YamlReader list = c.child(key);
+      if (!list.is_sequence() || list.size() == 0) list.fail("expected a list of one or more candidates");
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const YamlReader item = list.item(i);
+        if (!item.is_map()) item.fail("expected a map");
+        YAML::Node n = YAML::Clone(item.node());
+        Requirements::Block b;
+        if (named) {
+          b.label = item.required_text("name");
+          n.remove("name");
+        } else {
+          b.label = flow(n);
+        }
+        b.yaml = flow(n);
+        b.where = item.where(item.node()) + ": " + item.path();
+        into.push_back(std::move(b));
+      }
+    };
+    blocks("host_models", q.host_models, true);
+    blocks("networks", q.networks, false);
+    blocks("policies", q.policies, false);
+    for (auto& n : q.networks) {
+      // "{nic: broadcom-57414-25g, speed_gbe: 25, ...}" -> "25 GbE broadcom-57414-25g" for reports.
+      const YAML::Node m = YAML::Load(n.yaml);
+      if (m["speed_gbe"] && m["speed_gbe"].IsScalar())
+        n.label = m["speed_gbe"].Scalar() + " GbE" + (m["nic"] && m["nic"].IsScalar() ? " " + m["nic"].Scalar() : std::string());
+    }
+    for (auto& p : q.policies) {
+      // "{raid: raid5, ftt: 1}" -> "raid5 ftt 1" for reports.
+      const YAML::Node n = YAML::Load(p.yaml);
+      if ((!n["raid"] || n["raid"].IsScalar()) && (!n["ftt"] || n["ftt"].IsScalar()))
+        p.label = (n["raid"] ? n["raid"].Scalar() : std::string("raid1")) + (n["ftt"] ? " ftt " + n["ftt"].Scalar() : std::string());
+    }
+    if (c.has("data_services")) q.data_services_yaml = flow(c.child("data_services").node());
+    if (r.has("prices")) {
+      std::filesystem::path p = r.text("prices", "");
+      if (p.is_relative()) p = std::filesystem::path(path).parent_path() / p;
+      catalog.add_prices(load_price_file(p.string(), catalog));
+    }
+    if (r.has("run")) {
+      const YamlReader run = r.child("run");
+      run.expect_map({"duration_s", "warmup_s", "seed"});
+      q.duration_s = run.number("duration_s", q.duration_s);
+      q.warmup_s = run.number("warmup_s", q.warmup_s);
+      if (!(q.duration_s >= 0.05 && q.duration_s <= 60))
+        run.fail_value(run.key_path("duration_s"), run.text("duration_s", ""), "0.05..60 s", run.node()["duration_s"]);
+      if (!(q.warmup_s >= 0 && q.warmup_s <= 60))
+        run.fail_value(run.key_path("warmup_s"), run.text("warmup_s", ""), "0..60 s", run.node()["warmup_s"]);
+      q.seed = static_cast<std::uint64_t>(run.integer("seed", 1, 0, 2147483647L));
+    }
+    q.top = static_cast<int>(r.integer("top", 3, 1, 20));
+  } catch (const YAML::Exception& e) {
+    throw InvalidArgument(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+  // Each block must make a valid scenario with some host count: with the most hosts (and no
+  // failures), a block that still fails is wrong in itself (a device typo, a bad key).
+  for (const auto& h : q.host_models)
+    for (const auto& n : q.networks)
+      for (const auto& p : q.policies) {
+        try {
+          (void)build(q, h, n, p, q.max_hosts, 1, false, catalog);
+        } catch (const InvalidArgument& e) {
+          throw InvalidArgument(h.where + " with " + n.where + " and " + p.where + ": no host count up to " +
+                                std::to_string(q.max_hosts) + " makes it valid: " + reason_of(e));
+        }
+        try {
+          (void)build(q, h, n, p, q.max_hosts, 1, true, catalog);
+        } catch (const InvalidArgument& e) {
+          throw InvalidArgument(path + ": host_failures = " + std::to_string(q.host_failures) + " is impossible with " +
+                                p.where + " (" + p.label + "): " + reason_of(e));
+        }
+      }
+  return q;
+}
+
+std::vector<Design> candidate_designs(const Requirements& req, const HardwareCatalog& catalog) {
+  std::vector<Design> out;
+  const double per_vmdk_gb = req.demand_capacity_gb() / (static_cast<double>(req.vms) * kVmdksPerVm);
+  for (const auto& h : req.host_models)
+    for (const auto& n : req.networks)
+      for (const auto& p : req.policies)
+        for (int hosts = req.min_hosts; hosts <= req.max_hosts; ++hosts) {
+          Design d;
+          d.host_model = h.label;
+          d.network = n.label;
+          d.policy = p.label;
+          d.hosts = hosts;
+          try {
+            // Capacity and cost with a token of data (a candidate far too small for the data
+            // would otherwise be refused as a unit typo), then the design with its data.
+            const Scenario empty = build(req, h, n, p, hosts, 1, false, catalog);
+            d.capacity = scenario_capacity(empty);
+            d.cost = cluster_cost(empty.cluster, d.capacity, empty.prices);
+            d.capacity_ok = d.capacity.usable_gb >= req.demand_capacity_gb();
+            (void)build(req, h, n, p, hosts, 1, true, catalog);   // valid with the failures
+            if (d.capacity_ok) d.scenario = build(req, h, n, p, hosts, per_vmdk_gb, true, catalog);
+            if (!d.capacity_ok)
+              d.reason = "capacity: usable " + fmt("%.1f", d.capacity.usable_gb / 1000) + " TB < " +
+                         fmt("%.1f", req.demand_capacity_gb() / 1000) + " TB";
+          } catch (const InvalidArgument& e) {
+            d.valid = false;
+            d.invalid_reason = reason_of(e);
+          }
+          out.push_back(std::move(d));
+        }
+  return out;
+}
+
+void evaluate_design(Design& d, const Requirements& req, const RunResult& run) {
+  d.simulated = true;
+  d.offered_iops = req.demand_iops();
+  d.achieved_iops = run.result.iops;
+  d.latency_ms = latency_statistic(run, req.slo.stat);
+  d.bottleneck = run.bottleneck;
+  const bool delivered = d.achieved_iops >= 0.97 * d.offered_iops;
+  const bool fast = d.latency_ms <= req.slo.limit_ms;
+  d.pass = delivered && fast;
+  const std::string stat = latency_stat_name(req.slo.stat);
+  if (!delivered)
+    d.reason = "delivers " + fmt("%.0f", d.achieved_iops) + " of " + fmt("%.0f", d.offered_iops) + " IOPS (" + stat + " " +
+               fmt("%.2f", d.latency_ms) + " ms; bottleneck " + d.bottleneck + ")";
+  else if (!fast)
+    d.reason = stat + " " + fmt("%.2f", d.latency_ms) + " ms > " + fmt("%g", req.slo.limit_ms) + " ms (bottleneck " +
+               d.bottleneck + ")";
+}
+
+SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalog, const SizingOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  SizingResult r;
+  r.req = req;
+  std::vector<Design> all = candidate_designs(req, catalog);
+  r.candidates = static_cast<int>(all.size());
+  std::vector<Design*> order;
+  for (Design& d : all) {
+    if (!d.valid) {
+      ++r.invalid;
+      continue;
+    }
+    if (!d.cost.complete()) {
+      std::string missing;
+      for (const std::string& m : d.cost.missing) missing += (missing.empty() ? "" : ", ") + m;
+      throw InvalidArgument(req.source + ": sizing ranks designs by cost, and " + d.describe() +
+                            " has no price for: " + missing + " (give them in the file's prices: or --prices)");
+    }
+    if (!d.capacity_ok) ++r.under_capacity;
+    order.push_back(&d);
+  }
+  std::stable_sort(order.begin(), order.end(), [](const Design* a, const Design* b) {
+    return a->cost.total_usd() < b->cost.total_usd();
+  });
+  // In order of cost, `jobs` simulations at a time, until `top` pass: a round's passes are the
+  // cheapest ones left, since every cheaper candidate has been decided.
+  const int jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::size_t next = 0;
+  while (static_cast<int>(r.answers.size()) < req.top && next < order.size()) {
+    std::vector<Design*> round;
+    while (next < order.size() && static_cast<int>(round.size()) < jobs) {
+      Design* d = order[next++];
+      if (d->capacity_ok) round.push_back(d);
+      else r.cheaper_failures.push_back(*d);
+    }
+    std::vector<Scenario> runs;
+    for (const Design* d : round) runs.push_back(d->scenario);
+    std::vector<RunResult> results(runs.size());
+    parallel_for(runs.size(), jobs, [&](std::size_t i) { results[i] = simulate(runs[i], options.run_progress); });
+    r.simulated += static_cast<int>(runs.size());
+    for (std::size_t i = 0; i < round.size(); ++i) {
+      evaluate_design(*round[i], req, results[i]);
+      if (round[i]->pass && static_cast<int>(r.answers.size()) < req.top) r.answers.push_back(*round[i]);
+      else if (!round[i]->pass) r.cheaper_failures.push_back(*round[i]);
+    }
+  }
+  r.exhausted = static_cast<int>(r.answers.size()) < req.top;
+  // Only failures cheaper than the last answer explain it; beyond that they are not "cheaper".
+  if (!r.answers.empty()) {
+    const double limit = r.answers.back().cost.total_usd();
+    std::erase_if(r.cheaper_failures, [limit](const Design& d) { return d.cost.total_usd() > limit; });
+  }
+  for (Design& d : r.answers) {
+    if (options.knee) {
+      // The same design as a closed loop: the knee bisects the offered load itself.
+      Scenario closed = d.scenario;
+      closed.workload.iops_limit_per_vm = 0;
+      KneeOptions k;
+      k.jobs = jobs;
+      k.precision = 0.02;
+      k.run_progress = options.run_progress;
+      d.knee = find_knee(closed, req.slo, k);
+    }
+    d.scenario = Scenario{};
+  }
+  for (Design& d : r.cheaper_failures) d.scenario = Scenario{};
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+std::string format_sizing(const SizingResult& r) {
+  const Requirements& q = r.req;
+  const std::string stat = latency_stat_name(q.slo.stat);
+  std::string out = "Requirements: " + q.name + " (" + q.source + ")\n";
+  out += "Demand: " + thousands(q.demand_iops()) + " IOPS of " + fmt("%.0f", static_cast<double>(q.block.count()) / 1024) +
+         "K, " + fmt("%.0f", q.read_pct) + " % read, " + fmt("%.0f", q.random_pct) + " % random at " + stat + " <= " +
+         fmt("%g", q.slo.limit_ms) + " ms; " + fmt("%.1f", q.demand_capacity_gb() / 1000) + " TB usable";
+  if (q.growth() != 1) out += " (today x " + fmt("%.3f", q.growth()) + " growth)";
+  out += "; with " + std::to_string(q.host_failures) + " host" + (q.host_failures == 1 ? "" : "s") + " down\n";
+  out += "Candidates: " + std::to_string(r.candidates) + " (" + std::to_string(r.invalid) + " not valid in vSAN, " +
+         std::to_string(r.under_capacity) + " under the capacity); simulated " + std::to_string(r.simulated) +
+         " in order of cost, in " + fmt("%.1f", r.wall_seconds) + " s\n";
+  if (r.answers.empty()) {
+    out += "No candidate meets every requirement: widen the candidates (hosts.max, faster parts) or the targets.\n";
+  } else {
+    out += "Cheapest designs that meet every requirement (each simulated with " + std::to_string(q.host_failures) +
+           " host(s) down at the demand):\n";
+    for (std::size_t i = 0; i < r.answers.size(); ++i) {
+      const Design& d = r.answers[i];
+      out += " " + std::to_string(i + 1) + ". " + d.describe() + ": " + money(d.cost.total_usd()) + ", " +
+             money(d.cost.per_usable_tb(d.capacity)) + " per usable TB, $" + fmt("%.3f", d.cost.total_usd() / q.demand_iops()) +
+             " per IOPS demanded\n     delivers " + fmt("%.0f", d.achieved_iops) + " IOPS at " + stat + " " +
+             fmt("%.3f", d.latency_ms) + " ms; usable " + fmt("%.1f", d.capacity.usable_gb / 1000) + " TB\n";
+      if (d.knee.found)
+        out += "     knee: " + thousands(d.knee.iops) + " IOPS at " + stat + " " + fmt("%.2f", d.knee.latency_ms) + " ms (" +
+               fmt("%.0f", 100 * (d.knee.iops / q.demand_iops() - 1)) + " % headroom), bottleneck " + d.knee.bottleneck +
+               (d.knee.ceiling ? " (the VMs' outstanding I/O sets it)" : "") + "\n";
+      else if (!d.knee.probes.empty() || d.knee.closed_loop_iops > 0)
+        out += "     knee: not found (no probe met the target)\n";
+    }
+    if (r.exhausted) out += "(fewer designs than asked for: every candidate was tried)\n";
+  }
+  if (!r.cheaper_failures.empty()) {
+    out += "Cheaper candidates and why they fail:\n";
+    for (const Design& d : r.cheaper_failures)
+      out += "  " + money(d.cost.total_usd()) + "  " + d.describe() + ": " + d.reason + "\n";
+  }
+  return out;
+}
+
+std::string to_json(const SizingResult& r) {
+  const Requirements& q = r.req;
+  const auto design = [&q](const Design& d) {
+    return "{\"hosts\": " + std::to_string(d.hosts) + ", \"host_model\": " + json_string(d.host_model) +
+           ", \"network\": " + json_string(d.network) + ", \"policy\": " + json_string(d.policy) +
+           ", \"cost_usd\": " + json_number(d.cost.total_usd()) +
+           ", \"cost_per_usable_tb_usd\": " + json_number(d.cost.per_usable_tb(d.capacity)) +
+           ", \"cost_per_demanded_iops_usd\": " + json_number(d.cost.total_usd() / q.demand_iops()) +
+           ", \"usable_gb\": " + json_number(d.capacity.usable_gb) + ", \"simulated\": " + (d.simulated ? "true" : "false") +
+           ", \"offered_iops\": " + json_number(d.offered_iops) + ", \"achieved_iops\": " + json_number(d.achieved_iops) +
+           ", \"latency_ms\": " + json_number(d.latency_ms) + ", \"bottleneck\": " + json_string(d.bottleneck) +
+           ", \"knee_iops\": " + json_number(d.knee.found ? d.knee.iops : std::nan("")) +
+           ", \"knee_latency_ms\": " + json_number(d.knee.found ? d.knee.latency_ms : std::nan("")) +
+           ", \"knee_bottleneck\": " + json_string(d.knee.bottleneck) +
+           ", \"pass\": " + (d.pass ? "true" : "false") + ", \"reason\": " + json_string(d.reason) + "}";
+  };
+  std::string j = "{\"name\": " + json_string(q.name) + ", \"source\": " + json_string(q.source) +
+                  ", \"demand_iops\": " + json_number(q.demand_iops()) + ", \"demand_capacity_gb\": " +
+                  json_number(q.demand_capacity_gb()) + ", \"stat\": \"" + latency_stat_name(q.slo.stat) +
+                  "\", \"limit_ms\": " + json_number(q.slo.limit_ms) + ", \"host_failures\": " +
+                  std::to_string(q.host_failures) + ", \"candidates\": " + std::to_string(r.candidates) +
+                  ", \"invalid\": " + std::to_string(r.invalid) + ", \"under_capacity\": " + std::to_string(r.under_capacity) +
+                  ", \"simulated\": " + std::to_string(r.simulated) + ", \"wall_seconds\": " + json_number(r.wall_seconds) +
+                  ", \"answers\": [";
+  for (std::size_t i = 0; i < r.answers.size(); ++i) j += (i ? ", " : "") + design(r.answers[i]);
+  j += "], \"cheaper_failures\": [";
+  for (std::size_t i = 0; i < r.cheaper_failures.size(); ++i) j += (i ? ", " : "") + design(r.cheaper_failures[i]);
+  return j + "]}\n";
+}
+
+}  // namespace hcisim

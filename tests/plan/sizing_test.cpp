@@ -1,0 +1,140 @@
+// Inverse sizing (plan/sizing.hpp): on a grid small enough to simulate whole, `size` returns
+// exactly the cheapest designs the simulator finds passing and never one it finds failing;
+// bad requirements are refused naming the file, the block and why.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "../scenario/shared_catalog.hpp"
+#include "hcisim/core/check.hpp"
+#include "hcisim/plan/sizing.hpp"
+#include "hcisim/scenario/data_dir.hpp"
+#include "hcisim/scenario/runner.hpp"
+
+using namespace hcisim;
+
+namespace {
+
+// Seed 000's parts (the catalog and the illustrative price file price them all): one or two
+// disk groups a host, RAID-1 or RAID-5, 3..5 hosts, one host down. 4K 70/30 at 110K IOPS sits
+// between what one and two disk groups deliver, so both outcomes occur.
+std::string grid_yaml(const std::string& extra = "") {
+  return R"(name: grid
+workload: {iops: 110000, block_size: 4k, read_pct: 70, p95_ms: 5, capacity_tb: 2, vms: 8}
+host_failures: 1
+candidates:
+  hosts: {min: 3, max: 5}
+  host_models:
+    - {name: 1dg, cpu: {model: intel-core-i7-11700b}, disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}
+    - name: 2dg
+      cpu: {model: intel-core-i7-11700b}
+      disk_groups:
+        - {cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}
+        - {cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}
+  networks: [{nic: intel-x520-da1, speed_gbe: 10, switch: ubiquiti-usw-aggregation}]
+  policies: [{raid: raid1, ftt: 1}, {raid: raid5, ftt: 1}]
+prices: )" + default_data_dir() + R"(/../examples/prices/illustrative-2023.yaml
+run: {duration_s: 0.3, warmup_s: 0.1}
+top: 2
+)" + extra;
+}
+
+std::string write_temp(const std::string& text) {
+  static int n = 0;
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("hcisim_sizing_" + std::to_string(::getpid()) + "_" + std::to_string(n++) + ".yaml");
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+std::string error_of(const std::string& text) {
+  HardwareCatalog cat = test::cat();
+  const std::string path = write_temp(text);
+  try {
+    (void)read_requirements(path, cat);
+  } catch (const InvalidArgument& e) {
+    std::filesystem::remove(path);
+    return e.what();
+  }
+  std::filesystem::remove(path);
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("size returns the cheapest designs the simulator passes, checked against the whole grid", "[sizing]") {
+  HardwareCatalog cat = test::cat();
+  const std::string path = write_temp(grid_yaml());
+  const Requirements req = read_requirements(path, cat);
+  std::filesystem::remove(path);
+  SizingOptions o;
+  o.jobs = 2;
+  const SizingResult r = size_cluster(req, cat, o);
+
+  // Every candidate, simulated.
+  std::vector<Design> all = candidate_designs(req, cat);
+  REQUIRE(all.size() == 12);
+  std::vector<Scenario> runs;
+  std::vector<Design*> simulated;
+  for (Design& d : all)
+    if (d.valid && d.capacity_ok) {
+      runs.push_back(d.scenario);
+      simulated.push_back(&d);
+    }
+  const std::vector<RunResult> results = run_all(runs, 2);
+  for (std::size_t i = 0; i < simulated.size(); ++i) evaluate_design(*simulated[i], req, results[i]);
+  std::vector<const Design*> passing;
+  for (const Design& d : all)
+    if (d.pass) passing.push_back(&d);
+  std::stable_sort(passing.begin(), passing.end(),
+                   [](const Design* a, const Design* b) { return a->cost.total_usd() < b->cost.total_usd(); });
+  // Both outcomes occur on this grid (else the check proves little).
+  REQUIRE(passing.size() >= 2);
+  REQUIRE(std::count_if(all.begin(), all.end(), [](const Design& d) { return d.simulated && !d.pass; }) >= 1);
+  CHECK(std::count_if(all.begin(), all.end(), [](const Design& d) { return !d.valid; }) >= 1);   // RAID-5 on 3 hosts
+
+  REQUIRE(r.answers.size() == 2);
+  for (std::size_t i = 0; i < r.answers.size(); ++i) {
+    CHECK(r.answers[i].describe() == passing[i]->describe());
+    CHECK(r.answers[i].cost.total_usd() == passing[i]->cost.total_usd());
+    CHECK(r.answers[i].pass);
+  }
+  // Nothing cheaper than the last answer passes but the answers; every cheaper failure fails
+  // on the whole grid too.
+  for (const Design& d : all)
+    if (d.valid && d.cost.total_usd() < r.answers.back().cost.total_usd() && d.pass)
+      CHECK(std::any_of(r.answers.begin(), r.answers.end(), [&](const Design& a) { return a.describe() == d.describe(); }));
+  for (const Design& f : r.cheaper_failures) {
+    const auto same = std::find_if(all.begin(), all.end(), [&](const Design& d) { return d.describe() == f.describe(); });
+    REQUIRE(same != all.end());
+    CHECK_FALSE(same->pass);
+    CHECK_FALSE(f.reason.empty());
+  }
+  CHECK(r.simulated < static_cast<int>(simulated.size()));   // the search stopped early
+  const std::string text = format_sizing(r);
+  CHECK_THAT(text, Catch::Contains("Cheapest designs that meet every requirement"));
+}
+
+TEST_CASE("bad requirements name the file and the block and why", "[sizing][errors]") {
+  CHECK_THAT(error_of(grid_yaml("bogus: 1\n")), Catch::Contains("unknown key 'bogus'"));
+  std::string two = grid_yaml();
+  two.replace(two.find("p95_ms: 5"), 9, "p95_ms: 5, mean_ms: 1");
+  CHECK_THAT(error_of(two), Catch::Contains("give exactly one latency target"));
+  std::string typo = grid_yaml();
+  typo.replace(typo.find("lexar-nm620-2tb"), 15, "lexar-nm620-2t");
+  CHECK_THAT(error_of(typo), Catch::Contains("candidates.host_models[0]") && Catch::Contains("no host count up to 5") &&
+                                 Catch::Contains("lexar-nm620-2tb"));
+  std::string down = grid_yaml();
+  down.replace(down.find("host_failures: 1"), 16, "host_failures: 2");
+  CHECK_THAT(error_of(down), Catch::Contains("host_failures = 2 is impossible with") &&
+                                 Catch::Contains("candidates.policies[0]"));
+  std::string hosts = grid_yaml();
+  hosts.replace(hosts.find("{min: 3, max: 5}"), 16, "{min: 5, max: 3}");
+  CHECK_THAT(error_of(hosts), Catch::Contains("max is below min"));
+  std::string iops = grid_yaml();
+  iops.replace(iops.find("iops: 110000"), 12, "iops: -5");
+  CHECK_THAT(error_of(iops), Catch::Contains("workload.iops = '-5' is not allowed; expected IOPS from 1 to 1e9"));
+}

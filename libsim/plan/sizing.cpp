@@ -44,20 +44,7 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
-// 1234567 -> "1,234,567".
-std::string thousands(double v) {
-  if (!std::isfinite(v)) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.0f", v);
-  std::string digits = buf, out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
-std::string money(double usd) { return std::isfinite(usd) ? "$" + thousands(usd) : "-"; }
+std::string money(double usd) { return format_usd(usd); }
 
 std::string host_name(int i) {
   char buf[16];
@@ -86,7 +73,7 @@ std::string scenario_yaml(const Requirements& req, const Requirements::Block& ho
     << "workload:\n  block_size: " << req.block.count() << "\n  read_pct: " << req.read_pct
     << "\n  random_pct: " << req.random_pct << "\n  vms: " << req.vms << "\n  vmdks_per_vm: " << kVmdksPerVm
     << "\n  outstanding_per_vmdk: " << kOutstandingPerVmdk << "\n  iops_limit_per_vm: " << fmt("%.6g", req.demand_iops() / vms)
-    << "\n  vmdk_size: " << fmt("%.0f", std::max(1.0, std::ceil(vmdk_gb))) << "g\n  compress_pct: " << req.compress_pct
+    << "\n  vmdk_size: " << fmt("%.0f", std::max(1.0, std::ceil(vmdk_gb * 1e9 / 1048576.0))) << "m\n  compress_pct: " << req.compress_pct
     << "\n  dedupe_pct: " << req.dedupe_pct << "\n  duration_s: " << req.duration_s << "\n  warmup_s: " << req.warmup_s
     << "\n";
   return y.str();
@@ -148,11 +135,14 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
     q.iops = w.required_number("iops");
     if (!(q.iops >= 1 && q.iops <= 1e9)) w.fail_value(w.key_path("iops"), w.text("iops", ""), "IOPS from 1 to 1e9", w.node()["iops"]);
     if (w.has("block_size")) {
+      const std::string text = w.text("block_size", "");
       try {
-        q.block = parse_size(w.text("block_size", ""), w.key_path("block_size"));
-      } catch (const InvalidArgument& e) {
-        throw InvalidArgument(w.where(w.node()["block_size"]) + ": " + e.what());
+        q.block = parse_size(text, w.key_path("block_size"));
+      } catch (const InvalidArgument&) {
+        w.fail_value(w.key_path("block_size"), text, "a size such as 8k, 512 to 16m", w.node()["block_size"]);
       }
+      if (q.block.count() < 512 || q.block.count() > (16 << 20) || q.block.count() % 512 != 0)
+        w.fail_value(w.key_path("block_size"), text, "a multiple of 512 bytes, 512 to 16m", w.node()["block_size"]);
     }
     q.read_pct = static_cast<double>(w.integer("read_pct", 70, 0, 100));
     q.random_pct = static_cast<double>(w.integer("random_pct", 100, 0, 100));
@@ -214,27 +204,53 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
     blocks("host_models", q.host_models, true);
     blocks("networks", q.networks, false);
     blocks("policies", q.policies, false);
+    // Short labels where the block holds only the usual keys; the whole block otherwise, so
+    // two designs never print alike.
+    const auto only = [](const YAML::Node& m, std::initializer_list<const char*> keys) {
+      for (const auto& kv : m) {
+        if (!kv.first.IsScalar() || !kv.second.IsScalar()) return false;
+        bool known = false;
+        for (const char* k : keys) known = known || kv.first.Scalar() == k;
+        if (!known) return false;
+      }
+      return true;
+    };
     for (auto& n : q.networks) {
-      // "{nic: broadcom-57414-25g, speed_gbe: 25, ...}" -> "25 GbE broadcom-57414-25g" for reports.
+      // "{nic: broadcom-57414-25g, speed_gbe: 25, switch: dell-s5248f-on}" -> "25 GbE broadcom-57414-25g, dell-s5248f-on".
       const YAML::Node m = YAML::Load(n.yaml);
-      if (m["speed_gbe"] && m["speed_gbe"].IsScalar())
-        n.label = m["speed_gbe"].Scalar() + " GbE" + (m["nic"] && m["nic"].IsScalar() ? " " + m["nic"].Scalar() : std::string());
+      if (only(m, {"nic", "speed_gbe", "switch"}) && m["speed_gbe"])
+        n.label = m["speed_gbe"].Scalar() + " GbE" + (m["nic"] ? " " + m["nic"].Scalar() : std::string()) +
+                  (m["switch"] ? " on " + m["switch"].Scalar() : std::string());
     }
     for (auto& p : q.policies) {
       // "{raid: raid5, ftt: 1}" -> "raid5 ftt 1" for reports.
       const YAML::Node n = YAML::Load(p.yaml);
-      if ((!n["raid"] || n["raid"].IsScalar()) && (!n["ftt"] || n["ftt"].IsScalar()))
+      if (only(n, {"raid", "ftt"}))
         p.label = (n["raid"] ? n["raid"].Scalar() : std::string("raid1")) + (n["ftt"] ? " ftt " + n["ftt"].Scalar() : std::string());
     }
-    if (c.has("data_services")) q.data_services_yaml = flow(c.child("data_services").node());
+    if (c.has("data_services")) {
+      const YamlReader ds = c.child("data_services");
+      ds.expect_map({"compression", "dedupe", "reduction_ratio"});
+      q.data_services_yaml = flow(ds.node());
+    }
+    for (std::size_t i = 0; i < q.host_models.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (q.host_models[i].label == q.host_models[j].label)
+          throw InvalidArgument(q.host_models[i].where + ": name '" + q.host_models[i].label +
+                                "' is already the name of " + q.host_models[j].where + "; names must be unique");
     if (r.has("prices")) {
       std::filesystem::path p = r.text("prices", "");
       if (p.is_relative()) p = std::filesystem::path(path).parent_path() / p;
-      catalog.add_prices(load_price_file(p.string(), catalog));
+      try {
+        catalog.add_prices(load_price_file(p.string(), catalog));
+      } catch (const InvalidArgument& e) {
+        throw InvalidArgument(r.where(r.node()["prices"]) + ": prices: " + e.what());
+      }
     }
     if (r.has("run")) {
       const YamlReader run = r.child("run");
-      run.expect_map({"duration_s", "warmup_s", "seed"});
+      run.expect_map({"duration_s", "warmup_s", "seed", "max_simulations"});
+      q.max_simulations = static_cast<int>(run.integer("max_simulations", q.max_simulations, 1, 100000));
       q.duration_s = run.number("duration_s", q.duration_s);
       q.warmup_s = run.number("warmup_s", q.warmup_s);
       if (!(q.duration_s >= 0.05 && q.duration_s <= 60))
@@ -247,23 +263,40 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
   } catch (const YAML::Exception& e) {
     throw InvalidArgument(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
-  // Each block must make a valid scenario with some host count: with the most hosts (and no
-  // failures), a block that still fails is wrong in itself (a device typo, a bad key).
+  if (q.demand_iops() > 1e9 || q.demand_capacity_gb() > 1e9)
+    throw InvalidArgument(path + ": growth: " + fmt("%g", q.growth_pct_per_year) + " % a year for " + std::to_string(q.years) +
+                          " years grows the demand to " + fmt("%.3g", q.demand_iops()) + " IOPS and " +
+                          fmt("%.3g", q.demand_capacity_gb() / 1000) + " TB; expected at most 1e9 IOPS and 1e6 TB");
+  // Each combination of blocks must make a valid scenario with some host count in the range,
+  // with the failures too; one that never does is wrong in itself (a device typo, a bad key,
+  // a policy that cannot lose host_failures hosts).
   for (const auto& h : q.host_models)
     for (const auto& n : q.networks)
       for (const auto& p : q.policies) {
-        try {
-          (void)build(q, h, n, p, q.max_hosts, 1, false, catalog);
-        } catch (const InvalidArgument& e) {
-          throw InvalidArgument(h.where + " with " + n.where + " and " + p.where + ": no host count up to " +
-                                std::to_string(q.max_hosts) + " makes it valid: " + reason_of(e));
+        std::string healthy_error, failed_error;
+        bool healthy = false, with_failures = false;
+        for (int hosts = q.min_hosts; hosts <= q.max_hosts && !with_failures; ++hosts) {
+          try {
+            (void)build(q, h, n, p, hosts, 1, false, catalog);
+            healthy = true;
+          } catch (const InvalidArgument& e) {
+            if (healthy_error.empty() || hosts == q.max_hosts) healthy_error = reason_of(e);
+            continue;
+          }
+          try {
+            (void)build(q, h, n, p, hosts, 1, true, catalog);
+            with_failures = true;
+          } catch (const InvalidArgument& e) {
+            failed_error = reason_of(e);
+          }
         }
-        try {
-          (void)build(q, h, n, p, q.max_hosts, 1, true, catalog);
-        } catch (const InvalidArgument& e) {
+        if (!healthy)
+          throw InvalidArgument(h.where + " with " + n.where + " and " + p.where + ": no host count from " +
+                                std::to_string(q.min_hosts) + " to " + std::to_string(q.max_hosts) +
+                                " makes it valid: " + healthy_error);
+        if (!with_failures)
           throw InvalidArgument(path + ": host_failures = " + std::to_string(q.host_failures) + " is impossible with " +
-                                p.where + " (" + p.label + "): " + reason_of(e));
-        }
+                                p.where + " (" + p.label + "): " + failed_error);
       }
   return q;
 }
@@ -281,13 +314,14 @@ std::vector<Design> candidate_designs(const Requirements& req, const HardwareCat
           d.policy = p.label;
           d.hosts = hosts;
           try {
-            // Capacity and cost with a token of data (a candidate far too small for the data
-            // would otherwise be refused as a unit typo), then the design with its data.
-            const Scenario empty = build(req, h, n, p, hosts, 1, false, catalog);
-            d.capacity = scenario_capacity(empty);
-            d.cost = cluster_cost(empty.cluster, d.capacity, empty.prices);
+            // Validity, capacity (every host up) and cost with a token of data (a candidate far
+            // too small for the data would otherwise be refused as a unit typo), then the design
+            // with its data.
+            Scenario healthy = build(req, h, n, p, hosts, 1, true, catalog);
+            healthy.cluster.failed_hosts.clear();
+            d.capacity = scenario_capacity(healthy);
+            d.cost = cluster_cost(healthy.cluster, d.capacity, healthy.prices);
             d.capacity_ok = d.capacity.usable_gb >= req.demand_capacity_gb();
-            (void)build(req, h, n, p, hosts, 1, true, catalog);   // valid with the failures
             if (d.capacity_ok) d.scenario = build(req, h, n, p, hosts, per_vmdk_gb, true, catalog);
             if (!d.capacity_ok)
               d.reason = "capacity: usable " + fmt("%.1f", d.capacity.usable_gb / 1000) + " TB < " +
@@ -340,14 +374,21 @@ SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalo
     if (!d.capacity_ok) ++r.under_capacity;
     order.push_back(&d);
   }
+  // Cheapest first; at equal cost, the one that holds more (RAID-6 beside RAID-5 on the same
+  // hosts costs the same).
   std::stable_sort(order.begin(), order.end(), [](const Design* a, const Design* b) {
-    return a->cost.total_usd() < b->cost.total_usd();
+    if (a->cost.total_usd() != b->cost.total_usd()) return a->cost.total_usd() < b->cost.total_usd();
+    return a->capacity.usable_gb > b->capacity.usable_gb;
   });
   // In order of cost, `jobs` simulations at a time, until `top` pass: a round's passes are the
   // cheapest ones left, since every cheaper candidate has been decided.
   const int jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::size_t next = 0;
   while (static_cast<int>(r.answers.size()) < req.top && next < order.size()) {
+    if (r.simulated >= req.max_simulations) {
+      r.stopped = true;
+      break;
+    }
     std::vector<Design*> round;
     while (next < order.size() && static_cast<int>(round.size()) < jobs) {
       Design* d = order[next++];
@@ -365,11 +406,19 @@ SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalo
       else if (!round[i]->pass) r.cheaper_failures.push_back(*round[i]);
     }
   }
-  r.exhausted = static_cast<int>(r.answers.size()) < req.top;
-  // Only failures cheaper than the last answer explain it; beyond that they are not "cheaper".
+  r.exhausted = !r.stopped && static_cast<int>(r.answers.size()) < req.top;
+  // Only failures cheaper than the last answer explain it; at its cost or beyond they are not
+  // "cheaper".
   if (!r.answers.empty()) {
     const double limit = r.answers.back().cost.total_usd();
-    std::erase_if(r.cheaper_failures, [limit](const Design& d) { return d.cost.total_usd() > limit; });
+    std::erase_if(r.cheaper_failures, [limit](const Design& d) { return d.cost.total_usd() >= limit; });
+  }
+  for (const Design& d : r.cheaper_failures) {
+    if (d.simulated) {
+      if (r.best_failed_latency_ms == 0 || d.latency_ms < r.best_failed_latency_ms) r.best_failed_latency_ms = d.latency_ms;
+      r.best_failed_iops = std::max(r.best_failed_iops, d.achieved_iops);
+    }
+    r.largest_usable_gb = std::max(r.largest_usable_gb, d.capacity.usable_gb);
   }
   for (Design& d : r.answers) {
     if (options.knee) {
@@ -382,6 +431,11 @@ SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalo
       k.run_progress = options.run_progress;
       d.knee = find_knee(closed, req.slo, k);
     }
+    // The scenario reader's capacity warning is left out: it measures the data against the
+    // hosts that are up and keeps a rebuild reserve on them as well, where sizing checks
+    // capacity with every host up (the reserve there is the rebuild space).
+    for (const std::string& w : d.scenario.warnings)
+      if (w.find("exceeds the cluster's usable capacity") == std::string::npos) d.warnings.push_back(w);
     d.scenario = Scenario{};
   }
   for (Design& d : r.cheaper_failures) d.scenario = Scenario{};
@@ -402,7 +456,18 @@ std::string format_sizing(const SizingResult& r) {
          std::to_string(r.under_capacity) + " under the capacity); simulated " + std::to_string(r.simulated) +
          " in order of cost, in " + fmt("%.1f", r.wall_seconds) + " s\n";
   if (r.answers.empty()) {
-    out += "No candidate meets every requirement: widen the candidates (hosts.max, faster parts) or the targets.\n";
+    out += r.stopped ? "Stopped after run.max_simulations = " + std::to_string(q.max_simulations) +
+                           " simulations without an answer.\n"
+                     : std::string("No candidate meets every requirement.\n");
+    // Which requirement, and by how much, over every candidate decided.
+    if (r.simulated == 0 && r.largest_usable_gb < q.demand_capacity_gb())
+      out += "  capacity: the largest candidate holds " + fmt("%.1f", r.largest_usable_gb / 1000) + " TB usable < " +
+             fmt("%.1f", q.demand_capacity_gb() / 1000) + " TB (raise hosts.max or add larger drives)\n";
+    if (r.simulated > 0) {
+      out += "  latency and delivery: the best simulated design reached " + stat + " " +
+             fmt("%.3f", r.best_failed_latency_ms) + " ms against " + fmt("%g", q.slo.limit_ms) + " ms, and at most " +
+             thousands(r.best_failed_iops) + " of " + thousands(q.demand_iops()) + " IOPS\n";
+    }
   } else {
     out += "Cheapest designs that meet every requirement (each simulated with " + std::to_string(q.host_failures) +
            " host(s) down at the demand):\n";
@@ -412,6 +477,7 @@ std::string format_sizing(const SizingResult& r) {
              money(d.cost.per_usable_tb(d.capacity)) + " per usable TB, $" + fmt("%.3f", d.cost.total_usd() / q.demand_iops()) +
              " per IOPS demanded\n     delivers " + fmt("%.0f", d.achieved_iops) + " IOPS at " + stat + " " +
              fmt("%.3f", d.latency_ms) + " ms; usable " + fmt("%.1f", d.capacity.usable_gb / 1000) + " TB\n";
+      for (const std::string& w : d.warnings) out += "     warning: " + w + "\n";
       if (d.knee.found)
         out += "     knee: " + thousands(d.knee.iops) + " IOPS at " + stat + " " + fmt("%.2f", d.knee.latency_ms) + " ms (" +
                fmt("%.0f", 100 * (d.knee.iops / q.demand_iops() - 1)) + " % headroom), bottleneck " + d.knee.bottleneck +
@@ -420,11 +486,20 @@ std::string format_sizing(const SizingResult& r) {
         out += "     knee: not found (no probe met the target)\n";
     }
     if (r.exhausted) out += "(fewer designs than asked for: every candidate was tried)\n";
+    if (r.stopped) out += "(fewer designs than asked for: stopped at run.max_simulations)\n";
+    if (q.host_failures > 1)
+      out += "Capacity is checked with every host up: the reserve keeps one host's rebuild space, not " +
+             std::to_string(q.host_failures) + ".\n";
   }
   if (!r.cheaper_failures.empty()) {
-    out += "Cheaper candidates and why they fail:\n";
-    for (const Design& d : r.cheaper_failures)
+    out += r.answers.empty() ? "Candidates and why they fail (cheapest first):\n" : "Cheaper candidates and why they fail:\n";
+    constexpr std::size_t kShown = 40;
+    for (std::size_t i = 0; i < r.cheaper_failures.size() && i < kShown; ++i) {
+      const Design& d = r.cheaper_failures[i];
       out += "  " + money(d.cost.total_usd()) + "  " + d.describe() + ": " + d.reason + "\n";
+    }
+    if (r.cheaper_failures.size() > kShown)
+      out += "  ... and " + std::to_string(r.cheaper_failures.size() - kShown) + " more (--json lists all)\n";
   }
   return out;
 }

@@ -50,20 +50,27 @@ class Tally {
   std::map<std::pair<std::string, std::string>, std::size_t> index_;
 };
 
-std::string money(double usd) {
-  if (!std::isfinite(usd)) return "-";
-  // $1,234,567 with thousands separators.
+std::string money(double usd) { return format_usd(usd); }
+
+}  // namespace
+
+std::string thousands(double v) {
+  if (!std::isfinite(v)) return "-";
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.0f", std::abs(usd));
+  std::snprintf(buf, sizeof buf, "%.0f", std::abs(v));
   std::string digits = buf, out;
   for (std::size_t i = 0; i < digits.size(); ++i) {
     if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
     out += digits[i];
   }
-  return (usd < 0 ? "-$" : "$") + out;
+  return (v <= -0.5 ? "-" : "") + out;
 }
 
-}  // namespace
+std::string format_usd(double usd) {
+  if (!std::isfinite(usd)) return "-";
+  const std::string t = thousands(usd);
+  return t[0] == '-' ? "-$" + t.substr(1) : "$" + t;
+}
 
 double ClusterCost::total_usd() const { return complete() ? priced_usd : kNaN; }
 

@@ -125,7 +125,7 @@ TEST_CASE("bad requirements name the file and the block and why", "[sizing][erro
   CHECK_THAT(error_of(two), Catch::Contains("give exactly one latency target"));
   std::string typo = grid_yaml();
   typo.replace(typo.find("lexar-nm620-2tb"), 15, "lexar-nm620-2t");
-  CHECK_THAT(error_of(typo), Catch::Contains("candidates.host_models[0]") && Catch::Contains("no host count up to 5") &&
+  CHECK_THAT(error_of(typo), Catch::Contains("candidates.host_models[0]") && Catch::Contains("no host count from 3 to 5") &&
                                  Catch::Contains("lexar-nm620-2tb"));
   std::string down = grid_yaml();
   down.replace(down.find("host_failures: 1"), 16, "host_failures: 2");
@@ -137,4 +137,19 @@ TEST_CASE("bad requirements name the file and the block and why", "[sizing][erro
   std::string iops = grid_yaml();
   iops.replace(iops.find("iops: 110000"), 12, "iops: -5");
   CHECK_THAT(error_of(iops), Catch::Contains("workload.iops = '-5' is not allowed; expected IOPS from 1 to 1e9"));
+  std::string block = grid_yaml();
+  block.replace(block.find("block_size: 4k"), 14, "block_size: 3");
+  CHECK_THAT(error_of(block), Catch::Contains("workload.block_size = '3' is not allowed; expected a multiple of 512 bytes"));
+  CHECK_THAT(error_of(grid_yaml("growth: {per_year_pct: 1000, years: 20}\n")), Catch::Contains("growth: 1000 % a year for 20 years"));
+  std::string ds = grid_yaml();
+  ds.replace(ds.find("  policies:"), 0, "  data_services: {compresion: true}\n");
+  CHECK_THAT(error_of(ds), Catch::Contains("unknown key 'candidates.data_services.compresion'"));
+  std::string twice = grid_yaml();
+  twice.replace(twice.find("name: 2dg"), 9, "name: 1dg");
+  CHECK_THAT(error_of(twice), Catch::Contains("name '1dg' is already the name of"));
+  // A rule that holds only for some host counts sets those aside instead of refusing the file:
+  // the switch has 8 ports, so 9..12 hosts are not valid, 3..8 are.
+  std::string wide = grid_yaml();
+  wide.replace(wide.find("{min: 3, max: 5}"), 16, "{min: 3, max: 12}");
+  CHECK(error_of(wide) == "no error");
 }

@@ -6,7 +6,9 @@
 // The search: every combination is built as a scenario (invalid ones, such as RAID-6 on five
 // hosts, are set aside with vSAN's reason); capacity and cost are instant (storage/capacity,
 // report/cost); the rest are simulated in order of cost, `jobs` at a time, as an open loop at the
-// grown demand with `host_failures` hosts down (esx01, esx02, ...), until `top` pass. A design
+// grown demand with `host_failures` hosts down (esx01, esx02, ...), until `top` pass (or
+// run.max_simulations runs). Capacity is checked with every host up: the reserve under the
+// architecture's rule keeps one host's rebuild space. A design
 // passes when it delivers 97 % of the demand within the latency target (the knee's rule,
 // scenario/knee.hpp). Each answer then gets its knee, the headroom over the demand. Every answer printed is therefore a simulated pass, and every cheaper
 // candidate a simulated (or capacity) failure. There is no analytic pruning yet: the
@@ -56,6 +58,7 @@ struct Requirements {
   double duration_s = 0.5, warmup_s = 0.2;
   std::uint64_t seed = 1;
   int top = 3;                         // answers wanted
+  int max_simulations = 200;           // the search stops after this many runs
 
   double growth() const;               // (1 + growth/100) ^ years
   double demand_iops() const { return iops * growth(); }
@@ -85,6 +88,7 @@ struct Design {
   KneeResult knee;                           // answers: the most it delivers within the target,
                                              // with the same hosts down (find_knee, 2 % precision)
   Scenario scenario;                         // the design as simulated (failed hosts, open loop)
+  std::vector<std::string> warnings;         // answers: what the scenario reader said of it
   std::string describe() const;              // "7 x model, network, policy"
 };
 
@@ -95,6 +99,9 @@ struct SizingResult {
   std::vector<Design> cheaper_failures;      // every valid candidate cheaper than the last answer
                                              // that fails, cheapest first
   bool exhausted = false;                    // fewer than top answers: every candidate was tried
+  bool stopped = false;                      // the search hit run.max_simulations
+  // Over the failures listed: how close they came (for "which requirement and why").
+  double best_failed_latency_ms = 0, best_failed_iops = 0, largest_usable_gb = 0;
   double wall_seconds = 0;
 };
 

@@ -45,6 +45,11 @@ struct ClusterCost {
   double per_iops(double iops) const;
 };
 
+/// 1234567.4 -> "1,234,567" (rounded; "-" for NaN).
+std::string thousands(double v);
+/// 1234567.4 -> "$1,234,567", -5 -> "-$5" ("-" for NaN).
+std::string format_usd(double usd);
+
 ClusterCost cluster_cost(const ClusterSpec& cluster, const CapacityReport& capacity, const PriceBook& prices);
 
 /// Text for reports: the total with cost per usable TB and per IOPS (`iops_label` says which

@@ -1,8 +1,10 @@
 // Planning answers, timed whole. items_per_second = answers per wall second.
+//  BM_AnalyticCurve/seed001: the analytic path's 20-point curve (below).
 //  BM_Size/oltp300k: `hcisim size examples/sizing/oltp-300k-p95-2ms.yaml` (issue 23's goal:
 //    an answer in under 10 s on the 2-core CI machine), on every core, knees included.
 #include <benchmark/benchmark.h>
 
+#include "hcisim/plan/analytic.hpp"
 #include "hcisim/plan/sizing.hpp"
 #include "hcisim/scenario/data_dir.hpp"
 
@@ -17,5 +19,24 @@ void BM_Size_oltp300k(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }
 BENCHMARK(BM_Size_oltp300k)->Name("BM_Size/oltp300k")->Unit(benchmark::kSecond)->Iterations(1);
+
+}  // namespace
+
+namespace {
+
+// BM_AnalyticCurve/seed001: the 20-point MVA curve of seed 001's 25 GbE OLTP32K cluster from a
+// model built once (its pilot run is outside the timing: AnalyticModel::pilot_wall_s reports
+// it); issue 23's goal is under 10 ms a curve. items_per_second = curves per second.
+void BM_AnalyticCurve_seed001(benchmark::State& state) {
+  const HardwareCatalog cat = HardwareCatalog::load();
+  const Scenario s = load_scenario(default_data_dir() + "/../examples/scenarios/seed001-vxrail-esa-raid6-25gbe-oltp32k.yaml",
+                                   {}, cat);
+  const AnalyticModel m = analytic_model(s);
+  const std::vector<int> points = default_curve_points(m);
+  for (auto _ : state) benchmark::DoNotOptimize(analytic_curve(m, points).back().iops);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+  state.counters["pilot_wall_ms"] = m.pilot_wall_s * 1e3;
+}
+BENCHMARK(BM_AnalyticCurve_seed001)->Name("BM_AnalyticCurve/seed001")->Unit(benchmark::kMicrosecond);
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include "hcisim/report/svg_chart.hpp"
 #include "hcisim/report/text_escape.hpp"
 #include "hcisim/scenario/scenario.hpp"
+#include "hcisim/plan/analytic.hpp"
 #include "hcisim/plan/sizing.hpp"
 #include "hcisim/scenario/knee.hpp"
 #include "hcisim/scenario/price_file.hpp"
@@ -66,6 +67,11 @@ usage:
       inverse sizing: the cheapest designs of the file's candidates (host models, networks,
       policies, host counts) that meet its demand (IOPS at a latency target, usable TB,
       growth, hosts down), each simulated at the demand, and why every cheaper one fails
+  hcisim curve [FILE] [--mean-ms X] [--check] [--json] [--jobs N] [--set KEY=VALUE]...
+      the analytic fast path: the IOPS-latency curve by mean-value analysis over the
+      simulator's own resources (demands from one pilot run at 1 outstanding I/O per VMDK),
+      at 20 points from 1 to twice the configured outstanding I/O per VMDK; --mean-ms X adds
+      the knee under X ms; --check simulates every point (and the knee) beside it
   hcisim validate FILE [--set KEY=VALUE]...
       check a scenario file without running it
   hcisim accuracy [--all] [--cv] [--seeds 000,003] [--replications N] [--set KEY=VALUE]... [--jobs N]
@@ -118,6 +124,7 @@ struct Args {
   int knee_targets = 0;                       // --mean-ms, --p95-ms, --p99-ms given
   KneeTarget knee;
   std::string prices;                         // --prices FILE
+  bool check = false;                         // curve --check
 };
 
 // "a,b,,c" -> {a, b, c}. Commas inside brackets, braces or quotes do not split, so a value
@@ -168,7 +175,7 @@ Args parse_args(int argc, char** argv) {
   if (i < argc && (std::strcmp(argv[i], "run") == 0 || std::strcmp(argv[i], "sweep") == 0 ||
                    std::strcmp(argv[i], "compare") == 0 || std::strcmp(argv[i], "validate") == 0 ||
                    std::strcmp(argv[i], "capacity") == 0 || std::strcmp(argv[i], "knee") == 0 ||
-                   std::strcmp(argv[i], "size") == 0 ||
+                   std::strcmp(argv[i], "size") == 0 || std::strcmp(argv[i], "curve") == 0 ||
                    std::strcmp(argv[i], "accuracy") == 0 || std::strcmp(argv[i], "calibrate") == 0 ||
                    std::strcmp(argv[i], "catalog") == 0 || std::strcmp(argv[i], "list") == 0 ||
                    std::strcmp(argv[i], "help") == 0))
@@ -196,6 +203,7 @@ Args parse_args(int argc, char** argv) {
     else if (arg == "--quiet") a.quiet = true;
     else if (arg == "--all") a.all = true;
     else if (arg == "--cv") a.cv = true;
+    else if (arg == "--check") a.check = true;
     else if (arg == "--seeds") {
       a.seeds = split_list(value("--seeds"));
       if (a.seeds.empty()) usage_error("--seeds lists no seed; expected e.g. --seeds 000,003");
@@ -239,7 +247,7 @@ Args parse_args(int argc, char** argv) {
     } else if (!arg.empty() && arg[0] == '-') {
       usage_error("unknown option '" + arg +
                   "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --cv, --seeds, --params, "
-                  "--iterations, --loss, --replications, --mean-ms, --p95-ms, --p99-ms, --prices, --help");
+                  "--iterations, --loss, --replications, --mean-ms, --p95-ms, --p99-ms, --prices, --check, --help");
     } else {
       a.files.push_back(arg);
     }
@@ -264,7 +272,8 @@ Args parse_args(int argc, char** argv) {
   const Use uses[] = {
       {!a.vary.empty(), "--vary", {"sweep"}},
       {a.out_given, "--out", {"sweep", "calibrate"}},
-      {a.jobs > 0, "--jobs", {"sweep", "accuracy", "calibrate", "run", "compare", "knee", "size"}},
+      {a.jobs > 0, "--jobs", {"sweep", "accuracy", "calibrate", "run", "compare", "knee", "size", "curve"}},
+      {a.check, "--check", {"curve"}},
       {a.all, "--all", {"accuracy"}},
       {a.cv, "--cv", {"accuracy"}},
       {!a.seeds.empty(), "--seeds", {"accuracy", "calibrate"}},
@@ -272,9 +281,9 @@ Args parse_args(int argc, char** argv) {
       {a.iterations_given, "--iterations", {"calibrate"}},
       {a.loss != FitLoss::least_squares && !(a.command == "accuracy" && a.cv), "--loss", {"calibrate", "accuracy --cv"}},
       {a.replications != 1, "--replications", {"accuracy", "run", "compare", "sweep"}},
-      {a.json || a.csv, "--json/--csv", {"run", "compare", "capacity", "knee", "size"}},
-      {!a.sets.empty(), "--set", {"run", "sweep", "compare", "validate", "capacity", "knee", "accuracy", "calibrate"}},
-      {a.knee_targets > 0, "--mean-ms/--p95-ms/--p99-ms", {"knee"}},
+      {a.json || a.csv, "--json/--csv", {"run", "compare", "capacity", "knee", "size", "curve"}},
+      {!a.sets.empty(), "--set", {"run", "sweep", "compare", "validate", "capacity", "knee", "accuracy", "calibrate", "curve"}},
+      {a.knee_targets > 0, "--mean-ms/--p95-ms/--p99-ms", {"knee", "curve"}},
       {!a.prices.empty(), "--prices", {"run", "compare", "sweep", "capacity", "knee", "size"}},
   };
   for (const Use& u : uses) {
@@ -427,6 +436,80 @@ int cmd_knee(const Args& a, const HardwareCatalog& cat) {
   o.jobs = a.jobs;
   const KneeResult k = find_knee(s, a.knee, o);
   std::fputs(a.json ? to_json(s.name, k).c_str() : format_knee(s.name, k).c_str(), stdout);
+  return 0;
+}
+
+// The analytic fast path (issue 23, item 3): the MVA curve, optionally beside the simulator's.
+int cmd_curve(const Args& a, const HardwareCatalog& cat) {
+  if (a.files.size() > 1) usage_error("curve takes one scenario file (the built-in default without one)");
+  if (a.csv) usage_error("curve prints text or --json, not --csv");
+  if (a.knee_targets > 1 || (a.knee_targets == 1 && a.knee.stat != LatencyStat::mean))
+    usage_error("curve's knee is on the mean latency: give --mean-ms X (the analytic path has no percentiles)");
+  const Scenario s = load(a.files.empty() ? "" : a.files[0], a.sets, cat);
+  const AnalyticModel m = analytic_model(s);
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<CurvePoint> curve = analytic_curve(m, default_curve_points(m));
+  const double mva_ms = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e3;
+  std::vector<RunResult> sims;
+  if (a.check) {
+    std::vector<Scenario> runs;
+    for (const CurvePoint& p : curve) {
+      Scenario point = s;
+      point.workload.outstanding_per_vmdk = p.outstanding_per_vmdk;
+      runs.push_back(point);
+    }
+    sims = run_all(runs, a.jobs);
+  }
+  AnalyticKnee ak;
+  KneeResult sk;
+  const bool knee = a.knee_targets == 1;
+  if (knee) {
+    ak = analytic_knee(m, a.knee.limit_ms);
+    if (a.check) {
+      KneeOptions o;
+      o.jobs = a.jobs;
+      sk = find_knee(s, a.knee, o);
+    }
+  }
+  if (a.json) {
+    std::string j = "{\"scenario\": " + json_string(s.name) + ", \"stations\": " + std::to_string(m.stations.size()) +
+                    ", \"delay_ms\": " + json_number(m.delay_s * 1e3) + ", \"pilot_iops\": " + json_number(m.pilot_iops) +
+                    ", \"pilot_latency_ms\": " + json_number(m.pilot_latency_ms) + ", \"mva_ms\": " + json_number(mva_ms) +
+                    ", \"points\": [";
+    for (std::size_t i = 0; i < curve.size(); ++i) {
+      const CurvePoint& p = curve[i];
+      j += std::string(i ? ", " : "") + "{\"outstanding_per_vmdk\": " + std::to_string(p.outstanding_per_vmdk) +
+           ", \"iops\": " + json_number(p.iops) + ", \"latency_ms\": " + json_number(p.latency_ms);
+      if (a.check)
+        j += ", \"sim_iops\": " + json_number(sims[i].result.iops) + ", \"sim_latency_ms\": " +
+             json_number(sims[i].result.pooled_latency_ms);
+      j += "}";
+    }
+    j += "]";
+    if (knee) {
+      j += ", \"limit_ms\": " + json_number(a.knee.limit_ms) + ", \"knee_iops\": " + json_number(ak.iops);
+      if (a.check) j += ", \"sim_knee_iops\": " + json_number(sk.found ? sk.iops : std::nan(""));
+    }
+    std::printf("%s}\n", j.c_str());
+    return 0;
+  }
+  std::printf("Scenario: %s\nAnalytic model: %zu stations, demands from a pilot at 1 outstanding I/O per VMDK "
+              "(%.0f IOPS, %.3f ms, %.2f s); delay outside the stations %.1f us; the curve took %.3f ms\n",
+              s.name.c_str(), m.stations.size(), m.pilot_iops, m.pilot_latency_ms, m.pilot_wall_s, m.delay_s * 1e6, mva_ms);
+  std::printf("%16s %12s %12s%s\n", "outstanding/VMDK", "IOPS", "mean ms", a.check ? "   sim IOPS  sim mean ms  IOPS diff" : "");
+  for (std::size_t i = 0; i < curve.size(); ++i) {
+    const CurvePoint& p = curve[i];
+    std::printf("%16d %12.0f %12.3f", p.outstanding_per_vmdk, p.iops, p.latency_ms);
+    if (a.check)
+      std::printf(" %12.0f %12.3f %+9.1f %%", sims[i].result.iops, sims[i].result.pooled_latency_ms,
+                  100 * (p.iops / sims[i].result.iops - 1));
+    std::printf("\n");
+  }
+  if (knee) {
+    std::printf("Knee at mean <= %g ms: analytic %.0f IOPS (%.3f ms)", a.knee.limit_ms, ak.iops, ak.latency_ms);
+    if (a.check && sk.found) std::printf("; simulator %.0f IOPS (%+.1f %%)", sk.iops, 100 * (ak.iops / sk.iops - 1));
+    std::printf("\n");
+  }
   return 0;
 }
 
@@ -814,6 +897,7 @@ int dispatch(const Args& a) {
   if (a.command == "capacity") return cmd_capacity(a, cat);
   if (a.command == "knee") return cmd_knee(a, cat);
   if (a.command == "size") return cmd_size(a, cat);
+  if (a.command == "curve") return cmd_curve(a, cat);
   if (a.command == "sweep") return cmd_sweep(a, cat);
   if (a.command == "compare") return cmd_compare(a, cat);
   if (a.command == "accuracy") return cmd_accuracy(a, cat);

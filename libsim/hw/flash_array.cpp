@@ -217,6 +217,14 @@ double FlashArray::utilisation(Time now) const {
   return std::clamp(std::max(dies, fw), 0.0, 1.0);
 }
 
+int FlashArray::busiest_servers(Time now) const {
+  const double elapsed = (now - since_).seconds();
+  if (!(elapsed > 0)) return dies();
+  const double dies_busy = busy_.seconds() / (elapsed * static_cast<double>(die_free_.size()));
+  const double fw_busy = firmware_busy_.seconds() / (elapsed * static_cast<double>(firmware_free_.size()));
+  return fw_busy > dies_busy ? static_cast<int>(firmware_free_.size()) : dies();
+}
+
 void FlashArray::reset_stats(Time now) {
   busy_ = Time::zero();
   firmware_busy_ = Time::zero();

@@ -288,19 +288,28 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     // The shared cores; cores pinned to LSOM worlds are the "lsom" class below.
     const double shared = cpu.cores().utilisation();   // busy threads: 1 when every thread is taken
     add_use(r.resources, "cpu", scenario.cluster.hosts[static_cast<std::size_t>(h)].name, shared, counts);
+    r.stations.push_back({scenario.cluster.hosts[static_cast<std::size_t>(h)].name + "/cpu", cpu.full_speed_servers(),
+                          cpu.full_speed_busy()});
   }
   for (const auto& d : cluster.devices())
     if (cluster.host_up(d.host))
       add_use(r.resources, d.role + "_device", scenario.cluster.hosts[static_cast<std::size_t>(d.host)].name + "/" +
                                                  d.device->spec().name,
             d.device->utilisation(), counts);
+  for (const auto& d : cluster.devices())
+    if (cluster.host_up(d.host))
+      r.stations.push_back({scenario.cluster.hosts[static_cast<std::size_t>(d.host)].name + "/" + d.device->spec().name,
+                            d.device->servers(), d.device->utilisation() * d.device->servers()});
   for (const auto& world : cluster.lsom_worlds()) {
     if (!failed(world->name().substr(0, world->name().find('/'))))   // "esx02/dg0/lsom"
       add_use(r.resources, "lsom", world->name(), world->utilisation(), counts);
+      r.stations.push_back({world->name(), world->servers(), world->utilisation() * world->servers()});
   }
   for (const PortReport& p : cluster.network().ports())
     if (!failed(p.from) && !failed(p.to))
       add_use(r.resources, "network_port", p.from + "->" + p.to, p.utilisation, counts);
+  for (const PortReport& p : cluster.network().ports())
+    if (!failed(p.from) && !failed(p.to)) r.stations.push_back({p.from + "->" + p.to, 1, p.utilisation});   // one server
   for (std::size_t i = 0; i < r.resources.size(); ++i) r.resources[i].mean /= std::max(1, counts[i]);
   // Utilisation is a share of time: above 1 (past rounding) the model double-books a resource.
   for (const ResourceClassUse& c : r.resources)

@@ -53,6 +53,9 @@ class FlashArray {
   int dies() const { return static_cast<int>(die_free_.size()); }
   /// Mean fraction of dies busy (reads, programs, erases) and of firmware busy since reset.
   double utilisation(Time now) const;
+  /// The servers behind utilisation(): the dies, or the firmware cores when those are busier
+  /// (the analytic path takes the busier one as the device's station).
+  int busiest_servers(Time now) const;
   void reset_stats(Time now);
   /// Write amplification random writes pay at the current fill.
   double gc_write_amplification() const;

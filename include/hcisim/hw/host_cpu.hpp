@@ -76,6 +76,20 @@ class HostCpu final : public StationClient {
 
   const CpuSpec& spec() const { return spec_; }
   const Station& cores() const { return cores_; }
+  /// The shared threads' capacity in threads running alone: cores x hyper-threading's
+  /// throughput (a saturated host does cores x 1.25 cores' work), at least 1.
+  int full_speed_servers() const {
+    return std::max(1, static_cast<int>(std::lround(free_cores_ * spec_.threads_per_core / shared_slowdown_)));
+  }
+  /// The mean busy shared threads since the last reset in the same units: threads beyond one
+  /// per core add only what hyper-threading gives (cores x 1.25 at every thread busy).
+  double full_speed_busy() const {
+    const double busy = cores_.utilisation() * cores_.servers();
+    const double cores = free_cores_;
+    if (busy <= cores || spec_.threads_per_core < 2) return busy;
+    const double ht = spec_.threads_per_core / shared_slowdown_;   // e.g. 1.25
+    return cores + (busy - cores) * (ht - 1) / (spec_.threads_per_core - 1);
+  }
   /// A station of this host's own that runs on its pinned cores, outside the shared FIFO (an
   /// OSA disk group's LSOM worlds, cluster.hpp): its busy time counts in usage_pct().
   void add_world(const Station& world) { worlds_.push_back(&world); }

@@ -83,6 +83,13 @@ class StorageDevice final : public EventHandler {
     const double u = flash_ ? flash_->utilisation(engine_.now()) : units_.utilisation(engine_.now());
     return commands_ ? std::max(u, commands_->utilisation(engine_.now())) : u;
   }
+  /// The number of servers behind utilisation() (units, dies or firmware cores, or command
+  /// places), for the analytic path's stations.
+  int servers() const {
+    const double u = flash_ ? flash_->utilisation(engine_.now()) : units_.utilisation(engine_.now());
+    if (commands_ && commands_->utilisation(engine_.now()) > u) return commands_->servers();
+    return flash_ ? flash_->busiest_servers(engine_.now()) : units_.servers();
+  }
   void reset_stats() {
     units_.reset_stats(engine_.now());
     if (flash_) flash_->reset_stats(engine_.now());

@@ -25,6 +25,15 @@ struct ResourceClassUse {
   std::string busiest;     // which member
 };
 
+/// One resource as a queueing station, for the analytic path (plan/analytic.hpp): its
+/// servers at full speed and the mean number busy over the measured window (utilisation law:
+/// demand per I/O = busy / IOPS).
+struct StationUse {
+  std::string name;        // e.g. "esx01/cpu", "esx02/lexar-nm620-2tb", "esx01->switch"
+  int servers = 1;         // a host's CPU: its shared cores x hyper-threading's throughput
+  double busy = 0;
+};
+
 /// How long the run was and why (WorkloadSpec::auto_duration).
 struct RunLength {
   bool automatic = false;
@@ -71,6 +80,7 @@ struct RunResult {
   bool resync_active = false;             // ResyncSettings::active
   ResyncStatus resync;                    // at the end of the run
   std::vector<ResourceClassUse> resources;
+  std::vector<StationUse> stations;       // every resource of the hosts that are up
   std::string bottleneck;           // the class whose busiest member is busiest
   CapacityReport capacity;
   ClusterCost cost;                 // every host of the scenario, failed ones included

@@ -446,70 +446,8 @@ int cmd_curve(const Args& a, const HardwareCatalog& cat) {
   if (a.knee_targets > 1 || (a.knee_targets == 1 && a.knee.stat != LatencyStat::mean))
     usage_error("curve's knee is on the mean latency: give --mean-ms X (the analytic path has no percentiles)");
   const Scenario s = load(a.files.empty() ? "" : a.files[0], a.sets, cat);
-  const AnalyticModel m = analytic_model(s);
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<CurvePoint> curve = analytic_curve(m, default_curve_points(m));
-  const double mva_ms = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e3;
-  std::vector<RunResult> sims;
-  if (a.check) {
-    std::vector<Scenario> runs;
-    for (const CurvePoint& p : curve) {
-      Scenario point = s;
-      point.workload.outstanding_per_vmdk = p.outstanding_per_vmdk;
-      runs.push_back(point);
-    }
-    sims = run_all(runs, a.jobs);
-  }
-  AnalyticKnee ak;
-  KneeResult sk;
-  const bool knee = a.knee_targets == 1;
-  if (knee) {
-    ak = analytic_knee(m, a.knee.limit_ms);
-    if (a.check) {
-      KneeOptions o;
-      o.jobs = a.jobs;
-      sk = find_knee(s, a.knee, o);
-    }
-  }
-  if (a.json) {
-    std::string j = "{\"scenario\": " + json_string(s.name) + ", \"stations\": " + std::to_string(m.stations.size()) +
-                    ", \"delay_ms\": " + json_number(m.delay_s * 1e3) + ", \"pilot_iops\": " + json_number(m.pilot_iops) +
-                    ", \"pilot_latency_ms\": " + json_number(m.pilot_latency_ms) + ", \"mva_ms\": " + json_number(mva_ms) +
-                    ", \"points\": [";
-    for (std::size_t i = 0; i < curve.size(); ++i) {
-      const CurvePoint& p = curve[i];
-      j += std::string(i ? ", " : "") + "{\"outstanding_per_vmdk\": " + std::to_string(p.outstanding_per_vmdk) +
-           ", \"iops\": " + json_number(p.iops) + ", \"latency_ms\": " + json_number(p.latency_ms);
-      if (a.check)
-        j += ", \"sim_iops\": " + json_number(sims[i].result.iops) + ", \"sim_latency_ms\": " +
-             json_number(sims[i].result.pooled_latency_ms);
-      j += "}";
-    }
-    j += "]";
-    if (knee) {
-      j += ", \"limit_ms\": " + json_number(a.knee.limit_ms) + ", \"knee_iops\": " + json_number(ak.iops);
-      if (a.check) j += ", \"sim_knee_iops\": " + json_number(sk.found ? sk.iops : std::nan(""));
-    }
-    std::printf("%s}\n", j.c_str());
-    return 0;
-  }
-  std::printf("Scenario: %s\nAnalytic model: %zu stations, demands from a pilot at 1 outstanding I/O per VMDK "
-              "(%.0f IOPS, %.3f ms, %.2f s); delay outside the stations %.1f us; the curve took %.3f ms\n",
-              s.name.c_str(), m.stations.size(), m.pilot_iops, m.pilot_latency_ms, m.pilot_wall_s, m.delay_s * 1e6, mva_ms);
-  std::printf("%16s %12s %12s%s\n", "outstanding/VMDK", "IOPS", "mean ms", a.check ? "   sim IOPS  sim mean ms  IOPS diff" : "");
-  for (std::size_t i = 0; i < curve.size(); ++i) {
-    const CurvePoint& p = curve[i];
-    std::printf("%16d %12.0f %12.3f", p.outstanding_per_vmdk, p.iops, p.latency_ms);
-    if (a.check)
-      std::printf(" %12.0f %12.3f %+9.1f %%", sims[i].result.iops, sims[i].result.pooled_latency_ms,
-                  100 * (p.iops / sims[i].result.iops - 1));
-    std::printf("\n");
-  }
-  if (knee) {
-    std::printf("Knee at mean <= %g ms: analytic %.0f IOPS (%.3f ms)", a.knee.limit_ms, ak.iops, ak.latency_ms);
-    if (a.check && sk.found) std::printf("; simulator %.0f IOPS (%+.1f %%)", sk.iops, 100 * (ak.iops / sk.iops - 1));
-    std::printf("\n");
-  }
+  const CurveReport r = curve_report(s, a.check, a.knee_targets == 1 ? a.knee.limit_ms : 0, a.jobs);
+  std::fputs(a.json ? to_json(r).c_str() : format_curve(r).c_str(), stdout);
   return 0;
 }
 

@@ -77,6 +77,7 @@ double HostCpu::stage_share(CpuStage stage) const {
 void HostCpu::reset_stats() {
   cores_.reset_stats();
   stage_ns_.fill(0);
+  full_speed_work_ = Time::zero();
 }
 
 void HostCpu::on_departure(Station&, std::uint64_t job, Time, Time) { client_.on_cpu_done(*this, job); }

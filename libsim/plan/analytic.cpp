@@ -4,8 +4,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 
 #include "hcisim/core/check.hpp"
+#include "hcisim/core/parallel.hpp"
+#include "hcisim/report/text_escape.hpp"
+#include "hcisim/scenario/knee.hpp"
 
 namespace hcisim {
 
@@ -36,29 +41,32 @@ AnalyticModel analytic_model(const Scenario& scenario, const ProgressFn& progres
     m.names.push_back(s.name);
     m.stations.push_back({demand, s.servers});
   }
-  // Z: what the pilot's latency holds beyond the stations, found by bisection so the network
-  // at the pilot's population gives the pilot's latency (0 when the stations alone exceed it).
+  // Z, or the fork-join share f, by bisection so the network at the pilot's population gives
+  // the pilot's latency (and so, by Little's law, its IOPS): the response grows with both.
   const double target = m.pilot_latency_ms / 1e3;
   const int population = m.slots * m.pilot_outstanding_per_vmdk;
-  const auto response = [&](double z) { return mva(m.stations, z, {population})[0].response_s; };
-  if (response(0) < target) {
-    double lo = 0, hi = target;
-    for (int i = 0; i < 60; ++i) {
-      const double mid = (lo + hi) / 2;
-      (response(mid) < target ? lo : hi) = mid;
-    }
-    m.delay_s = lo;
+  const auto response = [&](double z, double f) { return mva(m.stations, z, {population}, f)[0].response_s; };
+  double lo = 0, hi = target;
+  const bool short_of_pilot = response(0, 1) < target;
+  if (!short_of_pilot) lo = 1e-6, hi = 1;   // f in (0, 1]
+  for (int i = 0; i < 40; ++i) {
+    const double mid = (lo + hi) / 2;
+    const double at_mid = short_of_pilot ? response(mid, 1) : response(0, mid);
+    (at_mid < target ? lo : hi) = mid;
   }
+  if (short_of_pilot) m.delay_s = lo;
+  else m.overlap = lo;
   return m;
 }
 
 std::vector<CurvePoint> analytic_curve(const AnalyticModel& m, const std::vector<int>& outstanding_per_vmdk) {
   std::vector<int> at;
   for (int o : outstanding_per_vmdk) {
-    if (o < 1 || o > 4096) check::fail("analytic outstanding I/O per VMDK", o, "1..4096");
+    if (o < 1 || o > 4096 || static_cast<long>(o) * m.slots > 1'000'000)
+      check::fail("analytic outstanding I/O per VMDK", o, "1..4096, and at most 1e6 I/Os in all");
     at.push_back(o * m.slots);
   }
-  const std::vector<MvaPoint> pts = mva(m.stations, m.delay_s, at);
+  const std::vector<MvaPoint> pts = mva(m.stations, m.delay_s, at, m.overlap);
   std::vector<CurvePoint> out;
   for (std::size_t i = 0; i < pts.size(); ++i)
     out.push_back({outstanding_per_vmdk[i], pts[i].population, pts[i].throughput, pts[i].response_s * 1e3});
@@ -67,32 +75,124 @@ std::vector<CurvePoint> analytic_curve(const AnalyticModel& m, const std::vector
 
 AnalyticKnee analytic_knee(const AnalyticModel& m, double limit_ms) {
   if (!std::isfinite(limit_ms) || !(limit_ms > 0)) check::fail("analytic knee latency target (ms)", limit_ms, "a finite number > 0");
-  // Latency grows with the population: bisect on it, up to the workload's own outstanding I/O
-  // (as find_knee's closed-loop ceiling).
-  const auto at = [&](int n) { return mva(m.stations, m.delay_s, {n})[0]; };
-  int lo = 0, hi = std::min(1'000'000, m.slots * m.configured_outstanding_per_vmdk);
-  if (at(hi).response_s * 1e3 <= limit_ms) lo = hi;
-  while (hi - lo > 1) {
-    const int mid = lo + (hi - lo) / 2;
-    (at(mid).response_s * 1e3 <= limit_ms ? lo : hi) = mid;
-  }
+  // Latency grows with the population: step until it passes the target, up to the workload's
+  // own outstanding I/O (as find_knee's closed-loop ceiling).
+  const int top = std::min(1'000'000, m.slots * m.configured_outstanding_per_vmdk);
+  MvaSolver solver(m.stations, m.delay_s, m.overlap);
   AnalyticKnee k;
-  if (lo >= 1) {
-    const MvaPoint p = at(lo);
-    k = {p.throughput, p.response_s * 1e3, lo};
+  while (solver.population() < top) {
+    const MvaPoint p = solver.step();
+    if (p.response_s * 1e3 > limit_ms) break;
+    k = {p.throughput, p.response_s * 1e3, p.population};
   }
   return k;
 }
 
 std::vector<int> default_curve_points(const AnalyticModel& m) {
   const double from = m.pilot_outstanding_per_vmdk;
-  const double top = std::max(2.0 * from, 2.0 * m.configured_outstanding_per_vmdk);
+  // Twice the configured outstanding I/O, within the solver's 1e6 population and 4096 per VMDK.
+  const double cap = std::min(4096.0, std::floor(1e6 / std::max(1, m.slots)));
+  const double top = std::max(from, std::min(cap, std::max(2.0 * from, 2.0 * m.configured_outstanding_per_vmdk)));
   std::vector<int> out;
   for (int i = 0; i < 20; ++i) {
     const int o = static_cast<int>(std::lround(from * std::pow(top / from, i / 19.0)));
     if (out.empty() || o > out.back()) out.push_back(o);
   }
   return out;
+}
+
+CurveReport curve_report(const Scenario& scenario, bool check, double limit_ms, int jobs, const ProgressFn& progress) {
+  CurveReport r;
+  r.scenario = scenario.name;
+  r.model = analytic_model(scenario, progress);
+  const auto t0 = std::chrono::steady_clock::now();
+  r.curve = analytic_curve(r.model, default_curve_points(r.model));
+  r.mva_ms = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e3;
+  r.limit_ms = limit_ms;
+  if (limit_ms > 0) r.knee = analytic_knee(r.model, limit_ms);
+  if (!check) return r;
+  r.checked = true;
+  std::vector<Scenario> runs;
+  for (const CurvePoint& p : r.curve) {
+    Scenario point = scenario;
+    point.workload.outstanding_per_vmdk = p.outstanding_per_vmdk;
+    runs.push_back(std::move(point));
+  }
+  std::vector<RunResult> sims(runs.size());
+  parallel_for(runs.size(), jobs, [&](std::size_t i) { sims[i] = simulate(runs[i], progress); });
+  for (const RunResult& s : sims) {
+    r.sim_iops.push_back(s.result.iops);
+    r.sim_latency_ms.push_back(s.result.pooled_latency_ms);
+  }
+  if (limit_ms > 0) {
+    KneeOptions o;
+    o.jobs = jobs;
+    o.run_progress = progress;
+    const KneeResult k = find_knee(scenario, {LatencyStat::mean, limit_ms}, o);
+    r.sim_knee_iops = k.found ? k.iops : std::numeric_limits<double>::quiet_NaN();
+  }
+  return r;
+}
+
+std::string format_curve(const CurveReport& r) {
+  const AnalyticModel& m = r.model;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "Analytic model: %zu stations, demands from a pilot at %d outstanding I/O per VMDK (%.0f IOPS, %.3f ms, "
+                "%.2f s); delay outside the stations %.1f us, fork-join share %.3f; the curve took %.3f ms\n",
+                m.stations.size(), m.pilot_outstanding_per_vmdk, m.pilot_iops, m.pilot_latency_ms, m.pilot_wall_s,
+                m.delay_s * 1e6, m.overlap, r.mva_ms);
+  std::string out = "Scenario: " + r.scenario + "\n" + buf;
+  std::snprintf(buf, sizeof buf, "%16s %12s %12s%s\n", "outstanding/VMDK", "IOPS", "mean ms",
+                r.checked ? "   sim IOPS  sim mean ms  IOPS diff" : "");
+  out += buf;
+  for (std::size_t i = 0; i < r.curve.size(); ++i) {
+    const CurvePoint& p = r.curve[i];
+    std::snprintf(buf, sizeof buf, "%16d %12.0f %12.3f", p.outstanding_per_vmdk, p.iops, p.latency_ms);
+    out += buf;
+    if (r.checked) {
+      std::snprintf(buf, sizeof buf, " %12.0f %12.3f %+9.1f %%", r.sim_iops[i], r.sim_latency_ms[i],
+                    100 * (p.iops / r.sim_iops[i] - 1));
+      out += buf;
+    }
+    out += "\n";
+  }
+  if (r.limit_ms > 0) {
+    std::snprintf(buf, sizeof buf, "Knee at mean <= %g ms: analytic %.0f IOPS (%.3f ms)", r.limit_ms, r.knee.iops,
+                  r.knee.latency_ms);
+    out += buf;
+    if (r.checked && std::isfinite(r.sim_knee_iops)) {
+      std::snprintf(buf, sizeof buf, "; simulator %.0f IOPS (%+.1f %%)", r.sim_knee_iops,
+                    100 * (r.knee.iops / r.sim_knee_iops - 1));
+      out += buf;
+    } else if (r.checked) {
+      out += "; the simulator finds no load that meets it";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string to_json(const CurveReport& r) {
+  const AnalyticModel& m = r.model;
+  std::string j = "{\"scenario\": " + json_string(r.scenario) + ", \"stations\": " + std::to_string(m.stations.size()) +
+                  ", \"delay_ms\": " + json_number(m.delay_s * 1e3) + ", \"overlap\": " + json_number(m.overlap) +
+                  ", \"pilot_iops\": " + json_number(m.pilot_iops) +
+                  ", \"pilot_latency_ms\": " + json_number(m.pilot_latency_ms) + ", \"mva_ms\": " + json_number(r.mva_ms) +
+                  ", \"points\": [";
+  for (std::size_t i = 0; i < r.curve.size(); ++i) {
+    const CurvePoint& p = r.curve[i];
+    j += std::string(i ? ", " : "") + "{\"outstanding_per_vmdk\": " + std::to_string(p.outstanding_per_vmdk) +
+         ", \"iops\": " + json_number(p.iops) + ", \"latency_ms\": " + json_number(p.latency_ms);
+    if (r.checked) j += ", \"sim_iops\": " + json_number(r.sim_iops[i]) + ", \"sim_latency_ms\": " + json_number(r.sim_latency_ms[i]);
+    j += "}";
+  }
+  j += "]";
+  if (r.limit_ms > 0) {
+    j += ", \"limit_ms\": " + json_number(r.limit_ms) + ", \"knee_iops\": " + json_number(r.knee.iops);
+    if (r.checked) j += ", \"sim_knee_iops\": " + json_number(r.sim_knee_iops);
+  }
+  return j + "}\n";
 }
 
 }  // namespace hcisim

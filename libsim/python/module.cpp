@@ -21,6 +21,7 @@
 #include "hcisim/calib/accuracy.hpp"
 #include "hcisim/core/check.hpp"
 #include "hcisim/report/run_report.hpp"
+#include "hcisim/plan/analytic.hpp"
 #include "hcisim/plan/sizing.hpp"
 #include "hcisim/scenario/knee.hpp"
 #include "hcisim/scenario/price_file.hpp"
@@ -137,6 +138,15 @@ std::string knee(const std::string& kind, const std::string& text, const std::st
   return to_json(s.name, k);
 }
 
+// The analytic curve (plan/analytic.hpp), optionally checked by the simulator, as JSON.
+std::string curve(const std::string& kind, const std::string& text, const std::string& name,
+                  const std::vector<std::string>& sets, bool check, double limit_ms, int jobs) {
+  const Scenario s = read(kind, text, name, sets, HardwareCatalog::load());
+  const CurveReport r =
+      interruptible([&](const ProgressFn& progress) { return curve_report(s, check, limit_ms, jobs, progress); });
+  return to_json(r);
+}
+
 // Inverse sizing (plan/sizing.hpp) of a requirements file, as JSON.
 std::string size(const std::string& path, int jobs, const std::string& prices_text, const std::string& prices_name) {
   HardwareCatalog cat = HardwareCatalog::load();
@@ -227,6 +237,8 @@ PYBIND11_MODULE(_hcisim, m) {
         py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("knee", &knee, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("stat"),
         py::arg("limit_ms"), py::arg("jobs"), py::arg("prices_text") = "", py::arg("prices_name") = "");
+  m.def("curve", &curve, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("check"),
+        py::arg("limit_ms"), py::arg("jobs"));
   m.def("size", &size, py::arg("path"), py::arg("jobs"), py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("check", &check_scenario, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"),
         py::arg("prices_text") = "", py::arg("prices_name") = "");

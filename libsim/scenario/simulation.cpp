@@ -289,7 +289,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     const double shared = cpu.cores().utilisation();   // busy threads: 1 when every thread is taken
     add_use(r.resources, "cpu", scenario.cluster.hosts[static_cast<std::size_t>(h)].name, shared, counts);
     r.stations.push_back({scenario.cluster.hosts[static_cast<std::size_t>(h)].name + "/cpu", cpu.full_speed_servers(),
-                          cpu.full_speed_busy()});
+                          r.result.seconds > 0 ? cpu.full_speed_work().seconds() / r.result.seconds : 0.0});
   }
   for (const auto& d : cluster.devices())
     if (cluster.host_up(d.host))
@@ -301,9 +301,9 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
       r.stations.push_back({scenario.cluster.hosts[static_cast<std::size_t>(d.host)].name + "/" + d.device->spec().name,
                             d.device->servers(), d.device->utilisation() * d.device->servers()});
   for (const auto& world : cluster.lsom_worlds()) {
-    if (!failed(world->name().substr(0, world->name().find('/'))))   // "esx02/dg0/lsom"
-      add_use(r.resources, "lsom", world->name(), world->utilisation(), counts);
-      r.stations.push_back({world->name(), world->servers(), world->utilisation() * world->servers()});
+    if (failed(world->name().substr(0, world->name().find('/')))) continue;   // "esx02/dg0/lsom"
+    add_use(r.resources, "lsom", world->name(), world->utilisation(), counts);
+    r.stations.push_back({world->name(), world->servers(), world->utilisation() * world->servers()});
   }
   for (const PortReport& p : cluster.network().ports())
     if (!failed(p.from) && !failed(p.to))

@@ -65,12 +65,27 @@ TEST_CASE("Seidmann's multi-server stations stay near the exact finite-source M/
     const double exact = finite_source_mmc_throughput(n, 4, 0.001, 0.002);
     const double approx = mva({{0.001, 4}}, 0.002, {n})[0].throughput;
     INFO("n = " << n << ": exact " << exact << ", Seidmann " << approx);
-    CHECK(approx == Approx(exact).epsilon(0.10));
+    CHECK(approx == Approx(exact).epsilon(0.06));   // the worst here is 5.4 % (n = 8)
     CHECK(approx <= 4 / 0.001 * (1 + 1e-12));
   }
   // Exact at the extremes: one customer sees no queue; saturation is c / s.
   CHECK(mva({{0.001, 4}}, 0.002, {1})[0].throughput == Approx(1 / 0.003));
   CHECK(mva({{0.001, 4}}, 0.002, {100000})[0].throughput == Approx(4000).epsilon(1e-3));
+}
+
+TEST_CASE("a fork-join share below 1 shortens the response but not the bottleneck's ceiling", "[mva]") {
+  // Two replicas of 1 ms each in parallel: the job waits for about one of them.
+  const std::vector<MvaStation> replicas = {{0.001, 1}, {0.001, 1}};
+  const MvaPoint serial = mva(replicas, 0, {1})[0];
+  const MvaPoint forked = mva(replicas, 0, {1}, 0.5)[0];
+  CHECK(serial.response_s == Approx(0.002));
+  CHECK(forked.response_s == Approx(0.001));
+  CHECK(forked.throughput == Approx(1000));
+  CHECK(mva(replicas, 0, {20000}, 0.5)[0].throughput == Approx(1000).epsilon(1e-3));   // 1 / D_max
+  CHECK_THROWS_WITH(mva(replicas, 0, {1}, 0), Catch::Contains("mva overlap"));
+  // Stepping gives the same points as the batch call.
+  MvaSolver s(replicas, 0.0005, 0.7);
+  for (int n = 1; n <= 5; ++n) CHECK(s.step().throughput == Approx(mva(replicas, 0.0005, {n}, 0.7)[0].throughput));
 }
 
 TEST_CASE("MVA refuses what it cannot solve, by name", "[mva][errors]") {

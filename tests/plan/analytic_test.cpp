@@ -27,15 +27,18 @@ TEST_CASE("the analytic knee is within 15 % of the simulator's on four seeds' cl
     const Scenario s = example(name);
     const AnalyticModel m = analytic_model(s);
     REQUIRE(m.stations.size() > 3);
-    // Through its own pilot: the model reproduces the pilot's latency at the pilot's population
-    // (or undershoots it by the delay it cannot give back when the stations alone exceed it).
+    // Through its own pilot: the delay or the fork-join share is fitted so the network gives the
+    // pilot's latency and, by Little's law, its IOPS at the pilot's population.
     const CurvePoint at_pilot = analytic_curve(m, {1})[0];
-    CHECK(at_pilot.latency_ms >= m.pilot_latency_ms * (1 - 1e-6));
-    // Latency grows and IOPS never falls along the curve.
+    CHECK(at_pilot.latency_ms == Approx(m.pilot_latency_ms).epsilon(1e-4));
+    CHECK(at_pilot.iops == Approx(m.pilot_iops).epsilon(0.02));
+    // Latency grows along the curve, and IOPS does not fall: with a fork-join share below 1 the
+    // recursion may overshoot the bottleneck's ceiling by a little and settle onto it (at most
+    // 1 % here).
     const std::vector<CurvePoint> curve = analytic_curve(m, default_curve_points(m));
     for (std::size_t i = 1; i < curve.size(); ++i) {
       CHECK(curve[i].latency_ms >= curve[i - 1].latency_ms);
-      CHECK(curve[i].iops >= curve[i - 1].iops * (1 - 1e-12));
+      CHECK(curve[i].iops >= curve[i - 1].iops * 0.99);
     }
     const double limit = 2 * m.pilot_latency_ms;
     const AnalyticKnee ak = analytic_knee(m, limit);

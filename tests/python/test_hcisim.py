@@ -266,3 +266,16 @@ def test_size_answers_with_simulated_designs():
     assert all(f["cost_usd"] <= r["answers"][-1]["cost_usd"] and not f["pass"] for f in r["cheaper_failures"])
     with pytest.raises(ValueError, match="does not exist"):
         hcisim.size("/nonexistent-requirements.yaml")
+
+
+def test_curve_is_the_analytic_path_with_the_simulator_beside_it():
+    c = hcisim.curve(set=SHORT, mean_ms=2, check=True, jobs=2)
+    assert c["stations"] > 3 and len(c["points"]) >= 5
+    first = c["points"][0]
+    assert first["outstanding_per_vmdk"] == 1 and first["sim_iops"] > 0
+    # Little's law on every analytic point: population = IOPS x latency.
+    for p in c["points"]:
+        assert p["iops"] * p["latency_ms"] / 1e3 == pytest.approx(p["outstanding_per_vmdk"] * 64, rel=1e-9)
+    assert c["knee_iops"] > 0 and c["sim_knee_iops"] > 0
+    with pytest.raises(ValueError, match="mean_ms"):
+        hcisim.curve(mean_ms=-1)

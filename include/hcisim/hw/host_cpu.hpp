@@ -66,6 +66,7 @@ class HostCpu final : public StationClient {
   }
   void run(std::uint64_t token, Time work) {
     Time service = work + deferred_;
+    full_speed_work_ += service;
     if (cores_.busy() >= free_cores_) service = Time::round_ns(static_cast<double>(service.count_ns()) * shared_slowdown_);
     cores_.arrive(token, service);
     deferred_ = Time::zero();
@@ -81,15 +82,9 @@ class HostCpu final : public StationClient {
   int full_speed_servers() const {
     return std::max(1, static_cast<int>(std::lround(free_cores_ * spec_.threads_per_core / shared_slowdown_)));
   }
-  /// The mean busy shared threads since the last reset in the same units: threads beyond one
-  /// per core add only what hyper-threading gives (cores x 1.25 at every thread busy).
-  double full_speed_busy() const {
-    const double busy = cores_.utilisation() * cores_.servers();
-    const double cores = free_cores_;
-    if (busy <= cores || spec_.threads_per_core < 2) return busy;
-    const double ht = spec_.threads_per_core / shared_slowdown_;   // e.g. 1.25
-    return cores + (busy - cores) * (ht - 1) / (spec_.threads_per_core - 1);
-  }
+  /// The work given to the shared threads since the last reset, at a thread's full speed (a
+  /// thread sharing its core takes longer for the same work): the analytic path's demand.
+  Time full_speed_work() const { return full_speed_work_; }
   /// A station of this host's own that runs on its pinned cores, outside the shared FIFO (an
   /// OSA disk group's LSOM worlds, cluster.hpp): its busy time counts in usage_pct().
   void add_world(const Station& world) { worlds_.push_back(&world); }
@@ -114,6 +109,7 @@ class HostCpu final : public StationClient {
   std::vector<const Station*> worlds_;
   std::array<std::int64_t, kCpuStages> stage_ns_{};
   Time deferred_;
+  Time full_speed_work_;             // since the last reset, before any hyper-threading slowdown
   int free_cores_ = 0;               // cores not pinned to worlds
   double shared_slowdown_ = 1.0;     // threads_per_core / ht_throughput for a thread sharing a core
   std::array<double, kCpuStages + 1> fixed_ns_{};     // per visit, at this clock

@@ -8,12 +8,17 @@
 // D = U x servers / IOPS (Denning and Buzen, "The Operational Analysis of Queueing Network
 // Models", Computing Surveys 10(3), 1978). So every amplification the storage model applies
 // (replicas, parity, destage, dedupe lookups, map misses, network bytes) is in the demands,
-// averaged over reads and writes. What the stations do not hold (wire and stack latencies,
-// device pipelines, congestion delays) is one delay Z, set so that the network reproduces the
-// pilot's latency. The population is the workload's outstanding I/O: VMs x VMDKs x outstanding
-// per VMDK. Not modelled: percentiles (mean latency only), load-dependent service (write-buffer
-// fill, congestion, NAND contention beyond its servers), and fork-join (a write waits for the
-// slowest replica; MVA adds their mean demands).
+// averaged over reads and writes (one class). What the stations do not hold (wire and stack
+// latencies, device pipelines, congestion delays) is one delay Z, and where the stations'
+// demands add up to more than the pilot's latency (a write's replicas, a stripe's columns and
+// overlapping network hops run in parallel), the share f of their residence a job waits for in
+// series (the fork-join correction, core/mva.hpp): Z when the stations fall short of the pilot,
+// f when they exceed it, so the network reproduces the pilot's IOPS and latency. The population
+// is the workload's outstanding I/O: VMs x VMDKs x outstanding per VMDK, a closed loop (find_knee
+// drives an open one; at the ceiling they agree). Not modelled: percentiles (mean latency only),
+// load-dependent service (write-buffer fill, congestion, NAND contention beyond its servers),
+// and reads and writes as separate classes. The pilot is a simulation: the curve takes
+// microseconds once the model exists, the pilot a fraction of a second.
 #pragma once
 
 #include <string>
@@ -29,6 +34,7 @@ struct AnalyticModel {
   std::vector<std::string> names;      // one per station
   std::vector<MvaStation> stations;
   double delay_s = 0;                  // Z
+  double overlap = 1;                  // f: the fork-join share (core/mva.hpp), fitted with Z
   int slots = 1;                       // VMs x VMDKs: population per outstanding I/O per VMDK
   int configured_outstanding_per_vmdk = 1;
   int pilot_outstanding_per_vmdk = 1;  // 1, or DiskSpd's threads per VMDK
@@ -59,6 +65,26 @@ struct AnalyticKnee {
   int population = 0;
 };
 AnalyticKnee analytic_knee(const AnalyticModel& m, double limit_ms);
+
+/// What `hcisim curve` reports: the model, its curve and, when checked, the simulator beside
+/// it (closed-loop runs at the same points and find_knee at the same mean target).
+struct CurveReport {
+  std::string scenario;
+  AnalyticModel model;
+  std::vector<CurvePoint> curve;
+  double mva_ms = 0;                     // wall time of the curve itself
+  bool checked = false;
+  std::vector<double> sim_iops, sim_latency_ms;   // per point, when checked
+  double limit_ms = 0;                   // > 0: the knee under this mean latency
+  AnalyticKnee knee;
+  double sim_knee_iops = 0;              // checked: find_knee's (NaN when it found none)
+};
+/// Builds the model, draws the default curve and, with `limit_ms` > 0, its knee; with `check`,
+/// simulates every point and the knee (`jobs` at a time, 0: every core).
+CurveReport curve_report(const Scenario& scenario, bool check, double limit_ms, int jobs = 0,
+                         const ProgressFn& progress = {});
+std::string format_curve(const CurveReport& r);
+std::string to_json(const CurveReport& r);
 
 /// Up to 20 outstanding-I/O-per-VMDK points from the pilot's (1, or DiskSpd's threads) to twice
 /// the configured value, spaced evenly in log.

@@ -29,8 +29,8 @@ from . import _hcisim
 __version__ = _hcisim.version
 InvalidInput = _hcisim.InvalidInput
 
-__all__ = ["run", "sweep", "replicate", "timeline", "accuracy", "capacity", "knee", "size", "data_dir", "InvalidInput",
-           "__version__"]
+__all__ = ["run", "sweep", "replicate", "timeline", "accuracy", "capacity", "knee", "size", "curve", "data_dir",
+           "InvalidInput", "__version__"]
 
 
 def _value(v):
@@ -197,6 +197,23 @@ def knee(scenario=None, mean_ms=None, p95_ms=None, p99_ms=None, set=None, jobs=0
         raise InvalidInput(f"knee: jobs = {jobs!r}; expected an integer 0..256")
     kind, text, name = _scenario(scenario)
     return json.loads(_hcisim.knee(kind, text, name, _sets(set), stat, float(limit), int(jobs), *_prices(prices)))
+
+
+def curve(scenario=None, set=None, mean_ms=None, check=False, jobs=0):
+    """The analytic fast path (the CLI's ``hcisim curve --json``): the IOPS-latency curve by
+    mean-value analysis over the simulator's resources, demands from one pilot run. Returns a
+    dict: ``points`` (outstanding_per_vmdk, iops, latency_ms, and with ``check`` the simulator's
+    sim_iops and sim_latency_ms at the same points), the model's stations, delay and pilot, and
+    with ``mean_ms`` the analytic knee (``knee_iops``; checked: ``sim_knee_iops``)."""
+    limit = 0.0
+    if mean_ms is not None:
+        if isinstance(mean_ms, bool) or not isinstance(mean_ms, numbers.Real) or not 0 < mean_ms <= 1e6:
+            raise InvalidInput(f"curve: mean_ms = {mean_ms!r}; expected a latency in ms, > 0 and at most 1e6")
+        limit = float(mean_ms)
+    if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or not 0 <= jobs <= 256:
+        raise InvalidInput(f"curve: jobs = {jobs!r}; expected an integer 0..256")
+    kind, text, name = _scenario(scenario)
+    return json.loads(_hcisim.curve(kind, text, name, _sets(set), bool(check), limit, int(jobs)))
 
 
 def size(requirements, jobs=0, prices=None):

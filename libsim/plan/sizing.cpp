@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -44,7 +43,6 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
-std::string money(double usd) { return format_usd(usd); }
 
 std::string host_name(int i) {
   char buf[16];
@@ -107,22 +105,9 @@ std::string Design::describe() const {
 }
 
 Requirements read_requirements(const std::string& path, HardwareCatalog& catalog) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InvalidArgument("requirements file '" + path + "' is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidArgument("requirements file '" + path + "' cannot be read");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  if (buf.str().size() > (1u << 20)) throw InvalidArgument("requirements file '" + path + "' is larger than 1 MiB");
-  YAML::Node root;
-  try {
-    root = YAML::Load(buf.str());
-  } catch (const YAML::ParserException& e) {
-    throw InvalidArgument(path + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
-  }
-  if (!root.IsMap())
-    throw InvalidArgument(path + ": a requirements file is a map with the keys name, workload, growth, host_failures, "
-                                 "candidates, prices, run and top");
+  const YAML::Node root = detail::parse_yaml_map(
+      detail::read_small_file(path, "requirements file", 1u << 20), path,
+      "a requirements file is a map with the keys name, workload, growth, host_failures, candidates, prices, run and top");
   Requirements q;
   q.source = path;
   try {
@@ -473,8 +458,8 @@ std::string format_sizing(const SizingResult& r) {
            " host(s) down at the demand):\n";
     for (std::size_t i = 0; i < r.answers.size(); ++i) {
       const Design& d = r.answers[i];
-      out += " " + std::to_string(i + 1) + ". " + d.describe() + ": " + money(d.cost.total_usd()) + ", " +
-             money(d.cost.per_usable_tb(d.capacity)) + " per usable TB, $" + fmt("%.3f", d.cost.total_usd() / q.demand_iops()) +
+      out += " " + std::to_string(i + 1) + ". " + d.describe() + ": " + format_usd(d.cost.total_usd()) + ", " +
+             format_usd(d.cost.per_usable_tb(d.capacity)) + " per usable TB, $" + fmt("%.3f", d.cost.total_usd() / q.demand_iops()) +
              " per IOPS demanded\n     delivers " + fmt("%.0f", d.achieved_iops) + " IOPS at " + stat + " " +
              fmt("%.3f", d.latency_ms) + " ms; usable " + fmt("%.1f", d.capacity.usable_gb / 1000) + " TB\n";
       for (const std::string& w : d.warnings) out += "     warning: " + w + "\n";
@@ -496,7 +481,7 @@ std::string format_sizing(const SizingResult& r) {
     constexpr std::size_t kShown = 40;
     for (std::size_t i = 0; i < r.cheaper_failures.size() && i < kShown; ++i) {
       const Design& d = r.cheaper_failures[i];
-      out += "  " + money(d.cost.total_usd()) + "  " + d.describe() + ": " + d.reason + "\n";
+      out += "  " + format_usd(d.cost.total_usd()) + "  " + d.describe() + ": " + d.reason + "\n";
     }
     if (r.cheaper_failures.size() > kShown)
       out += "  ... and " + std::to_string(r.cheaper_failures.size() - kShown) + " more (--json lists all)\n";

@@ -50,8 +50,6 @@ class Tally {
   std::map<std::pair<std::string, std::string>, std::size_t> index_;
 };
 
-std::string money(double usd) { return format_usd(usd); }
-
 }  // namespace
 
 std::string thousands(double v) {
@@ -138,8 +136,8 @@ std::string format_cost(const ClusterCost& c, const CapacityReport& capacity, do
   if (!c.shown) return "";
   std::string out;
   if (c.complete()) {
-    out = "Cost: " + money(c.priced_usd) + " (hosts " + money(c.hosts_usd) + ", network " + money(c.network_usd) +
-          ", licences " + money(c.licences_usd) + "); " + money(c.per_usable_tb(capacity)) + " per usable TB";
+    out = "Cost: " + format_usd(c.priced_usd) + " (hosts " + format_usd(c.hosts_usd) + ", network " + format_usd(c.network_usd) +
+          ", licences " + format_usd(c.licences_usd) + "); " + format_usd(c.per_usable_tb(capacity)) + " per usable TB";
     if (iops > 0) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "$%.3f", c.per_iops(iops));
@@ -147,8 +145,8 @@ std::string format_cost(const ClusterCost& c, const CapacityReport& capacity, do
     }
     return out + "\n";
   }
-  out = "Cost: incomplete, priced " + money(c.priced_usd) + " (hosts " + money(c.hosts_usd) + ", network " +
-        money(c.network_usd) + ", licences " + money(c.licences_usd) + "); no price for: ";
+  out = "Cost: incomplete, priced " + format_usd(c.priced_usd) + " (hosts " + format_usd(c.hosts_usd) + ", network " +
+        format_usd(c.network_usd) + ", licences " + format_usd(c.licences_usd) + "); no price for: ";
   for (std::size_t i = 0; i < c.missing.size(); ++i) out += (i ? ", " : "") + c.missing[i];
   return out + " (give them in a price file: --prices FILE)\n";
 }

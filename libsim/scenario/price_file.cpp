@@ -2,8 +2,6 @@
 #include "hcisim/scenario/price_file.hpp"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <vector>
 
 #include "hcisim/core/check.hpp"
@@ -54,15 +52,8 @@ void read_parts(const YamlReader& r, const char* key, PriceBook::Part part, cons
 }  // namespace
 
 PriceBook parse_price_file(const std::string& text, const std::string& source, const HardwareCatalog& catalog) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw InvalidArgument(source + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
-  }
-  if (!root.IsMap())
-    throw InvalidArgument(source + ": a price file is a map with the keys currency, source, host_base, cpus, devices, "
-                                   "nics, switches and licences");
+  const YAML::Node root = detail::parse_yaml_map(
+      text, source, "a price file is a map with the keys currency, source, host_base, cpus, devices, nics, switches and licences");
   PriceBook book;
   try {
     const YamlReader r(root, source, "");
@@ -120,18 +111,8 @@ PriceBook parse_price_file(const std::string& text, const std::string& source, c
 }
 
 PriceBook load_price_file(const std::string& path, const HardwareCatalog& catalog) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InvalidArgument("price file '" + path + "' is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidArgument("price file '" + path + "' cannot be read");
-  constexpr std::size_t kMax = 1u << 20;   // a price file is a few hundred bytes
-  std::string text;
-  char chunk[1 << 14];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-    text.append(chunk, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMax) throw InvalidArgument("price file '" + path + "' is larger than 1 MiB; not a price file");
-  }
-  return parse_price_file(text, path, catalog);
+  // A price file is a few hundred bytes.
+  return parse_price_file(detail::read_small_file(path, "price file", 1u << 20), path, catalog);
 }
 
 }  // namespace hcisim

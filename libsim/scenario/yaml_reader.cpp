@@ -4,11 +4,40 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "hcisim/core/check.hpp"
 
 namespace hcisim::detail {
+
+std::string read_small_file(const std::string& path, const std::string& what, std::size_t max_bytes) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InvalidArgument(what + " '" + path + "' is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InvalidArgument(what + " '" + path + "' cannot be read");
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes)
+      throw InvalidArgument(what + " '" + path + "' is larger than " + std::to_string(max_bytes >> 20) + " MiB; not a " + what);
+  }
+  if (in.bad()) throw InvalidArgument(what + " '" + path + "' cannot be read");
+  return text;
+}
+
+YAML::Node parse_yaml_map(const std::string& text, const std::string& source, const std::string& expected) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw InvalidArgument(source + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
+  }
+  if (!root.IsMap()) throw InvalidArgument(source + ": " + expected);
+  return root;
+}
 
 std::string YamlReader::where(const YAML::Node& at) const {
   const YAML::Mark m = at.Mark();

@@ -5,6 +5,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstddef>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -14,6 +15,14 @@ namespace hcisim::detail {
 /// A value or argument as echoed in a message: at most 80 characters, then its length
 /// (fuzz review D22: a 100,000-digit number made a 100 KB message).
 std::string shorten(const std::string& value);
+
+/// The text of a small input file (`what`, e.g. "price file"), read in chunks up to `max_bytes`:
+/// a directory, an unreadable file or a larger one is an InvalidArgument naming it.
+std::string read_small_file(const std::string& path, const std::string& what, std::size_t max_bytes);
+
+/// `text` parsed as one YAML map; a syntax error names `source` and its line, anything but a
+/// map says `expected` ("a price file is a map with the keys ...").
+YAML::Node parse_yaml_map(const std::string& text, const std::string& source, const std::string& expected);
 
 class YamlReader {
  public:

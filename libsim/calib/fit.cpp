@@ -177,6 +177,15 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
       space.params[j]->stderr_value = 0;
     }
   }
+  // The estimates' correlations (from the same covariance), for answers' calibration ranges.
+  for (std::size_t j = 0; j < np; ++j) cal.clear_correlations(space.params[j]->name);
+  for (std::size_t j = 0; j < np; ++j)
+    for (std::size_t k = j + 1; k < np; ++k) {
+      const auto jj = static_cast<Eigen::Index>(j), kk = static_cast<Eigen::Index>(k);
+      if (space.params[j]->stderr_value <= 0 || space.params[k]->stderr_value <= 0) continue;
+      const double rho = cov(jj, kk) / std::sqrt(cov(jj, jj) * cov(kk, kk));
+      if (std::isfinite(rho)) cal.set_correlation(space.params[j]->name, space.params[k]->name, std::clamp(rho, -1.0, 1.0));
+    }
   out.rms_after = std::sqrt(r.squaredNorm() / static_cast<double>(r.size()));
   out.calibration = cal;
   return out;

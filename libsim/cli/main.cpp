@@ -24,6 +24,7 @@
 #include "hcisim/report/text_escape.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/plan/analytic.hpp"
+#include "hcisim/plan/answer_range.hpp"
 #include "hcisim/plan/sizing.hpp"
 #include "hcisim/scenario/knee.hpp"
 #include "hcisim/scenario/price_file.hpp"
@@ -37,17 +38,20 @@ using namespace hcisim;
 constexpr const char* kHelp = R"(hcisim - predict the IOPS and latency of a vSAN cluster
 
 usage:
-  hcisim [run] [FILE] [--json | --csv] [--replications N] [--set KEY=VALUE]...
+  hcisim [run] [FILE] [--json | --csv] [--replications N] [--range] [--set KEY=VALUE]...
       run a scenario (the built-in default, seed 000's cluster, when FILE is omitted)
       and print HCIBench's result block (DiskSpd's tables for DiskSpd workloads);
-      --replications N runs seeds 1..N and prints the mean with its 95 % interval
+      --replications N runs seeds 1..N and prints the mean with its 95 % interval;
+      --range gives each headline answer a 95 % range for one cluster: N seeds (5 unless
+      --replications N) and the calibration's standard errors propagated
   hcisim sweep FILE... --vary KEY=V1,V2,... [--vary ...] [--out PREFIX] [--jobs N] [--replications N]
-               [--set KEY=VALUE]...
+               [--range] [--set KEY=VALUE]...
       run one point per value (one curve per file), in parallel; write PREFIX.csv and
       PREFIX.svg (IOPS vs latency, default PREFIX "sweep") and print the CSV; several
       --vary options make a grid (every combination, one curve along the last);
       --replications N runs every point on seeds 1..N (a seed column in the CSV) and
-      prints each point's mean with the lowest and highest run
+      prints each point's mean with the lowest and highest run; --range gives every point's
+      headline answers with their ranges (as run --range) instead
   hcisim catalog [devices | cpus | nics | switches | connections]...   (or: hcisim list)
       the catalogs' names, with the figures to choose by
   hcisim --version
@@ -59,10 +63,12 @@ usage:
       slack, vSAN 7.0's 30 % or largest host; reserved, 7 U1+ and ESA's operations + host
       rebuild reserve), policy, data reduction (data_services.reduction_ratio: a planner's
       ratio), usable; and usable under the other rule. Failed hosts' devices are left out
-  hcisim knee [FILE] (--mean-ms X | --p95-ms X | --p99-ms X) [--json] [--jobs N] [--set KEY=VALUE]...
+  hcisim knee [FILE] (--mean-ms X | --p95-ms X | --p99-ms X) [--json] [--jobs N] [--range]
+              [--set KEY=VALUE]...
       the highest IOPS whose mean, p95 or p99 latency (all I/Os) stays at or under X ms:
       offered load (an open loop with the workload's outstanding I/O as its cap) is bisected
-      to 1 %, each round's probes in parallel; prints the knee, its bottleneck and the probes
+      to 1 %, each round's probes in parallel; prints the knee, its bottleneck and the probes;
+      --range: the knee on N seeds with its range, as run --range
   hcisim size REQUIREMENTS [--json] [--jobs N] [--prices FILE]
       inverse sizing: the cheapest designs of the file's candidates (host models, networks,
       policies, host counts) that meet its demand (IOPS at a latency target, usable TB,
@@ -125,6 +131,8 @@ struct Args {
   KneeTarget knee;
   std::string prices;                         // --prices FILE
   bool check = false;                         // curve --check
+  bool range = false;                         // --range: seeds and calibration errors
+  bool replications_given = false;
 };
 
 // "a,b,,c" -> {a, b, c}. Commas inside brackets, braces or quotes do not split, so a value
@@ -204,6 +212,7 @@ Args parse_args(int argc, char** argv) {
     else if (arg == "--all") a.all = true;
     else if (arg == "--cv") a.cv = true;
     else if (arg == "--check") a.check = true;
+    else if (arg == "--range") a.range = true;
     else if (arg == "--seeds") {
       a.seeds = split_list(value("--seeds"));
       if (a.seeds.empty()) usage_error("--seeds lists no seed; expected e.g. --seeds 000,003");
@@ -242,18 +251,22 @@ Args parse_args(int argc, char** argv) {
       ++a.knee_targets;
     } else if (arg == "--replications") {
       a.replications = int_value("--replications", 1, 100);
+      a.replications_given = true;
     } else if (arg == "--jobs") {
       a.jobs = int_value("--jobs", 1, 256);
     } else if (!arg.empty() && arg[0] == '-') {
       usage_error("unknown option '" + arg +
                   "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --cv, --seeds, --params, "
-                  "--iterations, --loss, --replications, --mean-ms, --p95-ms, --p99-ms, --prices, --check, --help");
+                  "--iterations, --loss, --replications, --mean-ms, --p95-ms, --p99-ms, --prices, --check, --range, --help");
     } else {
       a.files.push_back(arg);
     }
   }
   if (a.json && a.csv) usage_error("--json and --csv cannot both be given");
-  if (a.replications > 1 && a.command != "accuracy")
+  if (a.range && a.replications_given && a.replications < 2)
+    usage_error("--range --replications " + std::to_string(a.replications) +
+                ": a range needs 2..100 seeds (without --replications: 5)");
+  if (a.replications > 1 && a.command != "accuracy" && !a.range)
     for (const std::string& set : a.sets)
       if (set.rfind("seed=", 0) == 0)
         usage_error("--set " + set + " and --replications both set the seed (--replications runs seeds 1..N); give one");
@@ -274,13 +287,15 @@ Args parse_args(int argc, char** argv) {
       {a.out_given, "--out", {"sweep", "calibrate"}},
       {a.jobs > 0, "--jobs", {"sweep", "accuracy", "calibrate", "run", "compare", "knee", "size", "curve"}},
       {a.check, "--check", {"curve"}},
+      {a.range, "--range", {"run", "knee", "sweep"}},
       {a.all, "--all", {"accuracy"}},
       {a.cv, "--cv", {"accuracy"}},
       {!a.seeds.empty(), "--seeds", {"accuracy", "calibrate"}},
       {!a.params.empty(), "--params", {"calibrate"}},
       {a.iterations_given, "--iterations", {"calibrate"}},
       {a.loss != FitLoss::least_squares && !(a.command == "accuracy" && a.cv), "--loss", {"calibrate", "accuracy --cv"}},
-      {a.replications != 1, "--replications", {"accuracy", "run", "compare", "sweep"}},
+      {a.replications != 1 && !(a.command == "knee" && a.range), "--replications",
+       {"accuracy", "run", "compare", "sweep", "knee --range"}},
       {a.json || a.csv, "--json/--csv", {"run", "compare", "capacity", "knee", "size", "curve"}},
       {!a.sets.empty(), "--set", {"run", "sweep", "compare", "validate", "capacity", "knee", "accuracy", "calibrate", "curve"}},
       {a.knee_targets > 0, "--mean-ms/--p95-ms/--p99-ms", {"knee", "curve"}},
@@ -392,9 +407,37 @@ int cmd_run_replicated(const Args& a, const Scenario& s) {
   return 0;
 }
 
+// --range: how many seeds (--replications N, else 5), and the reader that loads the scenario
+// again against a catalog with one calibration parameter moved (its warnings already said).
+RangeOptions range_options(const Args& a) {
+  RangeOptions o;
+  if (a.replications > 1) o.seeds = a.replications;
+  o.jobs = a.jobs;
+  return o;
+}
+ScenarioReader range_reader(const std::string& file, const std::vector<std::string>& sets, std::set<std::string>* said) {
+  return [file, sets, said](const HardwareCatalog& c) { return load(file, sets, c, said); };
+}
+
+// run --range: the headline answers with their ranges (plan/answer_range.hpp).
+int cmd_run_range(const Args& a, const Scenario& s, const ScenarioReader& read, const HardwareCatalog& cat) {
+  const Ranged r = run_range(s, read, cat, range_options(a));
+  if (a.json)
+    std::fputs(ranged_report_json(s, r).c_str(), stdout);
+  else if (a.csv)
+    std::printf("scenario,%s\n%s,%s\n", ranged_csv_header(run_range_names()).c_str(), csv_field(s.name).c_str(),
+                ranged_csv_cells(r).c_str());
+  else
+    std::printf("Scenario: %s\nWorkload: %s\n\n%s", s.name.c_str(), s.workload.describe().c_str(), format_ranged(r).c_str());
+  return 0;
+}
+
 int cmd_run(const Args& a, const HardwareCatalog& cat) {
   if (a.files.size() > 1) usage_error("run takes one scenario file");
-  const Scenario s = load(a.files.empty() ? "" : a.files[0], a.sets, cat);
+  std::set<std::string> said;
+  const std::string file = a.files.empty() ? "" : a.files[0];
+  const Scenario s = load(file, a.sets, cat, &said);
+  if (a.range) return cmd_run_range(a, s, range_reader(file, a.sets, &said), cat);
   if (a.csv && a.replications > 1) usage_error("run --replications prints text or --json, not --csv");
   if (a.replications > 1) {
     if (!a.json) std::printf("Scenario: %s\nWorkload: %s\n\n", s.name.c_str(), s.workload.describe().c_str());
@@ -431,7 +474,18 @@ int cmd_knee(const Args& a, const HardwareCatalog& cat) {
   if (a.files.size() > 1) usage_error("knee takes one scenario file (the built-in default without one)");
   if (a.knee_targets != 1) usage_error("knee needs exactly one target: --mean-ms X, --p95-ms X or --p99-ms X");
   if (a.csv) usage_error("knee prints text or --json, not --csv");
-  const Scenario s = load(a.files.empty() ? "" : a.files[0], a.sets, cat);
+  std::set<std::string> said;
+  const std::string file = a.files.empty() ? "" : a.files[0];
+  const Scenario s = load(file, a.sets, cat, &said);
+  if (a.range) {
+    const Ranged r = knee_range(s, range_reader(file, a.sets, &said), cat, a.knee, range_options(a));
+    if (a.json)
+      std::fputs(ranged_report_json(s, r, &a.knee).c_str(), stdout);
+    else
+      std::printf("Knee of %s: the highest IOPS with %s latency <= %g ms (0: not found)\n\n%s", s.name.c_str(),
+                  latency_stat_name(a.knee.stat), a.knee.limit_ms, format_ranged(r).c_str());
+    return 0;
+  }
   KneeOptions o;
   o.jobs = a.jobs;
   const KneeResult k = find_knee(s, a.knee, o);
@@ -465,6 +519,59 @@ int cmd_size(const Args& a, HardwareCatalog& cat) {
   return 0;
 }
 
+// sweep --range: every point's headline answers with their ranges (plan/answer_range.hpp),
+// one point after another (each point's seeds and moved parameters run in parallel). The
+// chart draws each point's mean over its seeds.
+int cmd_sweep_range(const Args& a, const HardwareCatalog& cat, const std::vector<SweepAxis>& axes) {
+  for (const SweepAxis& ax : axes)
+    if (ax.key == "seed") usage_error("--vary seed and --range both set the seed (--range runs N seeds); give one");
+  std::set<std::string> said;
+  struct Point {
+    SweepPoint point;
+    std::string file;
+  };
+  std::vector<Point> grid;
+  for (const auto& file : a.files) {
+    auto with = [&](const std::vector<std::string>& settings) {
+      auto sets = a.sets;
+      sets.insert(sets.end(), settings.begin(), settings.end());
+      return sets;
+    };
+    for (auto& p : sweep_points([&](const std::vector<std::string>& settings) { return load(file, with(settings), cat, &said); }, axes))
+      grid.push_back({std::move(p), file});
+  }
+  std::string csv = sweep_keys_header(axes) + "scenario," + ranged_csv_header(run_range_names()) + "\n";
+  std::vector<ChartSeries> series;
+  const std::size_t along = axes.back().values.size();
+  Progress progress(!a.quiet);
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    auto sets = a.sets;
+    sets.insert(sets.end(), grid[i].point.settings.begin(), grid[i].point.settings.end());
+    const Ranged r = run_range(grid[i].point.scenario, range_reader(grid[i].file, sets, &said), cat, range_options(a));
+    progress.draw(static_cast<double>(i + 1) / static_cast<double>(grid.size()));
+    csv += sweep_key_cells(axes, grid[i].point.settings) + csv_field(grid[i].point.scenario.name) + "," +
+           ranged_csv_cells(r) + "\n";
+    if (i % along == 0) {
+      std::string name = grid[i].point.scenario.name;
+      for (std::size_t k = 0; k + 1 < axes.size(); ++k) name += (k == 0 ? " (" : ", ") + grid[i].point.settings[k];
+      if (axes.size() > 1) name += ")";
+      series.push_back({name, {}, {}});
+    }
+    series.back().x.push_back(r.at("iops").value);
+    series.back().y.push_back(r.at("pooled_latency_ms").value);
+  }
+  progress.done();
+  std::string keys;
+  for (const SweepAxis& ax : axes) keys += (keys.empty() ? "" : ", ") + ax.key;
+  const std::string title = (a.files.size() == 1 ? grid[0].point.scenario.name + " - sweep of " : "sweep of ") + keys +
+                            " (mean over " + std::to_string(range_options(a).seeds) + " seeds)";
+  write_file(a.out + ".csv", csv, "--out");
+  write_file(a.out + ".svg", svg_line_chart(title, "IOPS", "mean latency (ms)", series), "--out");
+  std::fputs(csv.c_str(), stdout);
+  std::fprintf(stderr, "wrote %s.csv and %s.svg\n", a.out.c_str(), a.out.c_str());
+  return 0;
+}
+
 // One curve per scenario file, all points of all curves in parallel.
 int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   if (a.files.empty()) usage_error("sweep takes one or more scenario files");
@@ -479,6 +586,7 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
     for (std::size_t i = 0; i + 1 < axes.size(); ++i)
       if (axes[i].key == axes.back().key) usage_error("--vary names '" + axes.back().key + "' twice");
   }
+  if (a.range) return cmd_sweep_range(a, cat, axes);
   // --replications N: every point on seeds 1..N (placement and every random stream vary),
   // as a last, fastest axis; the CSV keeps each run, the chart and the summary their mean.
   const std::size_t reps = static_cast<std::size_t>(a.replications);

@@ -22,6 +22,7 @@
 #include "hcisim/core/check.hpp"
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/plan/analytic.hpp"
+#include "hcisim/plan/answer_range.hpp"
 #include "hcisim/plan/sizing.hpp"
 #include "hcisim/scenario/knee.hpp"
 #include "hcisim/scenario/price_file.hpp"
@@ -118,17 +119,23 @@ std::string capacity_json(const std::string& kind, const std::string& text, cons
   return to_json(capacity_answer(read(kind, text, name, sets, catalog(prices_text, prices_name))));
 }
 
-// The knee (scenario/knee.hpp) as JSON: stat is "mean", "p95" or "p99".
-std::string knee(const std::string& kind, const std::string& text, const std::string& name,
-                 const std::vector<std::string>& sets, const std::string& stat, double limit_ms, int jobs,
-                 const std::string& prices_text, const std::string& prices_name) {
-  const Scenario s = read(kind, text, name, sets, catalog(prices_text, prices_name));
+// stat "mean", "p95" or "p99" under limit_ms.
+KneeTarget knee_target(const std::string& stat, double limit_ms) {
   KneeTarget t;
   t.limit_ms = limit_ms;
   if (stat == "mean") t.stat = LatencyStat::mean;
   else if (stat == "p95") t.stat = LatencyStat::p95;
   else if (stat == "p99") t.stat = LatencyStat::p99;
   else throw InvalidArgument("knee: statistic '" + stat + "'; expected mean, p95 or p99");
+  return t;
+}
+
+// The knee (scenario/knee.hpp) as JSON: stat is "mean", "p95" or "p99".
+std::string knee(const std::string& kind, const std::string& text, const std::string& name,
+                 const std::vector<std::string>& sets, const std::string& stat, double limit_ms, int jobs,
+                 const std::string& prices_text, const std::string& prices_name) {
+  const Scenario s = read(kind, text, name, sets, catalog(prices_text, prices_name));
+  const KneeTarget t = knee_target(stat, limit_ms);
   const KneeResult k = interruptible([&](const ProgressFn& progress) {
     KneeOptions o;
     o.jobs = jobs;
@@ -159,6 +166,36 @@ std::string size(const std::string& path, int jobs, const std::string& prices_te
     return size_cluster(req, cat, o);
   });
   return to_json(r);
+}
+
+// An answer with its range (plan/answer_range.hpp) as JSON: answer "run" (the headline
+// answers) or "knee" (stat "mean", "p95" or "p99" under limit_ms), over `seeds` seeds with the
+// calibration's standard errors propagated.
+std::string ranged(const std::string& kind, const std::string& text, const std::string& name,
+                   const std::vector<std::string>& sets, const std::string& answer, const std::string& stat,
+                   double limit_ms, int seeds, int jobs, const std::string& prices_text, const std::string& prices_name) {
+  const HardwareCatalog cat = catalog(prices_text, prices_name);
+  const Scenario s = read(kind, text, name, sets, cat);
+  const ScenarioReader reread = [&](const HardwareCatalog& moved) { return read(kind, text, name, sets, moved); };
+  RangeOptions o;
+  o.seeds = seeds;
+  o.jobs = jobs;
+  if (answer == "run") {
+    const Ranged r = interruptible([&](const ProgressFn& progress) {
+      RangeOptions with = o;
+      with.run_progress = progress;
+      return run_range(s, reread, cat, with);
+    });
+    return ranged_report_json(s, r);
+  }
+  if (answer != "knee") throw InvalidArgument("range: answer '" + answer + "'; expected run or knee");
+  const KneeTarget t = knee_target(stat, limit_ms);
+  const Ranged r = interruptible([&](const ProgressFn& progress) {
+    RangeOptions with = o;
+    with.run_progress = progress;
+    return knee_range(s, reread, cat, t, with);
+  });
+  return ranged_report_json(s, r, &t);
 }
 
 // Reads a scenario once per list of settings and throws InvalidInput at the first bad one;
@@ -240,6 +277,9 @@ PYBIND11_MODULE(_hcisim, m) {
   m.def("curve", &curve, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("check"),
         py::arg("limit_ms"), py::arg("jobs"));
   m.def("size", &size, py::arg("path"), py::arg("jobs"), py::arg("prices_text") = "", py::arg("prices_name") = "");
+  m.def("ranged", &ranged, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("answer"),
+        py::arg("stat"), py::arg("limit_ms"), py::arg("seeds"), py::arg("jobs"), py::arg("prices_text") = "",
+        py::arg("prices_name") = "");
   m.def("check", &check_scenario, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"),
         py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("sweep", &sweep, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("axes"),

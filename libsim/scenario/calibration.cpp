@@ -100,6 +100,45 @@ void Calibration::set(const std::string& name, double v) {
   throw InvalidArgument("calibration parameter '" + name + "' does not exist");
 }
 
+namespace {
+std::size_t index_of(const std::vector<CalibrationParameter>& params, const std::string& name) {
+  for (std::size_t i = 0; i < params.size(); ++i)
+    if (params[i].name == name) return i;
+  throw InvalidArgument("calibration parameter '" + name + "' does not exist");
+}
+}  // namespace
+
+double Calibration::correlation(const std::string& a, const std::string& b) const {
+  if (a == b) return 1;
+  for (const Correlation& c : correlations_)
+    if ((c.a == a && c.b == b) || (c.a == b && c.b == a)) return c.r;
+  return 0;
+}
+
+void Calibration::set_correlation(const std::string& a, const std::string& b, double r) {
+  const std::size_t ia = index_of(params_, a), ib = index_of(params_, b);
+  if (ia == ib) throw InvalidArgument("calibration: the correlation of '" + a + "' with itself is 1; it cannot be set");
+  if (!(r >= -1.0 && r <= 1.0)) check::fail("correlation of " + a + " and " + b, r, "a number in [-1, 1]");
+  const std::string& first = ia < ib ? a : b;
+  const std::string& second = ia < ib ? b : a;
+  for (Correlation& c : correlations_)
+    if (c.a == first && c.b == second) {
+      c.r = r;
+      return;
+    }
+  correlations_.push_back({first, second, r});
+  std::sort(correlations_.begin(), correlations_.end(), [this](const Correlation& x, const Correlation& y) {
+    const auto key = [this](const Correlation& c) {
+      return std::pair{index_of(params_, c.a), index_of(params_, c.b)};
+    };
+    return key(x) < key(y);
+  });
+}
+
+void Calibration::clear_correlations(const std::string& name) {
+  std::erase_if(correlations_, [&](const Correlation& c) { return c.a == name || c.b == name; });
+}
+
 Calibration Calibration::load(const std::string& path) {
   Calibration c = defaults();
   YAML::Node root;
@@ -154,6 +193,32 @@ Calibration Calibration::load(const std::string& path) {
       throw InvalidArgument(at + "parameters." + name + ".fitted = " + std::to_string(p->fitted) +
                             " is not allowed; expected a value in [" + std::to_string(p->min) + ", " +
                             std::to_string(p->max) + "]");
+  }
+  // correlation: {a: {b: r}}, each pair once.
+  if (const YAML::Node corr = root["correlation"]) {
+    const auto line = [&](const YAML::Node& n) { return path + ":" + std::to_string(n.Mark().line + 1) + ": "; };
+    if (!corr.IsMap()) throw InvalidArgument(line(corr) + "correlation: expected a map {parameter: {other: r}}");
+    for (const auto& row : corr) {
+      const std::string a = row.first.IsScalar() ? row.first.as<std::string>() : "";
+      if (!row.second.IsMap())
+        throw InvalidArgument(line(row.first) + "correlation." + a + ": expected a map {other parameter: r}");
+      for (const auto& cell : row.second) {
+        const std::string b = cell.first.IsScalar() ? cell.first.as<std::string>() : "";
+        const std::string at = line(cell.first) + "correlation." + a + "." + b + ": ";
+        double r = 0;
+        try {
+          r = cell.second.as<double>();
+        } catch (const YAML::Exception&) {
+          throw InvalidArgument(at + "expected a number in [-1, 1]");
+        }
+        try {
+          if (c.correlation(a, b) != 0 && a != b) throw InvalidArgument("the pair is given twice");
+          c.set_correlation(a, b, r);
+        } catch (const InvalidArgument& e) {
+          throw InvalidArgument(at + e.what());
+        }
+      }
+    }
   }
   return c;
 }
@@ -230,6 +295,18 @@ std::string Calibration::to_yaml() const {
     os << "\n    provenance: ";
     quoted(p.provenance);
     os << "\n";
+  }
+  if (!correlations_.empty()) {
+    os << "# correlation of the fitted parameters' estimates, from the fit's covariance (the same\n"
+          "# Jacobian as stderr); answers' calibration ranges use it (plan/answer_range.hpp).\n"
+          "correlation:\n";
+    for (std::size_t i = 0; i < correlations_.size(); ++i) {
+      const Correlation& c = correlations_[i];
+      if (i == 0 || correlations_[i - 1].a != c.a) os << "  " << c.a << ":\n";
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "    %s: %.4f\n", c.b.c_str(), c.r);
+      os << buf;
+    }
   }
   return os.str();
 }

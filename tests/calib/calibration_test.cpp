@@ -59,6 +59,26 @@ TEST_CASE("calibration files round-trip and reject unknown or out-of-range param
   CHECK_THROWS_WITH(Calibration::load((dir / "range.yaml").string()),
                     Catch::Contains("range.yaml:2") && Catch::Contains("vsan_cpu_scale.fitted"));
   CHECK_THROWS_WITH(c.set("stack_latency_us", -1), Catch::Contains("calibration stack_latency_us"));
+
+  // The estimates' correlations round-trip, either order, and bad ones name file and line.
+  c.set_correlation("vsan_cpu_scale", "guest_cpu_us", -0.75);
+  std::ofstream(dir / "calibration.yaml") << c.to_yaml();
+  const Calibration corr = Calibration::load_dir(dir.string());
+  CHECK(corr.correlation("guest_cpu_us", "vsan_cpu_scale") == -0.75);
+  CHECK(corr.correlation("vsan_cpu_scale", "guest_cpu_us") == -0.75);
+  CHECK(corr.correlation("vsan_cpu_scale", "vsan_cpu_scale") == 1);
+  CHECK(corr.correlation("vsan_cpu_scale", "stack_latency_us") == 0);
+  const auto bad_corr = [&](const char* text, const char* expected) {
+    std::ofstream(dir / "corr.yaml") << "parameters:\n  vsan_cpu_scale: {fitted: 2}\ncorrelation:\n" << text;
+    CHECK_THROWS_WITH(Calibration::load((dir / "corr.yaml").string()),
+                      Catch::Contains("corr.yaml:") && Catch::Contains(expected));
+  };
+  bad_corr("  guest_cpu_us: {vsan_cpu_scale: 1.5}\n", "a number in [-1, 1]");
+  bad_corr("  guest_cpu_us: {vsan_cpu_scael: 0.5}\n", "'vsan_cpu_scael' does not exist");
+  bad_corr("  guest_cpu_us: {guest_cpu_us: 0.5}\n", "with itself");
+  bad_corr("  guest_cpu_us: {vsan_cpu_scale: high}\n", "expected a number in [-1, 1]");
+  bad_corr("  guest_cpu_us: {vsan_cpu_scale: 0.5}\n  vsan_cpu_scale: {guest_cpu_us: 0.5}\n", "given twice");
+  bad_corr("  guest_cpu_us: 0.5\n", "expected a map");
 }
 
 TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slow]") {
@@ -113,6 +133,11 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
   CHECK(f.calibration.value("stack_latency_us") == Approx(200.0).epsilon(0.10));
   CHECK(f.rms_after < 0.02);
   CHECK(f.rms_after < f.rms_before / 10);
+  // Their estimates' correlation comes from the same covariance as the standard errors.
+  const double rho = f.calibration.correlation("vsan_cpu_scale", "stack_latency_us");
+  INFO("stderr " << f.calibration.parameters()[1].stderr_value << ", correlation " << rho);
+  CHECK(rho != 0);
+  CHECK(std::fabs(rho) <= 1);
 
   // One row the model cannot represent (a write latency ten times the planted run's):
   // least squares lets it pull the CPU scale (here to its bound); Huber's loss counts it

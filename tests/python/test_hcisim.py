@@ -279,3 +279,33 @@ def test_curve_is_the_analytic_path_with_the_simulator_beside_it():
     assert c["knee_iops"] > 0 and c["sim_knee_iops"] > 0
     with pytest.raises(ValueError, match="mean_ms"):
         hcisim.curve(mean_ms=-1)
+
+
+def test_every_answer_can_carry_its_range():
+    # run, knee and sweep with range_seeds: N seeds plus the calibration's standard errors.
+    r = hcisim.run(set=SHORT, range_seeds=3, jobs=2)
+    iops = r["range"]["answers"]["iops"]
+    assert r["range"]["seeds"] == 3 and len(iops["each"]) == 3
+    assert iops["low"] <= min(iops["each"]) <= max(iops["each"]) <= iops["high"]
+    assert set(iops["effects"]) == set(r["range"]["parameters"]) == {"guest_cpu_us", "vsan_cpu_scale"}
+    # The same document as the CLI's run --range --json.
+    cli = os.environ.get("HCISIM_CLI")
+    if cli:
+        sets = [a for k, v in SHORT.items() for a in ("--set", f"{k}={v}")]
+        out = subprocess.run([cli, "run", "--range", "--replications", "3", "--json", "--quiet", *sets],
+                             check=True, capture_output=True, text=True).stdout
+        assert json.loads(out) == r
+    k = hcisim.knee(set=SHORT, mean_ms=2, range_seeds=2)
+    assert k["target"] == {"stat": "mean", "limit_ms": 2}
+    assert k["range"]["answers"]["knee_iops"]["value"] > 0
+    df = hcisim.sweep(SEED000, vary={"workload.outstanding_per_vmdk": [1, 2]}, set=SHORT, range_seeds=2)
+    assert list(df["workload.outstanding_per_vmdk"]) == ["1", "2"]
+    assert (df["iops_low"] <= df["iops"]).all() and (df["iops"] <= df["iops_high"]).all()
+    assert "pooled_p99_ms_calibration_sd" in df.columns
+    for bad in (1, 101, 2.5, True):
+        with pytest.raises(hcisim.InvalidInput, match="range_seeds"):
+            hcisim.run(set=SHORT, range_seeds=bad)
+    with pytest.raises(hcisim.InvalidInput, match="vary\\['seed'\\] and range_seeds"):
+        hcisim.sweep(SEED000, vary={"seed": [1, 2]}, set=SHORT, range_seeds=2)
+    with pytest.raises(hcisim.InvalidInput, match="client=None"):
+        hcisim.sweep(SEED000, vary={"seed": [1, 2]}, set=SHORT, range_seeds=2, client="local")

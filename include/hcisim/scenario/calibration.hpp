@@ -32,7 +32,8 @@ class Calibration {
  public:
   /// The parameters the model exposes, at their defaults (an uncalibrated model).
   static Calibration defaults();
-  /// Reads `path` (YAML: parameters: {name: {default, fitted, stderr, min, max, provenance}}).
+  /// Reads `path` (YAML: parameters: {name: {default, fitted, stderr, min, max, provenance}},
+  /// and optionally correlation: {name: {other: r}} between fitted parameters' estimates).
   /// Unknown parameter names and values outside [min, max] are errors naming file and line.
   static Calibration load(const std::string& path);
   /// `<dir>/calibration.yaml` if it exists, else defaults().
@@ -42,6 +43,14 @@ class Calibration {
   const std::vector<CalibrationParameter>& parameters() const { return params_; }
   double value(const std::string& name) const;
   void set(const std::string& name, double value);
+
+  /// Correlation of two parameters' estimates, from the fit's covariance (the same Jacobian as
+  /// the standard errors): 1 for a parameter with itself, 0 where the file gives none.
+  double correlation(const std::string& a, const std::string& b) const;
+  /// Sets r (in [-1, 1]) for the pair a, b (either order); throws for unknown names.
+  void set_correlation(const std::string& a, const std::string& b, double r);
+  /// Forgets every correlation that involves `name` (a refit replaces them).
+  void clear_correlations(const std::string& name);
 
   /// Sets the cluster's software constants from the fitted values: apply_settings() before
   /// a scenario's own keys are read (so a scenario can still override them), apply_drives()
@@ -59,7 +68,12 @@ class Calibration {
   std::string format_table() const;
 
  private:
+  struct Correlation {
+    std::string a, b;   // a before b in parameter order
+    double r = 0;
+  };
   std::vector<CalibrationParameter> params_;
+  std::vector<Correlation> correlations_;
 };
 
 }  // namespace hcisim

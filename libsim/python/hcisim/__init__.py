@@ -87,11 +87,33 @@ def _prices(prices):
     raise TypeError("prices: expected the path of a price file or None")
 
 
-def run(scenario=None, set=None, prices=None):
+def _range_seeds(who, range_seeds):
+    if isinstance(range_seeds, bool) or not isinstance(range_seeds, numbers.Integral) or not 2 <= range_seeds <= 100:
+        raise InvalidInput(f"{who}: range_seeds = {range_seeds!r}; expected an integer 2..100 (the seeds of the "
+                           "range) or None (one run, no range)")
+    return int(range_seeds)
+
+
+def run(scenario=None, set=None, prices=None, range_seeds=None, jobs=0):
     """Runs one scenario; returns its report as a dict (the CLI's --json, inputs and warnings
-    included). ``prices``: a price file laid over the catalogs' prices (the report's ``cost``)."""
+    included). ``prices``: a price file laid over the catalogs' prices (the report's ``cost``).
+
+    With ``range_seeds`` N (2..100), returns instead the headline answers with their ranges (the
+    CLI's ``run --range --json``): ``r["range"]["answers"]["iops"]`` has value (the mean over
+    N seeds), low and high (a 95 % interval for one cluster: placement and run-to-run noise
+    plus the calibration's standard errors), seed_sd, calibration_sd, each seed's value and
+    each fitted parameter's effect. ``jobs``: runs in parallel (0: every core)."""
     kind, text, name = _scenario(scenario)
-    return json.loads(_hcisim.run(kind, text, name, _sets(set), *_prices(prices)))
+    if range_seeds is None:
+        return json.loads(_hcisim.run(kind, text, name, _sets(set), *_prices(prices)))
+    n = _range_seeds("run", range_seeds)
+    _jobs("run", jobs)
+    return json.loads(_hcisim.ranged(kind, text, name, _sets(set), "run", "", 0.0, n, int(jobs), *_prices(prices)))
+
+
+def _jobs(who, jobs):
+    if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or not 0 <= jobs <= 256:
+        raise InvalidInput(f"{who}: jobs = {jobs!r}; expected an integer 0..256")
 
 
 def _grid(vary):
@@ -180,22 +202,26 @@ def capacity(scenario=None, set=None, prices=None):
     return json.loads(_hcisim.capacity(kind, text, name, _sets(set), *_prices(prices)))
 
 
-def knee(scenario=None, mean_ms=None, p95_ms=None, p99_ms=None, set=None, jobs=0, prices=None):
+def knee(scenario=None, mean_ms=None, p95_ms=None, p99_ms=None, set=None, jobs=0, prices=None, range_seeds=None):
     """The highest IOPS whose mean, p95 or p99 latency (all I/Os; give exactly one target, in
     ms) stays at or under the target (the CLI's ``hcisim knee --json``): offered load is
     bisected to 1 % with the workload's outstanding I/O as the cap. Returns a dict: knee_iops,
     latency_ms, bottleneck, found, ceiling (the closed loop itself meets the target), the
     closed loop's IOPS and latency, every probe, and ``cost`` (per IOPS at the knee; ``prices``
-    as for run())."""
+    as for run()). With ``range_seeds`` N, the knee on N seeds with its range instead (the CLI's
+    ``knee --range --json``; ``r["range"]["answers"]["knee_iops"]``, as for run())."""
     targets = [(k, v) for k, v in (("mean", mean_ms), ("p95", p95_ms), ("p99", p99_ms)) if v is not None]
     if len(targets) != 1:
         raise InvalidInput("knee: give exactly one of mean_ms, p95_ms, p99_ms")
     stat, limit = targets[0]
     if isinstance(limit, bool) or not isinstance(limit, numbers.Real) or not 0 < limit <= 1e6:
         raise InvalidInput(f"knee: {stat}_ms = {limit!r}; expected a latency in ms, > 0 and at most 1e6")
-    if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or not 0 <= jobs <= 256:
-        raise InvalidInput(f"knee: jobs = {jobs!r}; expected an integer 0..256")
+    _jobs("knee", jobs)
     kind, text, name = _scenario(scenario)
+    if range_seeds is not None:
+        n = _range_seeds("knee", range_seeds)
+        return json.loads(_hcisim.ranged(kind, text, name, _sets(set), "knee", stat, float(limit), n, int(jobs),
+                                         *_prices(prices)))
     return json.loads(_hcisim.knee(kind, text, name, _sets(set), stat, float(limit), int(jobs), *_prices(prices)))
 
 
@@ -231,17 +257,41 @@ def size(requirements, jobs=0, prices=None):
     return json.loads(_hcisim.size(path, int(jobs), *_prices(prices)))
 
 
-def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None):
+def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None, range_seeds=None):
     """Runs a grid: ``vary`` maps keys to lists of values (every combination, the last key
     fastest). The points run in parallel on this machine (``jobs`` threads, 0: every core)
     or, given ``client``, as tasks on a Dask cluster (a ``distributed.Client``, a scheduler
     address, or "local" for a LocalCluster); the results are the same. Returns a pandas
     DataFrame with one row per point: a column per varied key, then the report's columns
-    (cost_usd, cost_per_iops_usd and cost_per_usable_tb_usd from ``prices``, as for run())."""
+    (cost_usd, cost_per_iops_usd and cost_per_usable_tb_usd from ``prices``, as for run()).
+
+    With ``range_seeds`` N, each point's headline answers with their ranges instead (the CLI's
+    ``sweep --range``): per answer the columns <name>, <name>_low, <name>_high, <name>_seed_sd
+    and <name>_calibration_sd, as for run(range_seeds=N). The points then run one after
+    another on this machine, each point's runs in parallel."""
     import pandas as pd
 
     axes = _grid(vary)
     kind, text, name = _scenario(scenario)
+    if range_seeds is not None:
+        n = _range_seeds("sweep", range_seeds)
+        if client is not None:
+            raise InvalidInput("sweep: range_seeds runs on this machine's cores; give client=None with it")
+        if any(k == "seed" for k, _ in axes):
+            raise InvalidInput("sweep: vary['seed'] and range_seeds both set the seed; give one")
+        _jobs("sweep", jobs)
+        rows = []
+        for point in _points(axes):
+            r = json.loads(_hcisim.ranged(kind, text, name, _sets(set) + [f"{k}={v}" for k, v in point], "run", "",
+                                          0.0, n, int(jobs), *_prices(prices)))
+            row = {k: v for k, v in point}
+            row["scenario"] = r["scenario"]
+            for answer, a in r["range"]["answers"].items():
+                row[answer] = a["value"]
+                for part in ("low", "high", "seed_sd", "calibration_sd"):
+                    row[f"{answer}_{part}"] = a[part]
+            rows.append(row)
+        return pd.DataFrame(rows)
     header, rows = _rows(kind, text, name, _sets(set), axes, jobs, client, _prices(prices))
     return pd.read_csv(io.StringIO(header + "\n" + "\n".join(rows) + "\n"))
 

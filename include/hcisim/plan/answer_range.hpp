@@ -1,0 +1,104 @@
+// A range on every answer (issue 23, item 8). Two things make a prediction uncertain, and the
+// range carries both:
+// - placement and run-to-run noise: the answer is computed on N scenario seeds, the scenario's
+//   own and the N-1 after it (1..N unless the scenario sets `seed`; each seed
+//   places the components anew and draws every random stream anew, as two real clusters of
+//   the same design differ);
+// - the calibration: each fitted parameter of data/calibration.yaml has a standard error from
+//   the fit's Jacobian (calib/fit.hpp) and the estimates are correlated. The answer is
+//   recomputed on the first seed with one parameter moved by its standard error (common random
+//   numbers, so the difference is the parameter's effect e_i), and the delta method gives the
+//   answer's calibration standard deviation sqrt(e^T R e), R the estimates' correlations.
+// The interval is for one cluster built to the design:
+//   value +- sqrt((t(N-1) s sqrt(1 + 1/N))^2 + (1.96 s_cal)^2)
+// with value and s the mean and standard deviation over the N seeds (a Student-t prediction
+// interval for one more draw: Hahn and Meeker, Statistical Intervals, 1991, section 4.7) and
+// s_cal the calibration's; each part at 95 %, combined in quadrature as independent errors.
+// It says nothing about mechanisms the model lacks: the accuracy table's errors against the
+// seeds (README) are that part, and they are larger.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hcisim/scenario/hardware_catalog.hpp"
+#include "hcisim/scenario/knee.hpp"
+#include "hcisim/scenario/scenario.hpp"
+#include "hcisim/scenario/simulation.hpp"
+
+namespace hcisim {
+
+struct RangeOptions {
+  int seeds = 5;              // N scenario seeds from the scenario's own, N in 2..100
+  bool calibration = true;    // propagate the fitted parameters' standard errors
+  int jobs = 0;               // runs in parallel (0: every core)
+  ProgressFn run_progress;    // passed to every run (from worker threads at once): throw to stop
+};
+
+/// What one standard error of one fitted parameter does to an answer.
+struct ParameterEffect {
+  std::string parameter;
+  double stderr_value = 0;  // the parameter's standard error (calibration.yaml)
+  double effect = 0;        // change of the answer per +1 standard error, on the first seed
+};
+
+/// One answer with its range.
+struct AnswerRange {
+  std::string name;              // e.g. "iops", "pooled_latency_ms", "knee_iops"
+  double value = 0;              // the mean over the seeds
+  double low = 0, high = 0;      // the 95 % interval for one cluster (file comment); low >= 0
+  double seed_sd = 0;            // standard deviation over the seeds
+  double seed_min = 0, seed_max = 0;
+  double calibration_sd = 0;     // sqrt(e^T R e)
+  std::vector<double> each;      // the answer on each seed, the scenario's own first
+  std::vector<ParameterEffect> effects;
+};
+
+struct Ranged {
+  int seeds = 0;
+  bool calibration = false;            // calibration errors propagated
+  std::vector<std::string> parameters; // those with a standard error (others are set, not fitted)
+  std::vector<AnswerRange> answers;
+  /// The answer named `name`; throws InvalidArgument for an unknown one.
+  const AnswerRange& at(std::string_view name) const;
+};
+
+/// Reads the scenario again against a catalog whose calibration has one parameter moved (the
+/// scenario's own keys still win over the calibration, as in any load).
+using ScenarioReader = std::function<Scenario(const HardwareCatalog& catalog)>;
+/// The answers (as many as `names`) of one scenario; the seed is set before the call.
+using RangeAnswer = std::function<std::vector<double>(const Scenario& scenario, const ProgressFn& progress)>;
+
+/// The ranges of `names` answered by `answer` on `scenario` (read from `catalog`; `read`
+/// reads it again for each moved parameter). Throws InvalidArgument for bad options or an
+/// answer of the wrong length.
+Ranged answer_range(const Scenario& scenario, const ScenarioReader& read, const HardwareCatalog& catalog,
+                    const std::vector<std::string>& names, const RangeAnswer& answer, const RangeOptions& options = {});
+
+/// A run's headline answers: iops, throughput_mbps, read_latency_ms, write_latency_ms,
+/// pooled_latency_ms, pooled_p95_ms, pooled_p99_ms (all I/Os), cpu_usage_pct_mean.
+Ranged run_range(const Scenario& scenario, const ScenarioReader& read, const HardwareCatalog& catalog,
+                 const RangeOptions& options = {});
+/// The knee (scenario/knee.hpp) on each seed: knee_iops (0 where not found) and latency_ms at
+/// it. Each knee's probes run one at a time; the seeds and parameters run in parallel.
+Ranged knee_range(const Scenario& scenario, const ScenarioReader& read, const HardwareCatalog& catalog,
+                  const KneeTarget& target, const RangeOptions& options = {});
+
+/// "value  low .. high  (seeds sd, min..max; calibration sd)" per answer, and the method.
+std::string format_ranged(const Ranged& r);
+/// {"seeds": N, "calibration": true, "parameters": [...], "answers": {name: {value, low, high,
+/// seed_sd, seed_min, seed_max, calibration_sd, each: [...], effects: {parameter: effect}}}}
+std::string to_json(const Ranged& r);
+/// The document of `run --range --json` (target null) and `knee --range --json`: {"scenario",
+/// "workload", ["target": {"stat", "limit_ms"}], "range": to_json(r)}.
+std::string ranged_report_json(const Scenario& scenario, const Ranged& r, const KneeTarget* target = nullptr);
+/// CSV columns per answer: <name>, <name>_low, <name>_high, <name>_seed_sd, <name>_calibration_sd.
+std::string ranged_csv_header(const std::vector<std::string>& names);
+std::string ranged_csv_cells(const Ranged& r);
+
+/// The names run_range answers, in order.
+const std::vector<std::string>& run_range_names();
+
+}  // namespace hcisim

@@ -1,0 +1,145 @@
+// A range on every answer (plan/answer_range.hpp): the arithmetic on answers whose value is
+// known (the seed, a calibrated constant), the propagation through correlated parameters and
+// at a parameter's bound, and real runs and knees whose range holds their seeds.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "../scenario/shared_catalog.hpp"
+#include "hcisim/core/batch_means.hpp"
+#include "hcisim/core/check.hpp"
+#include "hcisim/plan/answer_range.hpp"
+
+using namespace hcisim;
+
+namespace {
+
+// The catalogs with a calibration whose errors the test sets: guest_cpu_us 10 us and
+// vsan_cpu_scale 0.5 apart, correlated -0.5 (the shipped file's may change with a refit).
+HardwareCatalog with_errors(double vsan_scale = 3) {
+  HardwareCatalog cat = test::cat();
+  Calibration c = cat.calibration();
+  c.set("guest_cpu_us", 40);
+  c.set("vsan_cpu_scale", vsan_scale);
+  for (CalibrationParameter& p : c.parameters()) {
+    p.stderr_value = p.name == "guest_cpu_us" ? 10 : p.name == "vsan_cpu_scale" ? 0.5 : 0;
+  }
+  c.set_correlation("guest_cpu_us", "vsan_cpu_scale", -0.5);
+  cat.set_calibration(c);
+  return cat;
+}
+
+Scenario short_default(const HardwareCatalog& cat) {
+  return parse_scenario(default_scenario_yaml(), "<built-in default>", {"workload.duration_s=0.3", "workload.warmup_s=0.1"},
+                        cat);
+}
+
+}  // namespace
+
+TEST_CASE("a range combines the seeds' prediction interval with the calibration's delta method", "[range]") {
+  const HardwareCatalog cat = with_errors();
+  const Scenario s = short_default(cat);
+  const double vscsi_per_scale = s.cluster.cpu_costs.vscsi_us / 3;   // vsan_cpu_scale multiplies it
+  // Three answers known in closed form: the seed; the guest's CPU cost in standard errors;
+  // and the sum of both parameters in standard errors.
+  const RangeAnswer answer = [&](const Scenario& x, const ProgressFn&) {
+    const double g = x.cluster.cpu_costs.guest_us / 10;
+    const double v = x.cluster.cpu_costs.vscsi_us / vscsi_per_scale / 0.5;
+    return std::vector<double>{static_cast<double>(x.seed), g, g + v};
+  };
+  const ScenarioReader read = [](const HardwareCatalog& c) { return short_default(c); };
+  RangeOptions o;
+  o.seeds = 5;
+  const Ranged r = answer_range(s, read, cat, {"seed", "guest", "sum"}, answer, o);
+  REQUIRE(r.answers.size() == 3);
+  CHECK(r.parameters == std::vector<std::string>{"guest_cpu_us", "vsan_cpu_scale"});
+
+  // The seeds 1..5: mean 3, sd sqrt(2.5); untouched by the calibration.
+  const AnswerRange& seed = r.at("seed");
+  CHECK(seed.each == std::vector<double>{1, 2, 3, 4, 5});
+  CHECK(seed.value == Approx(3));
+  CHECK(seed.seed_sd == Approx(std::sqrt(2.5)));
+  CHECK(seed.calibration_sd == 0);
+  const double half = student_t_quantile(0.975, 4) * std::sqrt(2.5) * std::sqrt(1.2);
+  CHECK(seed.high == Approx(3 + half));
+  CHECK(seed.low == Approx(std::max(0.0, 3 - half)));
+
+  // One standard error of guest_cpu_us moves "guest" by exactly 1; the seeds do not move it.
+  const AnswerRange& guest = r.at("guest");
+  CHECK(guest.seed_sd == 0);
+  REQUIRE(guest.effects.size() == 2);
+  CHECK(guest.effects[0].effect == Approx(1));
+  CHECK(guest.effects[1].effect == Approx(0).margin(1e-12));
+  CHECK(guest.calibration_sd == Approx(1));
+  CHECK(guest.high - guest.value == Approx(1.959964));
+
+  // Both parameters, one standard error each, correlated -0.5: var = 1 + 1 - 2 * 0.5 = 1.
+  CHECK(r.at("sum").calibration_sd == Approx(1));
+  CHECK_THROWS_WITH(r.at("iops"), Catch::Contains("no answer named 'iops'"));
+
+  // Without the calibration: seeds only.
+  o.calibration = false;
+  const Ranged seeds_only = answer_range(s, read, cat, {"seed", "guest", "sum"}, answer, o);
+  CHECK(seeds_only.parameters.empty());
+  CHECK(seeds_only.at("guest").calibration_sd == 0);
+  CHECK(seeds_only.at("guest").high == seeds_only.at("guest").value);
+
+  // Bad options.
+  o.seeds = 1;
+  CHECK_THROWS_WITH(answer_range(s, read, cat, {"seed"}, answer, o), Catch::Contains("range seeds"));
+  o.seeds = 2;
+  CHECK_THROWS_WITH(answer_range(s, read, cat, {"seed"}, answer, o), Catch::Contains("3 values for 1 names"));
+}
+
+TEST_CASE("a parameter within one standard error of its bound is moved the other way", "[range]") {
+  // vsan_cpu_scale 6.8 of at most 7: +0.5 leaves the range, so the step is -0.5 and the effect
+  // per +1 standard error keeps its sign.
+  const HardwareCatalog cat = with_errors(6.8);
+  const Scenario s = short_default(cat);
+  const double per_scale = s.cluster.cpu_costs.vscsi_us / 6.8;
+  const Ranged r = answer_range(
+      s, [](const HardwareCatalog& c) { return short_default(c); }, cat, {"scale"},
+      [&](const Scenario& x, const ProgressFn&) { return std::vector<double>{x.cluster.cpu_costs.vscsi_us / per_scale}; });
+  REQUIRE(r.at("scale").effects.size() == 2);
+  CHECK(r.at("scale").effects[1].parameter == "vsan_cpu_scale");
+  CHECK(r.at("scale").effects[1].effect == Approx(0.5));
+}
+
+TEST_CASE("run and knee ranges hold their seeds and repeat bit for bit", "[range]") {
+  const HardwareCatalog cat = with_errors();
+  const Scenario s = short_default(cat);
+  const ScenarioReader read = [](const HardwareCatalog& c) { return short_default(c); };
+  RangeOptions o;
+  o.seeds = 3;
+  o.jobs = 2;
+  const Ranged r = run_range(s, read, cat, o);
+  REQUIRE(r.answers.size() == run_range_names().size());
+  for (const AnswerRange& a : r.answers) {
+    INFO(a.name);
+    CHECK(a.low <= a.seed_min);
+    CHECK(a.high >= a.seed_max);
+    CHECK(a.each.size() == 3);
+  }
+  // Placement varies with the seed, so the IOPS does; more guest CPU per I/O costs CPU.
+  CHECK(r.at("iops").seed_sd > 0);
+  CHECK(r.at("cpu_usage_pct_mean").effects[0].effect > 0);
+  const Ranged again = run_range(s, read, cat, o);
+  CHECK(again.at("iops").each == r.at("iops").each);
+  CHECK(again.at("pooled_p95_ms").calibration_sd == r.at("pooled_p95_ms").calibration_sd);
+
+  const KneeTarget t{LatencyStat::mean, 2.0};
+  o.seeds = 2;
+  const Ranged k = knee_range(s, read, cat, t, o);
+  CHECK(k.at("knee_iops").value > 0);
+  CHECK(k.at("latency_ms").seed_max <= 2.0);
+  CHECK(k.at("knee_iops").low <= k.at("knee_iops").seed_min);
+
+  // The reports carry every answer.
+  const std::string json = ranged_report_json(s, k, &t);
+  CHECK_THAT(json, Catch::Contains("\"target\": {\"stat\": \"mean\", \"limit_ms\": 2}") &&
+                       Catch::Contains("\"knee_iops\": {\"value\": ") && Catch::Contains("\"effects\": {\"guest_cpu_us\": "));
+  CHECK_THAT(format_ranged(r), Catch::Contains("pooled_p99_ms") && Catch::Contains("guest_cpu_us, vsan_cpu_scale"));
+  const std::string header = ranged_csv_header(run_range_names());
+  const std::string cells = ranged_csv_cells(r);
+  CHECK(std::count(header.begin(), header.end(), ',') == std::count(cells.begin(), cells.end(), ','));
+}

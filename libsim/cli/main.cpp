@@ -56,8 +56,9 @@ usage:
       the catalogs' names, with the figures to choose by
   hcisim --version
       the version and the data folder in use
-  hcisim compare A B [--set KEY=VALUE]...
-      run two scenarios and print their results side by side with deltas
+  hcisim compare A B [--json | --csv] [--replications N] [--range] [--set KEY=VALUE]...
+      run two scenarios and print their results side by side with deltas; --range: each
+      side's headline answers and B - A (paired by seed) with ranges, as run --range
   hcisim capacity [FILE] [--json] [--set KEY=VALUE]...
       the capacity line at once, without simulating: raw, reserve (cluster.capacity_reserve:
       slack, vSAN 7.0's 30 % or largest host; reserved, 7 U1+ and ESA's operations + host
@@ -69,15 +70,17 @@ usage:
       offered load (an open loop with the workload's outstanding I/O as its cap) is bisected
       to 1 %, each round's probes in parallel; prints the knee, its bottleneck and the probes;
       --range: the knee on N seeds with its range, as run --range
-  hcisim size REQUIREMENTS [--json] [--jobs N] [--prices FILE]
+  hcisim size REQUIREMENTS [--json] [--jobs N] [--prices FILE] [--range [--replications N]]
       inverse sizing: the cheapest designs of the file's candidates (host models, networks,
       policies, host counts) that meet its demand (IOPS at a latency target, usable TB,
-      growth, hosts down), each simulated at the demand, and why every cheaper one fails
-  hcisim curve [FILE] [--mean-ms X] [--check] [--json] [--jobs N] [--set KEY=VALUE]...
+      growth, hosts down), each simulated at the demand, and why every cheaper one fails;
+      --range adds each answer's range at the demand and of its knee, as run --range
+  hcisim curve [FILE] [--mean-ms X] [--check | --range] [--json] [--jobs N] [--set KEY=VALUE]...
       the analytic fast path: the IOPS-latency curve by mean-value analysis over the
       simulator's own resources (demands from one pilot run at 1 outstanding I/O per VMDK),
       at 20 points from 1 to twice the configured outstanding I/O per VMDK; --mean-ms X adds
-      the knee under X ms; --check simulates every point (and the knee) beside it
+      the knee under X ms; --check simulates every point (and the knee) beside it; --range
+      gives every point and the knee a range over N pilots, as run --range
   hcisim validate FILE [--set KEY=VALUE]...
       check a scenario file without running it
   hcisim accuracy [--all] [--cv] [--seeds 000,003] [--replications N] [--set KEY=VALUE]... [--jobs N]
@@ -287,15 +290,15 @@ Args parse_args(int argc, char** argv) {
       {a.out_given, "--out", {"sweep", "calibrate"}},
       {a.jobs > 0, "--jobs", {"sweep", "accuracy", "calibrate", "run", "compare", "knee", "size", "curve"}},
       {a.check, "--check", {"curve"}},
-      {a.range, "--range", {"run", "knee", "sweep"}},
+      {a.range, "--range", {"run", "knee", "sweep", "compare", "curve", "size"}},
       {a.all, "--all", {"accuracy"}},
       {a.cv, "--cv", {"accuracy"}},
       {!a.seeds.empty(), "--seeds", {"accuracy", "calibrate"}},
       {!a.params.empty(), "--params", {"calibrate"}},
       {a.iterations_given, "--iterations", {"calibrate"}},
       {a.loss != FitLoss::least_squares && !(a.command == "accuracy" && a.cv), "--loss", {"calibrate", "accuracy --cv"}},
-      {a.replications != 1 && !(a.command == "knee" && a.range), "--replications",
-       {"accuracy", "run", "compare", "sweep", "knee --range"}},
+      {a.replications != 1 && !(a.range && (a.command == "knee" || a.command == "curve" || a.command == "size")),
+       "--replications", {"accuracy", "run", "compare", "sweep", "knee --range", "curve --range", "size --range"}},
       {a.json || a.csv, "--json/--csv", {"run", "compare", "capacity", "knee", "size", "curve"}},
       {!a.sets.empty(), "--set", {"run", "sweep", "compare", "validate", "capacity", "knee", "accuracy", "calibrate", "curve"}},
       {a.knee_targets > 0, "--mean-ms/--p95-ms/--p99-ms", {"knee", "curve"}},
@@ -499,7 +502,18 @@ int cmd_curve(const Args& a, const HardwareCatalog& cat) {
   if (a.csv) usage_error("curve prints text or --json, not --csv");
   if (a.knee_targets > 1 || (a.knee_targets == 1 && a.knee.stat != LatencyStat::mean))
     usage_error("curve's knee is on the mean latency: give --mean-ms X (the analytic path has no percentiles)");
-  const Scenario s = load(a.files.empty() ? "" : a.files[0], a.sets, cat);
+  std::set<std::string> said;
+  const std::string file = a.files.empty() ? "" : a.files[0];
+  const Scenario s = load(file, a.sets, cat, &said);
+  if (a.range) {
+    if (a.check) usage_error("curve --range and --check: give one (--check simulates one seed's points)");
+    const Ranged r = curve_range(s, range_reader(file, a.sets, &said), cat, a.knee_targets == 1 ? a.knee.limit_ms : 0,
+                                 range_options(a));
+    if (a.json) std::fputs(ranged_report_json(s, r).c_str(), stdout);
+    else
+      std::printf("Analytic curve of %s (outstanding I/O per VMDK after @)\n\n%s", s.name.c_str(), format_ranged(r).c_str());
+    return 0;
+  }
   const CurveReport r = curve_report(s, a.check, a.knee_targets == 1 ? a.knee.limit_ms : 0, a.jobs);
   std::fputs(a.json ? to_json(r).c_str() : format_curve(r).c_str(), stdout);
   return 0;
@@ -514,6 +528,7 @@ int cmd_size(const Args& a, HardwareCatalog& cat) {
   if (!a.prices.empty()) cat.add_prices(load_price_file(a.prices, cat));
   SizingOptions o;
   o.jobs = a.jobs;
+  if (a.range) o.range_seeds = range_options(a).seeds;
   const SizingResult r = size_cluster(req, cat, o);
   std::fputs(a.json ? to_json(r).c_str() : format_sizing(r).c_str(), stdout);
   return 0;
@@ -730,7 +745,24 @@ void compare_cost(const RunResult& ra, const RunResult& rb, const Row& row) {
 
 int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   if (a.files.size() != 2) usage_error("compare takes two scenario files");
-  const Scenario sa = load(a.files[0], a.sets, cat), sb = load(a.files[1], a.sets, cat);
+  std::set<std::string> said;
+  const Scenario sa = load(a.files[0], a.sets, cat, &said), sb = load(a.files[1], a.sets, cat, &said);
+  if (a.range) {
+    // Both sides on the same N seeds and moved parameters, and B - A paired by seed.
+    if (a.csv) usage_error("compare --range prints text or --json, not --csv");
+    const Ranged ra = run_range(sa, range_reader(a.files[0], a.sets, &said), cat, range_options(a));
+    const Ranged rb = run_range(sb, range_reader(a.files[1], a.sets, &said), cat, range_options(a));
+    const Ranged d = range_difference(ra, rb, cat.calibration());
+    if (a.json) {
+      std::string ja = ranged_report_json(sa, ra), jb = ranged_report_json(sb, rb);
+      ja.pop_back();   // their newlines
+      jb.pop_back();
+      std::printf("{\"a\": %s, \"b\": %s, \"b_minus_a\": %s}\n", ja.c_str(), jb.c_str(), to_json(d).c_str());
+    } else {
+      std::fputs(format_compared(sa.name, sb.name, ra, rb, d).c_str(), stdout);
+    }
+    return 0;
+  }
   if (a.replications > 1) {
     // Both sides on seeds 1..N: the what-if's delta against placement and run-to-run noise.
     if (a.json || a.csv) usage_error("compare --replications prints text only");

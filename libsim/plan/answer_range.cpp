@@ -9,6 +9,7 @@
 #include "hcisim/core/batch_means.hpp"
 #include "hcisim/core/check.hpp"
 #include "hcisim/core/parallel.hpp"
+#include "hcisim/plan/analytic.hpp"
 #include "hcisim/report/text_escape.hpp"
 
 namespace hcisim {
@@ -36,6 +37,26 @@ double step_for(const CalibrationParameter& p) {
   if (p.stderr_value <= up) return p.stderr_value;
   if (p.stderr_value <= down) return -p.stderr_value;
   return up >= down ? up : -down;
+}
+
+// The statistics of an answer from its seeds (`each`) and its parameters' effects.
+void finish(AnswerRange& a, const Calibration& calibration, bool non_negative) {
+  const auto n = static_cast<double>(a.each.size());
+  a.value = std::accumulate(a.each.begin(), a.each.end(), 0.0) / n;
+  double ss = 0;
+  for (double x : a.each) ss += (x - a.value) * (x - a.value);
+  a.seed_sd = std::sqrt(ss / (n - 1));
+  const auto [lo, hi] = std::minmax_element(a.each.begin(), a.each.end());
+  a.seed_min = *lo;
+  a.seed_max = *hi;
+  double var = 0;
+  for (const ParameterEffect& x : a.effects)
+    for (const ParameterEffect& y : a.effects) var += x.effect * y.effect * calibration.correlation(x.parameter, y.parameter);
+  a.calibration_sd = std::sqrt(std::max(0.0, var));
+  const double seed_part = student_t_quantile(0.975, static_cast<int>(n) - 1) * a.seed_sd * std::sqrt(1.0 + 1.0 / n);
+  const double half = std::hypot(seed_part, 1.959964 * a.calibration_sd);
+  a.low = non_negative ? std::max(0.0, a.value - half) : a.value - half;
+  a.high = a.value + half;
 }
 
 }  // namespace
@@ -78,36 +99,19 @@ Ranged answer_range(const Scenario& scenario, const ScenarioReader& read, const 
   });
 
   const auto n = static_cast<std::size_t>(options.seeds);
-  const double t = student_t_quantile(0.975, options.seeds - 1);
   for (std::size_t k = 0; k < names.size(); ++k) {
     AnswerRange a;
     a.name = names[k];
     for (std::size_t i = 0; i < n; ++i) a.each.push_back(values[i][k]);
-    a.value = std::accumulate(a.each.begin(), a.each.end(), 0.0) / static_cast<double>(n);
-    double ss = 0;
-    for (double x : a.each) ss += (x - a.value) * (x - a.value);
-    a.seed_sd = std::sqrt(ss / static_cast<double>(n - 1));
-    const auto [lo, hi] = std::minmax_element(a.each.begin(), a.each.end());
-    a.seed_min = *lo;
-    a.seed_max = *hi;
     for (std::size_t i = n; i < tasks.size(); ++i) {
       const std::string& name = out.parameters[static_cast<std::size_t>(tasks[i].parameter)];
       double se = 0;
       for (const CalibrationParameter& p : catalog.calibration().parameters())
         if (p.name == name) se = p.stderr_value;
-      // Per +1 standard error, from seed 1 at the base calibration (values[0]).
+      // Per +1 standard error, from the first seed at the base calibration (values[0]).
       a.effects.push_back({name, se, (values[i][k] - values[0][k]) * se / tasks[i].step});
     }
-    double var = 0;
-    for (const ParameterEffect& x : a.effects)
-      for (const ParameterEffect& y : a.effects)
-        var += x.effect * y.effect * catalog.calibration().correlation(x.parameter, y.parameter);
-    a.calibration_sd = std::sqrt(std::max(0.0, var));
-    const double seed_part = t * a.seed_sd * std::sqrt(1.0 + 1.0 / static_cast<double>(n));
-    const double cal_part = 1.959964 * a.calibration_sd;
-    const double half = std::hypot(seed_part, cal_part);
-    a.low = std::max(0.0, a.value - half);
-    a.high = a.value + half;
+    finish(a, catalog.calibration(), true);
     out.answers.push_back(std::move(a));
   }
   return out;
@@ -154,6 +158,46 @@ Ranged knee_range(const Scenario& scenario, const ScenarioReader& read, const Ha
                       options);
 }
 
+Ranged range_difference(const Ranged& a, const Ranged& b, const Calibration& calibration) {
+  if (a.seeds != b.seeds || a.parameters != b.parameters || a.answers.size() != b.answers.size())
+    throw InvalidArgument("range_difference: the two ranges have different seeds, parameters or answers");
+  Ranged d = b;
+  for (std::size_t k = 0; k < d.answers.size(); ++k) {
+    AnswerRange& x = d.answers[k];
+    const AnswerRange& y = a.answers[k];
+    if (x.name != y.name) throw InvalidArgument("range_difference: answer '" + x.name + "' against '" + y.name + "'");
+    for (std::size_t i = 0; i < x.each.size(); ++i) x.each[i] -= y.each[i];
+    for (std::size_t i = 0; i < x.effects.size(); ++i) x.effects[i].effect -= y.effects[i].effect;
+    finish(x, calibration, false);
+  }
+  return d;
+}
+
+Ranged curve_range(const Scenario& scenario, const ScenarioReader& read, const HardwareCatalog& catalog,
+                   double limit_ms, const RangeOptions& options) {
+  // The points come from the configuration (the pilot's and the configured outstanding I/O),
+  // the same on every seed; one model on the first seed names them.
+  const std::vector<int> points = default_curve_points(analytic_model(scenario, options.run_progress));
+  std::vector<std::string> names;
+  for (int o : points) {
+    names.push_back("iops@" + std::to_string(o));
+    names.push_back("latency_ms@" + std::to_string(o));
+  }
+  if (limit_ms > 0) names.push_back("knee_iops");
+  return answer_range(scenario, read, catalog, names,
+                      [&points, limit_ms](const Scenario& s, const ProgressFn& progress) {
+                        const AnalyticModel m = analytic_model(s, progress);
+                        std::vector<double> v;
+                        for (const CurvePoint& c : analytic_curve(m, points)) {
+                          v.push_back(c.iops);
+                          v.push_back(c.latency_ms);
+                        }
+                        if (limit_ms > 0) v.push_back(analytic_knee(m, limit_ms).iops);
+                        return v;
+                      },
+                      options);
+}
+
 namespace {
 // Four significant figures, without an exponent for counts such as IOPS.
 std::string g(double v) {
@@ -191,6 +235,33 @@ std::string format_ranged(const Ranged& r) {
   }
   out += "It does not cover mechanisms the model lacks: the accuracy table shows those errors.\n";
   return out;
+}
+
+std::string format_compared(const std::string& name_a, const std::string& name_b, const Ranged& a, const Ranged& b,
+                            const Ranged& b_minus_a) {
+  std::string out = "A: " + name_a + "\nB: " + name_b + "\n\n";
+  char buf[400];
+  std::snprintf(buf, sizeof buf, "%-20s %-30s %-30s %-32s\n", "answer", "A (95 % range)", "B (95 % range)",
+                "B - A (95 % range)");
+  out += buf;
+  const auto cell = [](const AnswerRange& x, bool sign) {
+    const std::string v = (sign && x.value > 0 ? "+" : "") + g(x.value);
+    const std::string lo = (sign && x.low > 0 ? "+" : "") + g(x.low);
+    const std::string hi = (sign && x.high > 0 ? "+" : "") + g(x.high);
+    return v + " (" + lo + " .. " + hi + ")";
+  };
+  for (std::size_t k = 0; k < b_minus_a.answers.size(); ++k) {
+    const AnswerRange& d = b_minus_a.answers[k];
+    const bool beyond = d.low > 0 || d.high < 0;
+    std::snprintf(buf, sizeof buf, "%-20s %-30s %-30s %-32s %s\n", d.name.c_str(), cell(a.answers[k], false).c_str(),
+                  cell(b.answers[k], false).c_str(), cell(d, true).c_str(), beyond ? "beyond" : "within noise");
+    out += buf;
+  }
+  std::snprintf(buf, sizeof buf,
+                "\nEach side on %d seeds; B - A paired by seed (what both sides share cancels). 'beyond': the\n"
+                "change's 95 %% range excludes 0. Ranges as in run --range (the README's Ranges section).\n",
+                b_minus_a.seeds);
+  return out + buf;
 }
 
 std::string to_json(const Ranged& r) {

@@ -294,6 +294,7 @@ std::vector<Design> candidate_designs(const Requirements& req, const HardwareCat
       for (const auto& p : req.policies)
         for (int hosts = req.min_hosts; hosts <= req.max_hosts; ++hosts) {
           Design d;
+          d.candidate = out.size();
           d.host_model = h.label;
           d.network = n.label;
           d.policy = p.label;
@@ -337,6 +338,37 @@ void evaluate_design(Design& d, const Requirements& req, const RunResult& run) {
     d.reason = stat + " " + fmt("%.2f", d.latency_ms) + " ms > " + fmt("%g", req.slo.limit_ms) + " ms (bottleneck " +
                d.bottleneck + ")";
 }
+
+namespace {
+
+// An answer's range (plan/answer_range.hpp): at the demand on each seed (with the design's hosts
+// down), what it delivers and at what latency, and its knee. The design is built again from
+// the moved catalog (the same candidates in the same order).
+Ranged design_range(const Design& d, const Requirements& req, const HardwareCatalog& catalog, int jobs,
+                    const SizingOptions& options) {
+  RangeOptions o;
+  o.seeds = options.range_seeds;
+  o.jobs = jobs;
+  o.run_progress = options.run_progress;
+  const std::size_t at = d.candidate;
+  return answer_range(
+      d.scenario, [&req, at](const HardwareCatalog& moved) { return candidate_designs(req, moved).at(at).scenario; },
+      catalog, {"achieved_iops", "latency_ms", "knee_iops"},
+      [&req](const Scenario& s, const ProgressFn& progress) {
+        const RunResult run = simulate(s, progress);
+        Scenario closed = s;
+        closed.workload.iops_limit_per_vm = 0;
+        KneeOptions k;
+        k.jobs = 1;   // the seeds and parameters run in parallel
+        k.precision = 0.02;
+        k.run_progress = progress;
+        const KneeResult knee = find_knee(closed, req.slo, k);
+        return std::vector<double>{run.result.iops, latency_statistic(run, req.slo.stat), knee.found ? knee.iops : 0.0};
+      },
+      o);
+}
+
+}  // namespace
 
 SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalog, const SizingOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -416,6 +448,7 @@ SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalo
       k.run_progress = options.run_progress;
       d.knee = find_knee(closed, req.slo, k);
     }
+    if (options.range_seeds >= 2) d.range = design_range(d, req, catalog, jobs, options);
     // The scenario reader's capacity warning is left out: it measures the data against the
     // hosts that are up and keeps a rebuild reserve on them as well, where sizing checks
     // capacity with every host up (the reserve there is the rebuild space).
@@ -469,6 +502,16 @@ std::string format_sizing(const SizingResult& r) {
                (d.knee.ceiling ? " (the VMs' outstanding I/O sets it)" : "") + "\n";
       else if (!d.knee.probes.empty() || d.knee.closed_loop_iops > 0)
         out += "     knee: not found (no probe met the target)\n";
+      if (d.range.seeds > 0) {
+        const AnswerRange &got = d.range.at("achieved_iops"), &lat = d.range.at("latency_ms"), &knee = d.range.at("knee_iops");
+        int met = 0;
+        for (std::size_t k = 0; k < lat.each.size(); ++k)
+          met += lat.each[k] <= q.slo.limit_ms && got.each[k] >= 0.97 * q.demand_iops() ? 1 : 0;
+        out += "     range over " + std::to_string(d.range.seeds) + " seeds and the calibration (95 %, one cluster): " + stat +
+               " " + fmt("%.3f", lat.low) + " .. " + fmt("%.3f", lat.high) + " ms at the demand, knee " +
+               thousands(knee.low) + " .. " + thousands(knee.high) + " IOPS; meets the demand on " + std::to_string(met) +
+               " of " + std::to_string(d.range.seeds) + " seeds" + (lat.high > q.slo.limit_ms ? " (the range reaches past the target)" : "") + "\n";
+      }
     }
     if (r.exhausted) out += "(fewer designs than asked for: every candidate was tried)\n";
     if (r.stopped) out += "(fewer designs than asked for: stopped at run.max_simulations)\n";
@@ -503,7 +546,8 @@ std::string to_json(const SizingResult& r) {
            ", \"knee_iops\": " + json_number(d.knee.found ? d.knee.iops : std::nan("")) +
            ", \"knee_latency_ms\": " + json_number(d.knee.found ? d.knee.latency_ms : std::nan("")) +
            ", \"knee_bottleneck\": " + json_string(d.knee.bottleneck) +
-           ", \"pass\": " + (d.pass ? "true" : "false") + ", \"reason\": " + json_string(d.reason) + "}";
+           ", \"pass\": " + (d.pass ? "true" : "false") + ", \"reason\": " + json_string(d.reason) +
+           ", \"range\": " + (d.range.seeds > 0 ? to_json(d.range) : std::string("null")) + "}";
   };
   std::string j = "{\"name\": " + json_string(q.name) + ", \"source\": " + json_string(q.source) +
                   ", \"demand_iops\": " + json_number(q.demand_iops()) + ", \"demand_capacity_gb\": " +

@@ -147,21 +147,36 @@ std::string knee(const std::string& kind, const std::string& text, const std::st
 
 // The analytic curve (plan/analytic.hpp), optionally checked by the simulator, as JSON.
 std::string curve(const std::string& kind, const std::string& text, const std::string& name,
-                  const std::vector<std::string>& sets, bool check, double limit_ms, int jobs) {
-  const Scenario s = read(kind, text, name, sets, HardwareCatalog::load());
+                  const std::vector<std::string>& sets, bool check, double limit_ms, int jobs, int range_seeds) {
+  const HardwareCatalog cat = HardwareCatalog::load();
+  const Scenario s = read(kind, text, name, sets, cat);
+  if (range_seeds > 0) {
+    RangeOptions o;
+    o.seeds = range_seeds;
+    o.jobs = jobs;
+    const Ranged r = interruptible([&](const ProgressFn& progress) {
+      RangeOptions with = o;
+      with.run_progress = progress;
+      return curve_range(s, [&](const HardwareCatalog& moved) { return read(kind, text, name, sets, moved); }, cat,
+                         limit_ms, with);
+    });
+    return ranged_report_json(s, r);
+  }
   const CurveReport r =
       interruptible([&](const ProgressFn& progress) { return curve_report(s, check, limit_ms, jobs, progress); });
   return to_json(r);
 }
 
 // Inverse sizing (plan/sizing.hpp) of a requirements file, as JSON.
-std::string size(const std::string& path, int jobs, const std::string& prices_text, const std::string& prices_name) {
+std::string size(const std::string& path, int jobs, const std::string& prices_text, const std::string& prices_name,
+                 int range_seeds) {
   HardwareCatalog cat = HardwareCatalog::load();
   const Requirements req = read_requirements(path, cat);
   if (!prices_text.empty()) cat.add_prices(parse_price_file(prices_text, prices_name, cat));
   const SizingResult r = interruptible([&](const ProgressFn& progress) {
     SizingOptions o;
     o.jobs = jobs;
+    o.range_seeds = range_seeds;
     o.run_progress = progress;
     return size_cluster(req, cat, o);
   });
@@ -275,8 +290,9 @@ PYBIND11_MODULE(_hcisim, m) {
   m.def("knee", &knee, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("stat"),
         py::arg("limit_ms"), py::arg("jobs"), py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("curve", &curve, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("check"),
-        py::arg("limit_ms"), py::arg("jobs"));
-  m.def("size", &size, py::arg("path"), py::arg("jobs"), py::arg("prices_text") = "", py::arg("prices_name") = "");
+        py::arg("limit_ms"), py::arg("jobs"), py::arg("range_seeds") = 0);
+  m.def("size", &size, py::arg("path"), py::arg("jobs"), py::arg("prices_text") = "", py::arg("prices_name") = "",
+        py::arg("range_seeds") = 0);
   m.def("ranged", &ranged, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("answer"),
         py::arg("stat"), py::arg("limit_ms"), py::arg("seeds"), py::arg("jobs"), py::arg("prices_text") = "",
         py::arg("prices_name") = "");

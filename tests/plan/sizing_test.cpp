@@ -118,6 +118,36 @@ TEST_CASE("size returns the cheapest designs the simulator passes, checked again
   CHECK_THAT(text, Catch::Contains("Cheapest designs that meet every requirement"));
 }
 
+TEST_CASE("size --range gives each answer its range at the demand and of its knee", "[sizing][range]") {
+  HardwareCatalog cat = test::cat();
+  std::string one = grid_yaml();
+  one.replace(one.find("top: 2"), 6, "top: 1");
+  const std::string path = write_temp(one);
+  const Requirements req = read_requirements(path, cat);
+  std::filesystem::remove(path);
+  SizingOptions o;
+  o.jobs = 2;
+  o.range_seeds = 2;
+  const SizingResult r = size_cluster(req, cat, o);
+  REQUIRE(r.answers.size() == 1);
+  const Design& d = r.answers[0];
+  REQUIRE(d.range.seeds == 2);
+  // The first seed is the one the search simulated: the same run, the same numbers.
+  CHECK(d.range.at("achieved_iops").each[0] == d.achieved_iops);
+  CHECK(d.range.at("latency_ms").each[0] == d.latency_ms);
+  CHECK(d.range.at("knee_iops").value > 0);
+  for (const AnswerRange& a : d.range.answers) {
+    INFO(a.name);
+    CHECK(a.low <= a.seed_min);
+    CHECK(a.high >= a.seed_max);
+  }
+  // The calibration moves the design: its effects are those of the fitted parameters.
+  CHECK(d.range.parameters == std::vector<std::string>{"guest_cpu_us", "vsan_cpu_scale"});
+  CHECK_THAT(format_sizing(r), Catch::Contains("range over 2 seeds and the calibration (95 %, one cluster): p95 "));
+  CHECK_THAT(to_json(r), Catch::Contains("\"range\": {\"seeds\": 2, "));
+  if (!r.cheaper_failures.empty()) CHECK_THAT(to_json(r), Catch::Contains("\"range\": null"));
+}
+
 TEST_CASE("bad requirements name the file and the block and why", "[sizing][errors]") {
   CHECK_THAT(error_of(grid_yaml("bogus: 1\n")), Catch::Contains("unknown key 'bogus'"));
   std::string two = grid_yaml();

@@ -309,3 +309,13 @@ def test_every_answer_can_carry_its_range():
         hcisim.sweep(SEED000, vary={"seed": [1, 2]}, set=SHORT, range_seeds=2)
     with pytest.raises(hcisim.InvalidInput, match="client=None"):
         hcisim.sweep(SEED000, vary={"seed": [1, 2]}, set=SHORT, range_seeds=2, client="local")
+
+
+def test_curve_and_size_ranges():
+    c = hcisim.curve(set=SHORT, mean_ms=2, range_seeds=2)
+    assert c["range"]["answers"]["knee_iops"]["value"] > 0
+    assert "iops@1" in c["range"]["answers"]
+    with pytest.raises(hcisim.InvalidInput, match="check and range_seeds"):
+        hcisim.curve(set=SHORT, check=True, range_seeds=2)
+    with pytest.raises(hcisim.InvalidInput, match="range_seeds"):
+        hcisim.size(ROOT / "examples" / "sizing" / "oltp-300k-p95-2ms.yaml", range_seeds=0)

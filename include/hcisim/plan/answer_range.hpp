@@ -86,8 +86,22 @@ Ranged run_range(const Scenario& scenario, const ScenarioReader& read, const Har
 Ranged knee_range(const Scenario& scenario, const ScenarioReader& read, const HardwareCatalog& catalog,
                   const KneeTarget& target, const RangeOptions& options = {});
 
+/// B - A of two ranges of the same answers, seeds and parameters (compare --range): paired
+/// by seed (each seed's difference), effects subtracted, so what both share cancels; the
+/// interval is not clamped at 0.
+Ranged range_difference(const Ranged& a, const Ranged& b, const Calibration& calibration);
+/// The analytic curve (plan/analytic.hpp) on each seed: "iops@<outstanding per VMDK>" and
+/// "latency_ms@<...>" at the default points, and "knee_iops" under a mean `limit_ms` (> 0).
+/// Each seed and moved parameter is one pilot run.
+Ranged curve_range(const Scenario& scenario, const ScenarioReader& read, const HardwareCatalog& catalog,
+                   double limit_ms, const RangeOptions& options = {});
+
 /// "value  low .. high  (seeds sd, min..max; calibration sd)" per answer, and the method.
 std::string format_ranged(const Ranged& r);
+/// compare --range: per answer A, B and B - A, each "value (low .. high)", and whether the
+/// change's range excludes 0 (a change the noise and the calibration cannot explain).
+std::string format_compared(const std::string& name_a, const std::string& name_b, const Ranged& a, const Ranged& b,
+                            const Ranged& b_minus_a);
 /// {"seeds": N, "calibration": true, "parameters": [...], "answers": {name: {value, low, high,
 /// seed_sd, seed_min, seed_max, calibration_sd, each: [...], effects: {parameter: effect}}}}
 std::string to_json(const Ranged& r);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "hcisim/core/units.hpp"
+#include "hcisim/plan/answer_range.hpp"
 #include "hcisim/report/cost.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
 #include "hcisim/scenario/knee.hpp"
@@ -88,6 +89,10 @@ struct Design {
   KneeResult knee;                           // answers: the most it delivers within the target,
                                              // with the same hosts down (find_knee, 2 % precision)
   Scenario scenario;                         // the design as simulated (failed hosts, open loop)
+  std::size_t candidate = 0;                 // its place in candidate_designs' order
+  Ranged range;                              // answers, with SizingOptions::range_seeds: achieved_iops
+                                             // and latency_ms at the demand, knee_iops; on seeds
+                                             // from run.seed, calibration errors propagated
   std::vector<std::string> warnings;         // answers: what the scenario reader said of it
   std::string describe() const;              // "7 x model, network, policy"
 };
@@ -108,6 +113,7 @@ struct SizingResult {
 struct SizingOptions {
   int jobs = 0;                              // parallel runs (0: every core)
   bool knee = true;                          // find each answer's knee
+  int range_seeds = 0;                       // >= 2: each answer's range (plan/answer_range.hpp)
   ProgressFn run_progress;
 };
 

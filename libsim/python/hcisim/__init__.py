@@ -225,12 +225,14 @@ def knee(scenario=None, mean_ms=None, p95_ms=None, p99_ms=None, set=None, jobs=0
     return json.loads(_hcisim.knee(kind, text, name, _sets(set), stat, float(limit), int(jobs), *_prices(prices)))
 
 
-def curve(scenario=None, set=None, mean_ms=None, check=False, jobs=0):
+def curve(scenario=None, set=None, mean_ms=None, check=False, jobs=0, range_seeds=None):
     """The analytic fast path (the CLI's ``hcisim curve --json``): the IOPS-latency curve by
     mean-value analysis over the simulator's resources, demands from one pilot run. Returns a
     dict: ``points`` (outstanding_per_vmdk, iops, latency_ms, and with ``check`` the simulator's
     sim_iops and sim_latency_ms at the same points), the model's stations, delay and pilot, and
-    with ``mean_ms`` the analytic knee (``knee_iops``; checked: ``sim_knee_iops``)."""
+    with ``mean_ms`` the analytic knee (``knee_iops``; checked: ``sim_knee_iops``). With
+    ``range_seeds`` N, every point ("iops@<outstanding per VMDK>", "latency_ms@...") and the knee
+    with their ranges over N pilots instead (the CLI's ``curve --range --json``)."""
     limit = 0.0
     if mean_ms is not None:
         if isinstance(mean_ms, bool) or not isinstance(mean_ms, numbers.Real) or not 0 < mean_ms <= 1e6:
@@ -238,15 +240,22 @@ def curve(scenario=None, set=None, mean_ms=None, check=False, jobs=0):
         limit = float(mean_ms)
     if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or not 0 <= jobs <= 256:
         raise InvalidInput(f"curve: jobs = {jobs!r}; expected an integer 0..256")
+    n = 0
+    if range_seeds is not None:
+        n = _range_seeds("curve", range_seeds)
+        if check:
+            raise InvalidInput("curve: check and range_seeds: give one (check simulates one seed's points)")
     kind, text, name = _scenario(scenario)
-    return json.loads(_hcisim.curve(kind, text, name, _sets(set), bool(check), limit, int(jobs)))
+    return json.loads(_hcisim.curve(kind, text, name, _sets(set), bool(check), limit, int(jobs), n))
 
 
-def size(requirements, jobs=0, prices=None):
+def size(requirements, jobs=0, prices=None, range_seeds=None):
     """Inverse sizing (the CLI's ``hcisim size FILE --json``): the cheapest designs of the
     requirements file's candidates that meet its demand, each simulated at the demand with its
     hosts down, with cost, capacity and knee, and every cheaper candidate with why it fails.
-    Returns a dict (answers, cheaper_failures, ...); ``prices`` is laid over the file's."""
+    Returns a dict (answers, cheaper_failures, ...); ``prices`` is laid over the file's. With
+    ``range_seeds`` N, each answer carries ``range``: achieved_iops and latency_ms at the demand
+    and knee_iops over N seeds with the calibration's errors (the CLI's ``size --range``)."""
     if not isinstance(requirements, (str, os.PathLike)):
         raise TypeError("requirements: expected the path of a requirements file")
     path = os.fspath(requirements)
@@ -254,7 +263,8 @@ def size(requirements, jobs=0, prices=None):
         raise InvalidInput(f"requirements file '{path}' does not exist or is not a file")
     if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or not 0 <= jobs <= 256:
         raise InvalidInput(f"size: jobs = {jobs!r}; expected an integer 0..256")
-    return json.loads(_hcisim.size(path, int(jobs), *_prices(prices)))
+    n = 0 if range_seeds is None else _range_seeds("size", range_seeds)
+    return json.loads(_hcisim.size(path, int(jobs), *_prices(prices), n))
 
 
 def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None, range_seeds=None):

@@ -4,7 +4,7 @@
 //     hosts (required), architecture: osa | esa, witness_host: bool (2-node),
 //     failed_hosts: [esx02, ...] (hosts down for the whole run; the cluster runs degraded)
 //     resync: {active: bool (rebuild their components during the run), throttle_mbps, outstanding}
-//     host:                                (required) the template every host follows
+//     host:                                (required) the template of the first `hosts` hosts
 //       cpu: {model: <catalog>, sockets, cores (per socket), threads_per_core, ghz}
 //       network: {speed_gbe, ports, teaming: failover | lacp, nic: <catalog>, mtu, transport: tcp | rdma,
 //                 switch: <catalog>, fabric: single_switch | direct | leaf_spine, hosts_per_leaf,
@@ -12,6 +12,8 @@
 //       disk_groups: [{cache: D, capacity: [D, ...]}]             (OSA)
 //       pool: [D, ...]                                             (ESA)
 //       where D = catalog name | {device: <catalog>, count, connection} | inline figures
+//     more_hosts: [{count, cpu, disk_groups | pool}, ...]   hosts that differ, after the `hosts`
+//                 of `host` (esx01..), on the cluster's network; 64 hosts in all
 //     osa: {write_buffer_gb, destage_start_fill, congestion_start_fill, ...}
 //     esa: {lfs_overhead, gc_factor, stripe_unit_kb, cpu_per_io_factor}
 //   policy: {raid: raid1 | raid5 | raid6, ftt, checksum, encryption, stripe_width (1..12)}
@@ -231,26 +233,9 @@ SwitchSpec default_switch(double gbps, const HardwareCatalog& cat) {
   return cat.network_switch("dell-s5232f-on");
 }
 
-void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& out, std::vector<std::string>& notes) {
-  c.expect_map({"hosts", "architecture", "witness_host", "host", "osa", "esa", "client_cache_mb", "failed_hosts",
-                "resync", "capacity_reserve"});
-  const long hosts = c.integer("hosts", 0, 1, 64);
-  if (hosts == 0) c.fail("missing key 'cluster.hosts' (1 to 64)");
-  out.architecture = c.choice("architecture", "osa", {"osa", "esa"}) == "osa" ? Architecture::osa : Architecture::esa;
-  out.witness_host = c.flag("witness_host", false);
-  // ESA exists from vSAN 8, whose rule is Reserved Capacity (not on 2-node clusters); OSA
-  // clusters default to the older slack guidance that the seeds' vSAN versions used.
-  const char* default_reserve = out.architecture == Architecture::esa && !out.witness_host ? "reserved" : "slack";
-  out.capacity_reserve = c.choice("capacity_reserve", default_reserve, {"slack", "reserved"}) == "slack"
-                             ? CapacityReserve::slack
-                             : CapacityReserve::reserved;
-  if (out.capacity_reserve == CapacityReserve::reserved && out.witness_host)
-    c.fail_value(c.key_path("capacity_reserve"), "reserved",
-                 "slack: a 2-node cluster (witness_host) has no Reserved Capacity", c.node()["capacity_reserve"]);
-  out.client_cache_mb = c.number("client_cache_mb", out.client_cache_mb);
-
-  const YamlReader h = c.child("host");
-  h.expect_map({"cpu", "network", "disk_groups", "pool"});
+// A host's own parts: its CPU and its disk groups or storage pool (the network is the
+// cluster's). `h` is cluster.host or an item of cluster.more_hosts.
+HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat) {
   HostSpec host;
   // CPU: a catalog model and/or explicit figures.
   host.cpu.name = "cpu";
@@ -279,6 +264,68 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     }
   } else {
     h.fail("missing key 'cpu' ({cores, ghz} or {model})");
+  }
+  // Storage.
+  if (h.has("disk_groups")) {
+    const YamlReader groups = h.child("disk_groups");
+    if (!groups.is_sequence()) groups.fail("expected a list of {cache, capacity}");
+    // Counted before any group is read: a list of thousands of aliased groups was expanded
+    // (and copied to every host) before the 1-5 rule fired (fuzz review D4).
+    if (groups.size() > 5) groups.fail(std::to_string(groups.size()) + " disk groups; an OSA host has 1 to 5");
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      const YamlReader dg = groups.item(g);
+      dg.expect_map({"cache", "capacity"});
+      DiskGroupSpec spec;
+      spec.cache = read_drives(dg.child("cache"), cat, false).front();
+      spec.capacity = read_drive_list(dg.child("capacity"), cat);
+      host.disk_groups.push_back(spec);
+    }
+  }
+  if (h.has("pool")) host.pool = read_drive_list(h.child("pool"), cat);
+  return host;
+}
+
+void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& out, std::vector<std::string>& notes) {
+  c.expect_map({"hosts", "architecture", "witness_host", "host", "more_hosts", "osa", "esa", "client_cache_mb",
+                "failed_hosts", "resync", "capacity_reserve"});
+  const long hosts = c.integer("hosts", 0, 1, 64);
+  if (hosts == 0) c.fail("missing key 'cluster.hosts' (1 to 64)");
+  out.architecture = c.choice("architecture", "osa", {"osa", "esa"}) == "osa" ? Architecture::osa : Architecture::esa;
+  out.witness_host = c.flag("witness_host", false);
+  // ESA exists from vSAN 8, whose rule is Reserved Capacity (not on 2-node clusters); OSA
+  // clusters default to the older slack guidance that the seeds' vSAN versions used.
+  const char* default_reserve = out.architecture == Architecture::esa && !out.witness_host ? "reserved" : "slack";
+  out.capacity_reserve = c.choice("capacity_reserve", default_reserve, {"slack", "reserved"}) == "slack"
+                             ? CapacityReserve::slack
+                             : CapacityReserve::reserved;
+  if (out.capacity_reserve == CapacityReserve::reserved && out.witness_host)
+    c.fail_value(c.key_path("capacity_reserve"), "reserved",
+                 "slack: a 2-node cluster (witness_host) has no Reserved Capacity", c.node()["capacity_reserve"]);
+  out.client_cache_mb = c.number("client_cache_mb", out.client_cache_mb);
+
+  const YamlReader h = c.child("host");
+  h.expect_map({"cpu", "network", "disk_groups", "pool"});
+  // Hosts that differ (an expansion of a newer generation): `hosts` of `host`, then each
+  // cluster.more_hosts item's `count` of its own CPU and storage, on the cluster's network.
+  std::vector<std::pair<long, HostSpec>> templates{{hosts, read_host_hardware(h, cat)}};
+  long total = hosts;
+  if (c.has("more_hosts")) {
+    const YamlReader more = c.child("more_hosts");
+    if (!more.is_sequence() || more.size() == 0)
+      more.fail("expected a list of {count, cpu, disk_groups or pool}: hosts beyond cluster.hosts that differ from cluster.host");
+    if (more.size() > 64) more.fail(std::to_string(more.size()) + " items; a cluster has at most 64 hosts");
+    for (std::size_t i = 0; i < more.size(); ++i) {
+      const YamlReader m = more.item(i);
+      m.expect_map({"count", "cpu", "disk_groups", "pool"});
+      const long count = m.integer("count", 0, 1, 64);
+      if (count == 0) m.fail("missing key 'count' (1 to 64 hosts of this kind)");
+      total += count;
+      if (total > 64)
+        m.fail_value(m.key_path("count"), std::to_string(count),
+                     "at most " + std::to_string(64 - (total - count)) + ": a cluster has 1 to 64 hosts in all",
+                     m.node()["count"]);
+      templates.emplace_back(count, read_host_hardware(m, cat));
+    }
   }
   // Network: NIC, teaming, fabric.
   const YamlReader n = h.child("network");
@@ -342,34 +389,18 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   }
   const std::string fabric = n.choice("fabric", "single_switch", {"single_switch", "direct", "leaf_spine"});
   f.kind = fabric == "direct" ? FabricKind::direct : fabric == "leaf_spine" ? FabricKind::leaf_spine : FabricKind::single_switch;
-  f.hosts_per_leaf = static_cast<int>(n.integer("hosts_per_leaf", std::min<long>(hosts, 16), 1, 1024));
+  f.hosts_per_leaf = static_cast<int>(n.integer("hosts_per_leaf", std::min<long>(total, 16), 1, 1024));
   f.spines = static_cast<int>(n.integer("spines", 2, 1, 64));
   f.uplink_gbps = n.number("uplink_gbe", 100);
   f.spine = cat.network_switch("dell-s5232f-on");
-  // Storage.
-  if (h.has("disk_groups")) {
-    const YamlReader groups = h.child("disk_groups");
-    if (!groups.is_sequence()) groups.fail("expected a list of {cache, capacity}");
-    // Counted before any group is read: a list of thousands of aliased groups was expanded
-    // (and copied to every host) before the 1-5 rule fired (fuzz review D4).
-    if (groups.size() > 5) groups.fail(std::to_string(groups.size()) + " disk groups; an OSA host has 1 to 5");
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      const YamlReader dg = groups.item(g);
-      dg.expect_map({"cache", "capacity"});
-      DiskGroupSpec spec;
-      spec.cache = read_drives(dg.child("cache"), cat, false).front();
-      spec.capacity = read_drive_list(dg.child("capacity"), cat);
-      host.disk_groups.push_back(spec);
+  for (const auto& [count, host] : templates)
+    for (long i = 0; i < count; ++i) {
+      HostSpec copy = host;
+      char name[32];
+      std::snprintf(name, sizeof name, "esx%02zu", out.hosts.size() + 1);
+      copy.name = name;
+      out.hosts.push_back(copy);
     }
-  }
-  if (h.has("pool")) host.pool = read_drive_list(h.child("pool"), cat);
-  for (long i = 0; i < hosts; ++i) {
-    HostSpec copy = host;
-    char name[32];
-    std::snprintf(name, sizeof name, "esx%02ld", i + 1);
-    copy.name = name;
-    out.hosts.push_back(copy);
-  }
   if (c.has("failed_hosts")) {
     // Hosts that are down for the whole run, by name (ClusterSpec::failed_hosts).
     const YamlReader down = c.child("failed_hosts");

@@ -453,3 +453,46 @@ TEST_CASE("cluster.failed_hosts names hosts that are down: the run is degraded a
   CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx02]", "cluster.resync.outstanding=0"}),
                     Catch::Contains("cluster.resync.outstanding"));
 }
+
+TEST_CASE("cluster.more_hosts adds hosts that differ: their own CPU and storage, the cluster's network") {
+  // An expansion of two larger hosts after seed 000's four NUCs.
+  const std::string more = "  more_hosts:\n"
+                           "    - count: 2\n"
+                           "      cpu: {model: intel-xeon-gold-6338, sockets: 2}\n"
+                           "      disk_groups:\n"
+                           "        - {cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb, lexar-nm620-2tb]}\n";
+  const std::string text = replace(kExample, "policy: {raid: raid1", more + "policy: {raid: raid1");
+  const std::vector<std::string> shorter = {"workload.duration_s=0.4", "workload.warmup_s=0.1", "workload.vms=12"};
+  const Scenario s = parse(text, shorter);
+  REQUIRE(s.cluster.hosts.size() == 6);
+  CHECK(s.cluster.hosts[3].name == "esx04");
+  CHECK(s.cluster.hosts[3].cpu.cores() == 8);
+  CHECK(s.cluster.hosts[4].name == "esx05");
+  CHECK(s.cluster.hosts[5].cpu.sockets == 2);
+  CHECK(s.cluster.hosts[5].cpu.cores() > 8);
+  CHECK(s.cluster.hosts[5].disk_groups[0].capacity.size() == 2);
+  // Capacity counts each host's own devices, and the reserve keeps the largest host's.
+  const CapacityReport c = scenario_capacity(s);
+  CHECK(c.hosts_counted == 6);
+  const RunResult r = simulate(s);
+  REQUIRE(r.hosts.size() == 6);
+  // The same VMs per host, but the larger hosts' CPUs are busy for a smaller share.
+  CHECK(r.host("esx05")->cpu_utilization_pct < r.host("esx01")->cpu_utilization_pct);
+  CHECK(r.result.iops * r.result.pooled_latency_ms * 1e-3 == Approx(r.configured_outstanding).epsilon(0.03));
+  // More hosts take more parts: every host's CPU is priced by its own model.
+  CHECK_THAT(to_json(r), Catch::Contains("\"hosts\": 6"));
+
+  // Bad input names the item and what is allowed.
+  CHECK_THROWS_WITH(parse(replace(text, "    - count: 2\n", "    - count: 0\n")),
+                    Catch::Contains("test.yaml:18: cluster.more_hosts[0].count = '0' is not allowed; expected a whole number in [1, 64]"));
+  CHECK_THROWS_WITH(parse(replace(text, "    - count: 2\n", "    - count: 61\n")),
+                    Catch::Contains("test.yaml:") && Catch::Contains("at most 60: a cluster has 1 to 64 hosts in all"));
+  CHECK_THROWS_WITH(parse(replace(text, "    - count: 2\n", "    - count: 2\n      network: {speed_gbe: 25}\n")),
+                    Catch::Contains("unknown key 'cluster.more_hosts[0].network'") &&
+                        Catch::Contains("allowed here: count, cpu, disk_groups, pool"));
+  CHECK_THROWS_WITH(parse(replace(kExample, "policy: {raid: raid1", "  more_hosts: {count: 2}\npolicy: {raid: raid1")),
+                    Catch::Contains("more_hosts") && Catch::Contains("expected a list of {count, cpu, disk_groups or pool}"));
+  CHECK_THROWS_WITH(parse(replace(text, "      disk_groups:\n        - {cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb, lexar-nm620-2tb]}\n",
+                                  "      pool: [samsung-pm1733-3.84tb]\n")),
+                    Catch::Contains("OSA has no storage pool"));
+}

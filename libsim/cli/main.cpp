@@ -431,7 +431,7 @@ int cmd_run_range(const Args& a, const Scenario& s, const ScenarioReader& read, 
     std::printf("scenario,%s\n%s,%s\n", ranged_csv_header(run_range_names()).c_str(), csv_field(s.name).c_str(),
                 ranged_csv_cells(r).c_str());
   else
-    std::printf("Scenario: %s\nWorkload: %s\n\n%s", s.name.c_str(), s.workload.describe().c_str(), format_ranged(r).c_str());
+    std::printf("Scenario: %s\nWorkload: %s\n\n%s", s.name.c_str(), describe_workloads(s).c_str(), format_ranged(r).c_str());
   return 0;
 }
 
@@ -443,10 +443,10 @@ int cmd_run(const Args& a, const HardwareCatalog& cat) {
   if (a.range) return cmd_run_range(a, s, range_reader(file, a.sets, &said), cat);
   if (a.csv && a.replications > 1) usage_error("run --replications prints text or --json, not --csv");
   if (a.replications > 1) {
-    if (!a.json) std::printf("Scenario: %s\nWorkload: %s\n\n", s.name.c_str(), s.workload.describe().c_str());
+    if (!a.json) std::printf("Scenario: %s\nWorkload: %s\n\n", s.name.c_str(), describe_workloads(s).c_str());
     return cmd_run_replicated(a, s);
   }
-  if (!a.json && !a.csv) std::printf("Scenario: %s\nWorkload: %s\n\n", s.name.c_str(), s.workload.describe().c_str());
+  if (!a.json && !a.csv) std::printf("Scenario: %s\nWorkload: %s\n\n", s.name.c_str(), describe_workloads(s).c_str());
   Progress p(!a.quiet);
   const RunResult r = simulate(s, p.fn());
   p.done();
@@ -459,7 +459,7 @@ int cmd_validate(const Args& a, const HardwareCatalog& cat) {
   const Scenario s = load(a.files[0], a.sets, cat);
   std::printf("%s: ok (%zu hosts, %s, %s; %s)\n", a.files[0].c_str(), s.cluster.hosts.size(),
               architecture_name(s.cluster.architecture), s.cluster.layout().describe().c_str(),
-              s.workload.describe().c_str());
+              describe_workloads(s).c_str());
   return 0;
 }
 

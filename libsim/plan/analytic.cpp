@@ -16,6 +16,10 @@ namespace hcisim {
 
 AnalyticModel analytic_model(const Scenario& scenario, const ProgressFn& progress) {
   const WorkloadSpec& w = scenario.workload;
+  if (!scenario.groups.empty())
+    throw InvalidArgument("analytic: the scenario runs " + std::to_string(scenario.groups.size()) +
+                          " workload groups; the analytic curve is one workload's (give one workload; run, sweep and "
+                          "compare take groups)");
   if (w.iops_limit_per_vm > 0)
     throw InvalidArgument("analytic: the scenario is an open loop (workload.iops_limit_per_vm); the network is closed, "
                           "give the closed loop");

@@ -287,7 +287,7 @@ std::string to_json(const Ranged& r) {
 
 std::string ranged_report_json(const Scenario& scenario, const Ranged& r, const KneeTarget* target) {
   std::string out = "{\"scenario\": " + json_string(scenario.name) + ", \"workload\": " +
-                    json_string(scenario.workload.describe());
+                    json_string(describe_workloads(scenario));
   if (target)
     out += ", \"target\": {\"stat\": \"" + std::string(latency_stat_name(target->stat)) +
            "\", \"limit_ms\": " + json_number(target->limit_ms) + "}";

@@ -85,6 +85,24 @@ constexpr const char* kClasses[] = {"cpu", "cache_device", "capacity_device", "p
 
 }  // namespace
 
+// The workload groups' own results (RunResult::groups), one line each; nothing for one workload.
+std::string group_lines(const RunResult& r) {
+  if (r.groups.empty()) return "";
+  std::string out = "Workload groups (HCIBench's rules over each group's VMs):\n";
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "  %-16s %5s %11s %9s %9s %9s %9s %9s  %s\n", "group", "VMs", "IOPS", "MB/s", "R_LAT ms",
+                "W_LAT ms", "R p95 ms", "W p95 ms", "workload");
+  out += buf;
+  for (const GroupResult& g : r.groups) {
+    const WorkloadResult& x = g.result;
+    std::snprintf(buf, sizeof buf, "  %-16s %5d %11.0f %9.2f %9.3f %9.3f %9.3f %9.3f  %s\n", g.name.c_str(), g.vms, x.iops,
+                  x.throughput_mbps, x.read_latency_ms, x.write_latency_ms, x.read_p95_ms, x.write_p95_ms,
+                  g.workload.c_str());
+    out += buf;
+  }
+  return out;
+}
+
 std::string format_hcibench(const RunResult& r) {
   const WorkloadResult& w = r.result;
   std::ostringstream os;
@@ -104,6 +122,7 @@ std::string format_hcibench(const RunResult& r) {
      << fmt("%.3f", w.write_p99_ms) << " ms\n"
      << "Outstanding I/O " << fmt("%.1f", w.outstanding_io) << " (configured " << r.configured_outstanding
      << "), simulated I/Os " << w.simulated_ios << " in " << fmt("%.2f", w.seconds) << " s\n"
+     << group_lines(r)
      << precision_lines(r)
      << "Bottleneck: " << r.bottleneck << "\n"
      << failed_line(r)
@@ -212,6 +231,20 @@ std::string to_json(const RunResult& r) {
      << "  \"outstanding_io\": " << num(w.outstanding_io) << ",\n"
      << "  \"configured_outstanding_io\": " << r.configured_outstanding << ",\n"
      << "  \"simulated_ios\": " << w.simulated_ios << ",\n"
+     << "  \"groups\": [";
+  for (std::size_t i = 0; i < r.groups.size(); ++i) {
+    const GroupResult& g = r.groups[i];
+    const WorkloadResult& x = g.result;
+    os << (i ? ", " : "") << "{\"name\": " << json_string(g.name) << ", \"workload\": " << json_string(g.workload)
+       << ", \"vms\": " << g.vms << ", \"configured_outstanding_io\": " << g.configured_outstanding
+       << ", \"iops\": " << num(x.iops) << ", \"read_iops\": " << num(x.read_iops) << ", \"write_iops\": "
+       << num(x.write_iops) << ", \"throughput_mbps\": " << num(x.throughput_mbps) << ", \"read_latency_ms\": "
+       << num(x.read_latency_ms) << ", \"write_latency_ms\": " << num(x.write_latency_ms) << ", \"read_p95_ms\": "
+       << num(x.read_p95_ms) << ", \"write_p95_ms\": " << num(x.write_p95_ms) << ", \"pooled_latency_ms\": "
+       << num(x.pooled_latency_ms) << ", \"read_p99_ms\": " << num(x.read_p99_ms) << ", \"write_p99_ms\": "
+       << num(x.write_p99_ms) << ", \"outstanding_io\": " << num(x.outstanding_io) << "}";
+  }
+  os << "],\n"
      << "  \"measured_seconds\": " << num(w.seconds) << ",\n"
      << "  \"iops_ci95\": " << json_interval(w.iops_ci) << ",\n"
      << "  \"pooled_latency_ci95_ms\": " << json_interval(w.latency_ci_ms) << ",\n"

@@ -36,6 +36,10 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
   if (!(options.delivered > 0 && options.delivered <= 1)) check::fail("knee delivered share", options.delivered, "(0, 1]");
   if (options.jobs < 0 || options.jobs > 256) check::fail("knee jobs", options.jobs, "0..256");
   const WorkloadSpec& w = scenario.workload;
+  if (!scenario.groups.empty())
+    throw InvalidArgument("knee: the scenario runs " + std::to_string(scenario.groups.size()) +
+                          " workload groups; the knee bisects one workload's offered load (give one workload; run, "
+                          "sweep and compare take groups)");
   if (w.iops_limit_per_vm > 0)
     throw InvalidArgument("knee: the scenario is already an open loop (workload.iops_limit_per_vm = " +
                           std::to_string(w.iops_limit_per_vm) + "); the knee sets the offered load itself");

@@ -39,6 +39,7 @@
 #include "hcisim/core/check.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/storage/capacity.hpp"
+#include "hcisim/workload/vm_workload.hpp"
 #include "hcisim/workload/workload_parsers.hpp"
 #include "yaml_reader.hpp"
 
@@ -460,15 +461,17 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   }
 }
 
-void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s) {
+// One workload's keys (`workload:`, or a group with the workload's keys laid under its own).
+// `threads_per_vmdk` gets DiskSpd's -t.
+WorkloadSpec read_workload_spec(const YamlReader& w, const ClusterSpec& cluster, int& threads_per_vmdk) {
   w.expect_map({"hcibench", "diskspd", "fio", "preset", "easy_run", "vms", "vmdks_per_vm", "outstanding_per_vmdk",
                 "block_size", "read_pct", "random_pct", "working_set_pct", "vmdk_size", "compress_pct", "dedupe_pct",
                 "duration_s", "warmup_s", "history_s", "iops_limit_per_vm", "latency_target_ms", "vscsi",
-                "vscsi_disk_queue", "vscsi_adapter_queue", "auto_precision_pct", "auto_max_s"});
+                "vscsi_disk_queue", "vscsi_adapter_queue", "auto_precision_pct", "auto_max_s", "name", "groups"});
   int sources = 0;
   for (const char* k : {"hcibench", "diskspd", "fio", "preset", "easy_run"}) sources += w.has(k);
   if (sources > 1) w.fail("give at most one of hcibench, diskspd, fio, preset, easy_run");
-  WorkloadSpec& spec = s.workload;
+  WorkloadSpec spec;
   // A parser's complaint is put at its key's line (or "(--set)"); the reader's own errors
   // (a list where a value belongs) already carry their place and are not wrapped again
   // (fuzz review D13: "file:20: workload: file (--set): ...").
@@ -516,7 +519,8 @@ void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s)
                                                                                                  : VscsiAdapter::lsilogic;
   spec.vscsi_disk_queue = static_cast<int>(w.integer("vscsi_disk_queue", spec.vscsi_disk_queue, 0, 1024));
   spec.vscsi_adapter_queue = static_cast<int>(w.integer("vscsi_adapter_queue", spec.vscsi_adapter_queue, 0, 4096));
-  s.threads_per_vmdk = std::min(spec.threads_per_vmdk, spec.outstanding_per_vmdk);
+  if (w.has("name")) spec.name = w.text("name", spec.name);
+  threads_per_vmdk = std::min(spec.threads_per_vmdk, spec.outstanding_per_vmdk);
   try {
     spec.validate();
   } catch (const InvalidArgument& e) {
@@ -530,9 +534,77 @@ void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s)
     const std::string key = rest.substr(0, rest.find(' '));
     const std::string after = rest.substr(key.size());
     const bool one_key = after.rfind(" = ", 0) == 0 || after.rfind(" bytes = ", 0) == 0;
-    if (one_key && w.has(key.c_str())) throw InvalidArgument(w.where(w.node()[key]) + ": workload." + rest);
+    if (one_key && w.has(key.c_str())) throw InvalidArgument(w.where(w.node()[key]) + ": " + w.key_path(key.c_str()) + rest.substr(key.size()));
     w.fail(rest);
   }
+  return spec;
+}
+
+// workload: one workload, or `groups` that run at once on the cluster (issue 23, item 6):
+// each group is the workload map with the group's own keys laid over it (a group's hcibench,
+// fio, preset or easy_run replaces the workload's). The run's length, warm-up and history are
+// the whole run's, and the data profile (compress_pct, dedupe_pct) the cluster's: the same in
+// every group.
+void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s) {
+  if (!w.has("groups")) {
+    s.workload = read_workload_spec(w, cluster, s.threads_per_vmdk);
+    return;
+  }
+  const YamlReader list = w.child("groups");
+  if (!list.is_sequence() || list.size() == 0)
+    list.fail("expected a list of workload groups, each a map of workload keys, e.g. [{name: oltp, vms: 8}, "
+              "{name: backup, vms: 2, block_size: 256k, read_pct: 0}]");
+  if (list.size() > static_cast<std::size_t>(VmWorkload::kMaxGroups))
+    list.fail(std::to_string(list.size()) + " groups; at most " + std::to_string(VmWorkload::kMaxGroups));
+  if (w.has("latency_target_ms") && w.number("latency_target_ms", 0) > 0)
+    w.fail("latency_target_ms (HCIBench's latency-target mode) drives one workload; it cannot be combined with groups");
+  static const char* const kSources[] = {"hcibench", "diskspd", "fio", "preset", "easy_run"};
+  const auto is_source = [](const std::string& k) {
+    return std::find_if(std::begin(kSources), std::end(kSources), [&](const char* x) { return k == x; }) != std::end(kSources);
+  };
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YamlReader g = list.item(i);
+    if (!g.is_map()) g.fail("expected a map of workload keys, e.g. {name: oltp, vms: 8, block_size: 8k}");
+    for (const char* k : {"duration_s", "warmup_s", "history_s", "auto_precision_pct", "auto_max_s"})
+      if (g.has(k))
+        g.fail_value(g.key_path(k), g.text(k, ""), "no value here: the run's length is the whole run's; set workload." +
+                                                       std::string(k) + " beside groups", g.node()[k]);
+    for (const char* k : {"groups", "latency_target_ms", "diskspd"})
+      if (g.has(k))
+        g.fail(std::string(k) + (std::string(k) == "groups"              ? ": groups do not nest"
+                                 : std::string(k) == "diskspd"           ? ": a DiskSpd command line (its per-thread tables) runs alone; a group takes hcibench, fio, preset, easy_run or explicit keys"
+                                                                         : ": HCIBench's latency-target mode drives one workload, not a group"));
+    bool own_source = false;
+    for (const char* k : kSources) own_source = own_source || g.has(k);
+    // The workload's keys are laid under the group's in the document itself, so every value
+    // keeps its own line for errors (a copy of the map would lose the marks).
+    YAML::Node merged = g.node();
+    const YAML::Node& view = merged;
+    for (const auto& kv : w.node()) {
+      const std::string key = kv.first.Scalar();
+      if (key == "groups" || key == "name" || (own_source && is_source(key)) || view[key]) continue;
+      merged[key] = kv.second;
+    }
+    int threads = 1;
+    WorkloadSpec spec = read_workload_spec(g, cluster, threads);
+    if (threads > 1 || spec.tool == WorkloadTool::diskspd)
+      g.fail("a DiskSpd command line (its per-thread tables) runs alone; a group takes hcibench, fio, preset, easy_run or explicit keys");
+    spec.name = g.has("name") ? g.text("name", "") : "group" + std::to_string(i + 1);
+    if (spec.name.empty()) g.fail("name: expected a group name");
+    for (const WorkloadSpec& other : s.groups)
+      if (other.name == spec.name) g.fail("name '" + spec.name + "' is given to two groups; each group needs its own");
+    if (!s.groups.empty() && (spec.compress_pct != s.groups.front().compress_pct || spec.dedupe_pct != s.groups.front().dedupe_pct)) {
+      char buf[300];
+      std::snprintf(buf, sizeof buf,
+                    "compress_pct %g and dedupe_pct %g differ from group 1's (%g, %g): the data profile is the cluster's "
+                    "(one reduction ratio), so every group gives the same",
+                    spec.compress_pct, spec.dedupe_pct, s.groups.front().compress_pct, s.groups.front().dedupe_pct);
+      g.fail(buf);
+    }
+    s.groups.push_back(spec);
+  }
+  s.workload = s.groups.front();
+  s.threads_per_vmdk = 1;
 }
 
 }  // namespace
@@ -555,13 +627,24 @@ void note_missing_calibration(Scenario& s, const HardwareCatalog& catalog) {
 // the outstanding I/Os on this many hosts, and the VMs' data against usable capacity (an
 // error past 100 times, a warning past 1). Throws InvalidArgument without a place.
 void check_combination(Scenario& s) {
-  const WorkloadSpec& w = s.workload;
   const int hosts = static_cast<int>(s.cluster.hosts.size());
-  w.check_outstanding(hosts);
-  const double vms = w.vm_count(hosts);
-  // HCIBench writes every VMDK's working set before it measures: that data must fit.
+  double data_gb = 0, slots = 0;
+  for (const WorkloadSpec& w : scenario_workloads(s)) {
+    w.check_outstanding(hosts);
+    const double vms = w.vm_count(hosts);
+    slots += vms * w.vmdks_per_vm * w.outstanding_per_vmdk;
+    // HCIBench writes every VMDK's working set before it measures: that data must fit.
+    data_gb += vms * w.vmdks_per_vm * static_cast<double>(w.vmdk_size.count()) * w.working_set_pct / 100.0 / 1e9;
+  }
+  if (slots > 1e6) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "the groups keep %.0f I/Os outstanding in all (VMs x VMDKs x outstanding per VMDK); expected at most "
+                  "1,000,000",
+                  slots);
+    throw InvalidArgument(buf);
+  }
   const CapacityReport c = scenario_capacity(s);
-  const double data_gb = vms * w.vmdks_per_vm * static_cast<double>(w.vmdk_size.count()) * w.working_set_pct / 100.0 / 1e9;
   // A hundred times what the devices hold (before any reserve) is no longer a what-if but a
   // typo (fuzz review D5); the reserve rule must not turn a cluster into an error.
   const double holds_gb = std::max(0.0, c.raw_gb - c.metadata_gb) * c.reduction_ratio / (c.policy_factor * c.lfs_factor);
@@ -761,9 +844,17 @@ Scenario from_specs(std::string name, ClusterSpec cluster, WorkloadSpec workload
 
 }  // namespace
 
+std::string describe_workloads(const Scenario& s) {
+  if (s.groups.empty()) return s.workload.describe();
+  std::string out;
+  for (const WorkloadSpec& g : s.groups) out += (out.empty() ? "" : "; ") + g.name + ": " + g.describe();
+  return out;
+}
+
 CapacityReport scenario_capacity(const Scenario& s) {
   CapacityOptions o;
-  o.largest_object_gb = static_cast<double>(s.workload.vmdk_size.count()) / 1e9;
+  for (const WorkloadSpec& w : scenario_workloads(s))
+    o.largest_object_gb = std::max(o.largest_object_gb, static_cast<double>(w.vmdk_size.count()) / 1e9);
   return capacity(s.cluster, DataProfile{s.workload.compress_pct, s.workload.dedupe_pct}, o);
 }
 

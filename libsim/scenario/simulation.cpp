@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 
@@ -33,6 +34,54 @@ void add_use(std::vector<ResourceClassUse>& classes, const std::string& cls, con
     it->busiest = member;
   }
 }
+
+// The workloads of a run: one, or the scenario's groups (issue 23, item 6) behind one
+// client that hands each completion to its group by the token's upper bits
+// (VmWorkload::group_of). Each group's VMs continue the round-robin over the hosts where the
+// group before it stopped.
+class Workloads final : public IoClient {
+ public:
+  Workloads(Engine& engine, const Scenario& s) {
+    const std::vector<WorkloadSpec> specs = scenario_workloads(s);
+    const int hosts = static_cast<int>(s.cluster.hosts.size());
+    int first_vm = 0;
+    for (std::size_t g = 0; g < specs.size(); ++g) {
+      loads_.push_back(std::make_unique<VmWorkload>(engine, specs[g], s.seed, s.threads_per_vmdk, s.replication,
+                                                    static_cast<int>(g), first_vm));
+      first_vm += specs[g].vm_count(hosts);
+    }
+  }
+  void on_io_done(Cluster& cluster, std::uint64_t token) override {
+    loads_[static_cast<std::size_t>(VmWorkload::group_of(token))]->on_io_done(cluster, token);
+  }
+  void start(Cluster& cluster) {
+    for (auto& l : loads_) l->start(cluster);
+  }
+  void reset_stats() {
+    for (auto& l : loads_) l->reset_stats();
+  }
+  std::uint64_t completed() const {
+    std::uint64_t n = 0;
+    for (const auto& l : loads_) n += l->completed();
+    return n;
+  }
+  std::int64_t completed_latency_ns() const {
+    std::int64_t n = 0;
+    for (const auto& l : loads_) n += l->completed_latency_ns();
+    return n;
+  }
+  Time measured_since() const { return loads_.front()->measured_since(); }
+  std::vector<const VmWorkload*> all() const {
+    std::vector<const VmWorkload*> out;
+    for (const auto& l : loads_) out.push_back(l.get());
+    return out;
+  }
+  const VmWorkload& front() const { return *loads_.front(); }
+  std::size_t size() const { return loads_.size(); }
+
+ private:
+  std::vector<std::unique_ptr<VmWorkload>> loads_;
+};
 
 }  // namespace
 
@@ -64,21 +113,26 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
                           "' is not calibrated: build it with parse_scenario, load_scenario or make_scenario "
                           "(make_uncalibrated_scenario runs the uncalibrated model on purpose)");
   const auto wall0 = std::chrono::steady_clock::now();
+  // The run's settings (length, warm-up, history, data profile) are the same in every group.
   const WorkloadSpec& w = scenario.workload;
   Engine engine;
-  VmWorkload load(engine, w, scenario.seed, scenario.threads_per_vmdk, scenario.replication);
+  Workloads load(engine, scenario);
   Cluster cluster(engine, scenario.cluster, DataProfile{w.compress_pct, w.dedupe_pct}, scenario.seed, load,
                   scenario.replication);
   // An OSA write waits for room in its write buffers; one larger than a whole buffer would
   // wait forever and stall every VM behind it (fuzz review D7). A write reaches vSAN in the
   // virtual adapter's largest transfer at most (PVSCSI 512 KiB).
   const double buffer = cluster.smallest_write_buffer();
-  const std::int64_t piece = std::min(w.block.count(), max_transfer(w.vscsi).count());
-  if (w.read_pct < 100 && buffer > 0 && static_cast<double>(piece) > buffer)
-    throw InvalidArgument("workload block_size = " + std::to_string(w.block.count()) + " bytes (" +
-                          std::to_string(piece) + " per transfer of the virtual adapter) is not allowed with a " +
-                          std::to_string(static_cast<long long>(buffer)) +
-                          "-byte OSA write buffer (cluster.osa.write_buffer_gb): a write must fit in the buffer");
+  for (const VmWorkload* l : load.all()) {
+    const WorkloadSpec& g = l->spec();
+    const std::int64_t piece = std::min(g.block.count(), max_transfer(g.vscsi).count());
+    if (g.read_pct < 100 && buffer > 0 && static_cast<double>(piece) > buffer)
+      throw InvalidArgument((load.size() > 1 ? "workload group '" + g.name + "' " : std::string("workload ")) +
+                            "block_size = " + std::to_string(g.block.count()) + " bytes (" + std::to_string(piece) +
+                            " per transfer of the virtual adapter) is not allowed with a " +
+                            std::to_string(static_cast<long long>(buffer)) +
+                            "-byte OSA write buffer (cluster.osa.write_buffer_gb): a write must fit in the buffer");
+  }
   load.start(cluster);
   if (scenario.cluster.resync.active) cluster.start_resync();
 
@@ -129,7 +183,8 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     mark();
     report();
     // The progress watchdog every 16 batches, so a stall stops a long run early.
-    if (++batches % 16 == 0) check_progress(load, engine.now());
+    if (++batches % 16 == 0)
+      for (const VmWorkload* l : load.all()) check_progress(*l, engine.now());
   };
   // The measured window follows `history_s` of the same workload: start from prepared
   // buffers and let the warm-up age them that long (time-compressed), then run at k = 1.
@@ -201,18 +256,28 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   if (!(length.measured_s > 0))
     throw std::runtime_error("the measured window is empty; no result is given");
 
-  check_progress(load, engine.now());
+  for (const VmWorkload* l : load.all()) check_progress(*l, engine.now());
   // The end-of-run invariants (issue 21, item 3). A violation is a broken model: an internal
   // error naming what broke, never a result.
   const auto broken = [](const std::string& what) {
     throw std::runtime_error(what + "; no result is given");
   };
-  if (const std::string guest = load.audit(engine.now(), cluster.live_requests()); !guest.empty()) broken(guest);
+  // Each group's guests against the operations they have out; all of them against the cluster.
+  std::uint64_t out_ops = 0;
+  for (const VmWorkload* l : load.all()) {
+    out_ops += l->operations_out();
+    if (const std::string guest = l->audit(engine.now(), l->operations_out()); !guest.empty())
+      broken(load.size() > 1 ? "workload group '" + l->spec().name + "': " + guest : guest);
+  }
+  if (out_ops != cluster.live_requests())
+    broken("the guests have " + std::to_string(out_ops) + " operations out, the cluster holds " +
+           std::to_string(cluster.live_requests()));
   // Bytes through the guest/cluster boundary: what left the guests in the window is what the
   // cluster took in (the cluster counts each operation, the guests each I/O they split).
   std::int64_t out_of_guests[2] = {0, 0};
-  for (const VmStats& vm : load.vm_stats())
-    for (std::size_t op = 0; op < 2; ++op) out_of_guests[op] += vm.dispatched_bytes[op];
+  for (const VmWorkload* l : load.all())
+    for (const VmStats& vm : l->vm_stats())
+      for (std::size_t op = 0; op < 2; ++op) out_of_guests[op] += vm.dispatched_bytes[op];
   const IoCounters& in = cluster.counters();
   if (out_of_guests[0] != in.host_read_bytes || out_of_guests[1] != in.host_write_bytes)
     broken("the guests sent " + std::to_string(out_of_guests[0]) + " read and " + std::to_string(out_of_guests[1]) +
@@ -231,8 +296,11 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     const double copies = cs.policy.ftt + 1;
     const double per_byte = copies / (esa ? cluster.reduction().compression : 1.0);
     const double expected = per_byte * static_cast<double>(in.host_write_bytes);
-    const double edges = 2 * per_byte * static_cast<double>(load.vms()) * w.vmdks_per_vm * w.outstanding_per_vmdk * static_cast<double>(w.block.count()) +
-                         copies * static_cast<double>(in.submitted);
+    double slot_bytes = 0;   // every slot's block, over the groups
+    for (const VmWorkload* l : load.all())
+      slot_bytes += static_cast<double>(l->vms()) * l->spec().vmdks_per_vm * l->spec().outstanding_per_vmdk *
+                    static_cast<double>(l->spec().block.count());
+    const double edges = 2 * per_byte * slot_bytes + copies * static_cast<double>(in.submitted);
     const double written = static_cast<double>(in.fg_device_write_bytes);
     if (std::abs(written - expected) > edges + 1e-9 * expected) {
       char buf[300];
@@ -247,6 +315,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   RunResult r;
   r.scenario = scenario.name;
   r.job_name = w.name;
+  for (std::size_t g = 1; g < scenario.groups.size(); ++g) r.job_name += "+" + scenario.groups[g].name;
   r.version = kVersion;
   r.seed = scenario.seed;
   r.replication = scenario.replication;
@@ -254,12 +323,17 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   r.inputs.architecture = architecture_name(scenario.cluster.architecture);
   r.inputs.hosts = static_cast<int>(scenario.cluster.hosts.size());
   r.inputs.layout = scenario.cluster.layout().describe();
-  r.inputs.workload = w.describe();
+  r.inputs.workload = describe_workloads(scenario);
   r.inputs.warnings = scenario.warnings;
   r.workload = w;
-  r.vms = load.vms();
-  r.configured_outstanding = r.vms * w.vmdks_per_vm * w.outstanding_per_vmdk;
-  r.result = summarize(load, engine.now());
+  for (const VmWorkload* l : load.all()) {
+    const int outstanding = l->vms() * l->spec().vmdks_per_vm * l->spec().outstanding_per_vmdk;
+    r.vms += l->vms();
+    r.configured_outstanding += outstanding;
+    if (!scenario.groups.empty())
+      r.groups.push_back({l->spec().name, l->spec().describe(), l->vms(), outstanding, summarize(*l, engine.now())});
+  }
+  r.result = summarize(load.all(), engine.now());
   r.result.iops_ci = series->rate_interval();
   r.result.latency_ci_ms = series->latency_interval_ms();
   r.length = length;
@@ -267,9 +341,10 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   r.counters = cluster.counters();
   r.resync_active = scenario.cluster.resync.active;
   r.resync = cluster.resync_status();
-  for (const VmStats& vm : load.vm_stats())
-    for (std::size_t op = 0; op < 2; ++op) r.pooled[op].merge(vm.latency[op]);
-  r.threads = load.thread_stats();
+  for (const VmWorkload* l : load.all())
+    for (const VmStats& vm : l->vm_stats())
+      for (std::size_t op = 0; op < 2; ++op) r.pooled[op].merge(vm.latency[op]);
+  if (load.size() == 1) r.threads = load.front().thread_stats();   // DiskSpd's rows (groups run no DiskSpd)
   r.capacity = scenario_capacity(scenario);
   r.cost = cluster_cost(scenario.cluster, r.capacity, scenario.prices);
 
@@ -327,7 +402,9 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   if (worst < 0.8) {
     char buf[48];
     std::snprintf(buf, sizeof buf, " at %.0f %%", std::floor(100.0 * std::max(0.0, worst)));
-    const char* why = w.iops_limit_per_vm > 0   ? "the open-loop rate limit sets the rate"
+    bool open = false;
+    for (const VmWorkload* l : load.all()) open = open || l->spec().iops_limit_per_vm > 0;
+    const char* why = open                      ? "the open-loop rate limit sets the rate"
                       : w.latency_target_ms > 0 ? "the latency target sets the outstanding I/O"
                                                 : "latency-bound at this outstanding I/O";
     r.bottleneck = "none (busiest: " + r.bottleneck + buf + "; " + why + ")";

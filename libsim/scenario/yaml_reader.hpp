@@ -30,6 +30,7 @@ class YamlReader {
 
   const YAML::Node& node() const { return node_; }
   const std::string& path() const { return path_; }
+  const std::string& file() const { return file_; }
   bool is_map() const { return node_.IsMap(); }
   bool is_sequence() const { return node_.IsSequence(); }
   bool is_scalar() const { return node_.IsScalar(); }

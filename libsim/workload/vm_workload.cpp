@@ -14,12 +14,15 @@ constexpr Time kLatencyWindow = Time::ns(100'000'000);   // 100 ms (fio's defaul
 }
 
 VmWorkload::VmWorkload(Engine& engine, const WorkloadSpec& spec, std::uint64_t seed, int threads_per_vmdk,
-                       std::uint64_t replication)
+                       std::uint64_t replication, int group, int first_vm)
     : engine_(engine),
       spec_((spec.validate(), spec)),
       threads_per_vmdk_(static_cast<int>(check::in_range(threads_per_vmdk, 1, spec.outstanding_per_vmdk,
                                                          "workload threads per VMDK"))),
-      rng_(seed, replication, "workload") {}
+      // The first group keeps the stream of a single workload (its results stay bit for bit).
+      rng_(seed, replication, group == 0 ? std::string("workload") : "workload/group" + std::to_string(group)),
+      token_tag_(static_cast<std::uint64_t>(check::in_range(group, 0, kMaxGroups - 1, "workload group")) << 32),
+      first_vm_(static_cast<int>(check::in_range(first_vm, 0, 1 << 24, "workload first VM"))) {}
 
 void VmWorkload::start(Cluster& cluster) {
   if (cluster_) throw InvalidArgument("VmWorkload::start called twice");
@@ -38,7 +41,7 @@ void VmWorkload::start(Cluster& cluster) {
   backlog_.assign(static_cast<std::size_t>(vms), 0);
   for (int v = 0; v < vms; ++v) {
     vm_first_slot_.push_back(static_cast<std::uint32_t>(slots_.size()));
-    const int host = up[static_cast<std::size_t>(v) % up.size()];
+    const int host = up[static_cast<std::size_t>(first_vm_ + v) % up.size()];
     vms_[static_cast<std::size_t>(v)].host = host;
     for (int d = 0; d < spec_.vmdks_per_vm; ++d) {
       Vmdk k;
@@ -134,14 +137,14 @@ void VmWorkload::dispatch(std::uint32_t slot) {
   // made of each submit (RAID-0 units of a striped object). One piece is the usual case and
   // skips the loop (about 30 instructions per I/O).
   if (piece_bytes_ == size) {
-    s.pieces_left = static_cast<std::uint16_t>(cluster_->submit(slot, k.object, k.host, s.op, offset, spec_.block, !random));
+    s.pieces_left = static_cast<std::uint16_t>(cluster_->submit(token_tag_ | slot, k.object, k.host, s.op, offset, spec_.block, !random));
     return;
   }
   // The virtual adapter splits a guest I/O above its transfer limit into pieces issued
   // together (workload_spec.hpp, VscsiAdapter).
   int operations = 0;
   for (std::int64_t at = 0; at < size; at += piece_bytes_)
-    operations += cluster_->submit_piece(slot, k.object, k.host, s.op, offset + static_cast<std::uint64_t>(at),
+    operations += cluster_->submit_piece(token_tag_ | slot, k.object, k.host, s.op, offset + static_cast<std::uint64_t>(at),
                                          Bytes{std::min(piece_bytes_, size - at)}, !random, Bytes{at == 0 ? size : 0});
   s.pieces_left = static_cast<std::uint16_t>(operations);
 }
@@ -324,6 +327,15 @@ std::uint64_t VmWorkload::measured() const {
   return n;
 }
 
+std::uint64_t VmWorkload::operations_out() const {
+  // A dispatched slot still has pieces_left in the cluster. A slot waiting in the guest has
+  // pieces_left 0 (never dispatched) or its old count 0.
+  std::uint64_t live = 0;
+  for (const Slot& s : slots_)
+    if (s.busy) live += s.pieces_left;
+  return live;
+}
+
 std::string VmWorkload::audit(Time now, std::uint64_t cluster_live_requests) const {
   char buf[400];
   std::uint64_t busy = 0, live = 0;
@@ -334,10 +346,7 @@ std::string VmWorkload::audit(Time now, std::uint64_t cluster_live_requests) con
     const auto vm = static_cast<std::size_t>(vmdks_[s.vmdk].vm);
     carried_out[vm] += static_cast<double>((now - std::max(s.issued, since_)).count_ns());
   }
-  // Operations out of the guest: a dispatched slot still has pieces_left in the cluster.
-  // A slot waiting in the guest has pieces_left 0 (never dispatched) or its old count 0.
-  for (const Slot& s : slots_)
-    if (s.busy) live += s.pieces_left;
+  live = operations_out();
   if (issued_ != completed_ + busy) {
     std::snprintf(buf, sizeof buf, "%llu guest I/Os issued, %llu completed and %llu in flight: %lld lost",
                   static_cast<unsigned long long>(issued_), static_cast<unsigned long long>(completed_),

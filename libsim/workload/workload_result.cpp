@@ -7,33 +7,38 @@
 
 namespace hcisim {
 
-WorkloadResult summarize(const VmWorkload& w, Time now) {
+WorkloadResult summarize(const VmWorkload& w, Time now) { return summarize(std::vector<const VmWorkload*>{&w}, now); }
+
+WorkloadResult summarize(const std::vector<const VmWorkload*>& loads, Time now) {
   WorkloadResult r;
-  r.seconds = (now - w.measured_since()).seconds();
+  if (loads.empty()) return r;
+  r.seconds = (now - loads.front()->measured_since()).seconds();
   if (r.seconds <= 0) return r;
-  const bool vdbench = w.spec().tool == WorkloadTool::vdbench;
   LatencyHistogram pooled[2];
   double mean_sum[2] = {0, 0}, p95_sum[2] = {0, 0}, total_ns = 0;
   int vms_with[2] = {0, 0};
   std::uint64_t ios[2] = {0, 0};
   std::int64_t bytes = 0;
-  for (const VmStats& vm : w.vm_stats()) {
-    for (std::size_t op = 0; op < 2; ++op) {
-      ios[op] += vm.ios[op];
-      bytes += vm.bytes[op];
-      total_ns += vm.sum_ns[op];
-      pooled[op].merge(vm.latency[op]);
-      if (vm.ios[op] == 0) continue;
-      const double n = static_cast<double>(vm.ios[op]);
-      const double mean = vm.sum_ns[op] / n;
-      mean_sum[op] += mean;
-      if (vdbench) {
-        const double var = std::max(0.0, vm.sum_sq_ns[op] / n - mean * mean);
-        p95_sum[op] += mean + 1.645 * std::sqrt(var);
-      } else {
-        p95_sum[op] += static_cast<double>(vm.latency[op].percentile(0.95).count_ns());
+  for (const VmWorkload* w : loads) {
+    const bool vdbench = w->spec().tool == WorkloadTool::vdbench;
+    for (const VmStats& vm : w->vm_stats()) {
+      for (std::size_t op = 0; op < 2; ++op) {
+        ios[op] += vm.ios[op];
+        bytes += vm.bytes[op];
+        total_ns += vm.sum_ns[op];
+        pooled[op].merge(vm.latency[op]);
+        if (vm.ios[op] == 0) continue;
+        const double n = static_cast<double>(vm.ios[op]);
+        const double mean = vm.sum_ns[op] / n;
+        mean_sum[op] += mean;
+        if (vdbench) {
+          const double var = std::max(0.0, vm.sum_sq_ns[op] / n - mean * mean);
+          p95_sum[op] += mean + 1.645 * std::sqrt(var);
+        } else {
+          p95_sum[op] += static_cast<double>(vm.latency[op].percentile(0.95).count_ns());
+        }
+        ++vms_with[op];
       }
-      ++vms_with[op];
     }
   }
   r.read_iops = static_cast<double>(ios[0]) / r.seconds;
@@ -50,7 +55,7 @@ WorkloadResult summarize(const VmWorkload& w, Time now) {
   r.pooled_write_p95_ms = pooled[1].percentile(0.95).ms();
   r.read_p99_ms = pooled[0].percentile(0.99).ms();
   r.write_p99_ms = pooled[1].percentile(0.99).ms();
-  r.outstanding_io = w.mean_in_flight();
+  for (const VmWorkload* w : loads) r.outstanding_io += w->mean_in_flight();
   return r;
 }
 

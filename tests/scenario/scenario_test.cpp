@@ -7,6 +7,7 @@
 
 #include "hcisim/core/check.hpp"
 #include "hcisim/report/run_report.hpp"
+#include "hcisim/scenario/knee.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"
 #include "hcisim/workload/workload_parsers.hpp"
@@ -495,4 +496,76 @@ TEST_CASE("cluster.more_hosts adds hosts that differ: their own CPU and storage,
   CHECK_THROWS_WITH(parse(replace(text, "      disk_groups:\n        - {cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb, lexar-nm620-2tb]}\n",
                                   "      pool: [samsung-pm1733-3.84tb]\n")),
                     Catch::Contains("OSA has no storage pool"));
+}
+
+TEST_CASE("workload.groups run several workloads at once: results per group and in total") {
+  const std::string base = R"(name: mixed
+cluster:
+  hosts: 4
+  host:
+    cpu: {model: intel-core-i7-11700b}
+    network: {speed_gbe: 10}
+    disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]
+policy: {raid: raid1, ftt: 1}
+workload:
+  duration_s: 0.4
+  warmup_s: 0.1
+  vmdks_per_vm: 4
+  groups:
+    - {name: oltp, vms: 8, block_size: 8k, read_pct: 70, outstanding_per_vmdk: 4}
+    - {name: backup, vms: 2, block_size: 256k, read_pct: 0, random_pct: 0, outstanding_per_vmdk: 2}
+)";
+  const Scenario s = parse(base);
+  REQUIRE(s.groups.size() == 2);
+  CHECK(s.groups[0].name == "oltp");
+  CHECK(s.groups[1].vmdks_per_vm == 4);   // the workload's keys are every group's defaults
+  CHECK(s.groups[1].block.count() == 256 * 1024);
+  CHECK(s.workload.name == "oltp");
+  CHECK_THAT(describe_workloads(s), Catch::StartsWith("oltp: 8k 70% read") && Catch::Contains("; backup: 256k 0% read"));
+  const RunResult r = simulate(s);
+  REQUIRE(r.groups.size() == 2);
+  CHECK(r.job_name == "oltp+backup");
+  CHECK(r.vms == 10);
+  CHECK(r.groups[0].vms == 8);
+  CHECK(r.configured_outstanding == 8 * 4 * 4 + 2 * 4 * 2);
+  CHECK(r.result.iops == Approx(r.groups[0].result.iops + r.groups[1].result.iops).epsilon(1e-12));
+  CHECK(r.result.throughput_mbps ==
+        Approx(r.groups[0].result.throughput_mbps + r.groups[1].result.throughput_mbps).epsilon(1e-12));
+  CHECK(r.groups[1].result.read_iops == 0);
+  CHECK(r.result.iops * r.result.pooled_latency_ms * 1e-3 == Approx(r.configured_outstanding).epsilon(0.03));
+  CHECK_THAT(format_hcibench(r), Catch::Contains("Workload groups (HCIBench's rules over each group's VMs):") &&
+                                     Catch::Contains("  backup ") && Catch::Contains("JOB_NAME\t= oltp+backup"));
+  CHECK_THAT(to_json(r), Catch::Contains("\"groups\": [{\"name\": \"oltp\", \"workload\": \"8k 70% read"));
+  // The backup stream shares the cluster: the OLTP group alone sees lower latency.
+  std::string alone = base;
+  alone.erase(alone.find("    - {name: backup"));
+  const RunResult solo = simulate(parse(alone));
+  INFO("oltp write latency alone " << solo.groups[0].result.write_latency_ms << " ms, beside backup "
+                                   << r.groups[0].result.write_latency_ms << " ms");
+  CHECK(solo.groups[0].result.write_latency_ms < r.groups[0].result.write_latency_ms);
+  // One group is the plain workload, bit for bit (the first group keeps its random stream).
+  std::string plain = base;
+  plain.erase(plain.find("  groups:"));
+  plain += "  vms: 8\n  block_size: 8k\n  read_pct: 70\n  outstanding_per_vmdk: 4\n";
+  const RunResult one = simulate(parse(plain));
+  CHECK(one.groups.empty());
+  CHECK(one.result.iops == solo.result.iops);
+  CHECK(one.result.pooled_latency_ms == solo.result.pooled_latency_ms);
+  // What the groups cannot do, said with the place.
+  CHECK_THROWS_WITH(parse(replace(base, "read_pct: 0, random_pct: 0,", "read_pct: 0, random_pct: 0, duration_s: 9,")),
+                    Catch::Contains("test.yaml:15: workload.groups[1].duration_s = '9' is not allowed") &&
+                        Catch::Contains("the run's length is the whole run's"));
+  CHECK_THROWS_WITH(parse(replace(base, "name: backup", "name: oltp")),
+                    Catch::Contains("name 'oltp' is given to two groups"));
+  CHECK_THROWS_WITH(parse(replace(base, "read_pct: 0, random_pct: 0,", "read_pct: 0, random_pct: 0, compress_pct: 50,")),
+                    Catch::Contains("workload.groups[1]") && Catch::Contains("the data profile is the cluster's"));
+  CHECK_THROWS_WITH(parse(replace(base, "{name: backup, vms: 2,", "{name: backup, diskspd: \"-t2 -o4\", vms: 2,")),
+                    Catch::Contains("a DiskSpd command line (its per-thread tables) runs alone"));
+  CHECK_THROWS_WITH(parse(replace(base, "read_pct: 0, random_pct: 0,", "read_pct: 0, random_pct: 0, vmdk_size: 3x,")),
+                    Catch::Contains("test.yaml:15") && Catch::Contains("workload.groups[1].vmdk_size"));
+  CHECK_THROWS_WITH(parse(replace(base, "  groups:\n", "  groups: {}\n  old:\n")),
+                    Catch::Contains("expected a list of workload groups"));
+  CHECK_THROWS_WITH(parse(replace(base, "  vmdks_per_vm: 4\n", "  vmdks_per_vm: 4\n  latency_target_ms: 2\n")),
+                    Catch::Contains("latency_target_ms (HCIBench's latency-target mode) drives one workload"));
+  CHECK_THROWS_WITH(find_knee(s, KneeTarget{}), Catch::Contains("knee: the scenario runs 2 workload groups"));
 }

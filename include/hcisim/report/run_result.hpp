@@ -64,6 +64,15 @@ struct TimelinePoint {
   double resync_done_gb = 0;   // resync copied so far (ResyncStatus::done_bytes, 1e9 bytes)
 };
 
+/// One workload group's results (Scenario::groups), by HCIBench's rules over its own VMs.
+struct GroupResult {
+  std::string name;
+  std::string workload;            // WorkloadSpec::describe()
+  int vms = 0;
+  int configured_outstanding = 0;
+  WorkloadResult result;           // without intervals (the run's are over all groups)
+};
+
 struct RunResult {
   std::string scenario;
   std::string job_name;
@@ -74,7 +83,8 @@ struct RunResult {
   WorkloadSpec workload;
   int vms = 0;
   int configured_outstanding = 0;   // VMs x VMDKs x outstanding per VMDK
-  WorkloadResult result;
+  WorkloadResult result;                // over every VM (all groups)
+  std::vector<GroupResult> groups;      // per workload group; empty for one workload
   std::vector<HostResourceRow> hosts;   // the hosts that are up
   std::vector<std::string> failed_hosts;   // ClusterSpec::failed_hosts, by name
   bool resync_active = false;             // ResyncSettings::active

@@ -26,6 +26,11 @@ struct Scenario {
   std::uint64_t replication = 0;
   ClusterSpec cluster;
   WorkloadSpec workload;
+  // Workload groups that run at once (issue 23, item 6; `workload.groups` in a file): empty
+  // for one workload; else every group, each named (WorkloadSpec::name), and `workload` is a
+  // copy of the first. The run's length, warm-up and history and the data profile
+  // (compress_pct, dedupe_pct) are the same in every group.
+  std::vector<WorkloadSpec> groups;
   int threads_per_vmdk = 1;           // DiskSpd -t: per-thread report rows
   // What the scenario asks for that is legal but unusual, said once where the model departs
   // from the file (a link faster than the named NIC, VM data beyond usable capacity, ...).
@@ -41,6 +46,15 @@ struct Scenario {
   enum class Calibration : std::uint8_t { none, applied, opted_out };
   Calibration calibration = Calibration::none;
 };
+
+/// Every workload the scenario's cluster runs: its groups, or its one workload.
+inline std::vector<WorkloadSpec> scenario_workloads(const Scenario& s) {
+  return s.groups.empty() ? std::vector<WorkloadSpec>{s.workload} : s.groups;
+}
+
+/// What the scenario runs, for headers and reports: the workload's describe(), or each group's
+/// "name: describe()" joined by "; ".
+std::string describe_workloads(const Scenario& s);
 
 /// A scenario from specs built in code, calibrated and validated like a file (the warnings a
 /// file's network keys can give, such as a link faster than its NIC, are not repeated): the catalog's

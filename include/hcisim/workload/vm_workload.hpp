@@ -48,9 +48,16 @@ struct VmStats {
 
 class VmWorkload final : public IoClient, public EventHandler {
  public:
-  /// `threads_per_vmdk` groups each VMDK's slots into that many threads (DiskSpd -t).
+  /// Workload groups a cluster runs at once (Scenario::groups): tokens carry the group.
+  static constexpr int kMaxGroups = 64;
+  /// `threads_per_vmdk` groups each VMDK's slots into that many threads (DiskSpd -t). `group`
+  /// (0..kMaxGroups-1) names this workload among several on one cluster: its tokens carry it
+  /// in their upper 32 bits (group_of), its random stream is its own, and its VMs continue the
+  /// round-robin over the hosts after the `first_vm` VMs of the groups before it.
   VmWorkload(Engine& engine, const WorkloadSpec& spec, std::uint64_t seed, int threads_per_vmdk = 1,
-             std::uint64_t replication = 0);
+             std::uint64_t replication = 0, int group = 0, int first_vm = 0);
+  /// The group a completion's token belongs to.
+  static int group_of(std::uint64_t token) { return static_cast<int>(token >> 32); }
 
   /// Creates the VMDK objects on `cluster` and starts the I/O.
   void start(Cluster& cluster);
@@ -93,6 +100,8 @@ class VmWorkload final : public IoClient, public EventHandler {
   ///    under the VM's I/Os in flight equals the latencies of the I/Os issued and completed in
   ///    the window plus the parts of the window spent by those in flight at either edge.
   std::string audit(Time now, std::uint64_t cluster_live_requests) const;
+  /// Operations of this workload's I/Os in the cluster now (past the guest, not completed).
+  std::uint64_t operations_out() const;
 
   void on_io_done(Cluster& cluster, std::uint64_t token) override;
   void on_event(Engine& engine, EventTag tag, std::uint64_t arg) override;
@@ -135,6 +144,8 @@ class VmWorkload final : public IoClient, public EventHandler {
   WorkloadSpec spec_;
   int threads_per_vmdk_;
   RngStream rng_;
+  std::uint64_t token_tag_ = 0;   // group << 32, or-ed into every token it submits
+  int first_vm_ = 0;
   Cluster* cluster_ = nullptr;
   std::vector<Vmdk> vmdks_;
   std::vector<Slot> slots_;

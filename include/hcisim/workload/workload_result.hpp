@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "hcisim/core/batch_means.hpp"
 #include "hcisim/core/units.hpp"
@@ -51,5 +52,7 @@ struct ThreadStats {
 class VmWorkload;
 /// The HCIBench-rule results of `workload`'s VMs since its warm-up cut, at `now`.
 WorkloadResult summarize(const VmWorkload& workload, Time now);
+/// The same over the VMs of several workloads on one cluster (groups), measured from one cut.
+WorkloadResult summarize(const std::vector<const VmWorkload*>& workloads, Time now);
 
 }  // namespace hcisim

@@ -42,8 +42,9 @@ usage:
       run a scenario (the built-in default, seed 000's cluster, when FILE is omitted)
       and print HCIBench's result block (DiskSpd's tables for DiskSpd workloads);
       --replications N runs seeds 1..N and prints the mean with its 95 % interval;
-      --range gives each headline answer a 95 % range for one cluster: N seeds (5 unless
-      --replications N) and the calibration's standard errors propagated
+      --range gives each headline answer a 95 % range for one cluster: N seeds from the
+      scenario's own (seeds S..S+N-1; N = 5 unless --replications N) and the calibration's
+      standard errors propagated
   hcisim sweep FILE... --vary KEY=V1,V2,... [--vary ...] [--out PREFIX] [--jobs N] [--replications N]
                [--range] [--set KEY=VALUE]...
       run one point per value (one curve per file), in parallel; write PREFIX.csv and
@@ -266,6 +267,9 @@ Args parse_args(int argc, char** argv) {
     }
   }
   if (a.json && a.csv) usage_error("--json and --csv cannot both be given");
+  if (a.range && !a.prices.empty() && a.command != "size")   // size's answers keep their cost
+    usage_error("--range and --prices: a range carries no cost (the parts do not vary with the seed); run without "
+                "--range for the cost");
   if (a.range && a.replications_given && a.replications < 2)
     usage_error("--range --replications " + std::to_string(a.replications) +
                 ": a range needs 2..100 seeds (without --replications: 5)");
@@ -485,7 +489,7 @@ int cmd_knee(const Args& a, const HardwareCatalog& cat) {
     if (a.json)
       std::fputs(ranged_report_json(s, r, &a.knee).c_str(), stdout);
     else
-      std::printf("Knee of %s: the highest IOPS with %s latency <= %g ms (0: not found)\n\n%s", s.name.c_str(),
+      std::printf("Knee of %s: the highest IOPS with %s latency <= %g ms (-: not found)\n\n%s", s.name.c_str(),
                   latency_stat_name(a.knee.stat), a.knee.limit_ms, format_ranged(r).c_str());
     return 0;
   }
@@ -750,6 +754,9 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   if (a.range) {
     // Both sides on the same N seeds and moved parameters, and B - A paired by seed.
     if (a.csv) usage_error("compare --range prints text or --json, not --csv");
+    if (sa.seed != sb.seed)
+      usage_error("compare --range pairs the two sides seed by seed, but A starts at seed " + std::to_string(sa.seed) +
+                  " and B at seed " + std::to_string(sb.seed) + "; give both the same (--set seed=N)");
     const Ranged ra = run_range(sa, range_reader(a.files[0], a.sets, &said), cat, range_options(a));
     const Ranged rb = run_range(sb, range_reader(a.files[1], a.sets, &said), cat, range_options(a));
     const Ranged d = range_difference(ra, rb, cat.calibration());

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numeric>
 
 #include "hcisim/core/batch_means.hpp"
@@ -22,36 +23,77 @@ const AnswerRange& Ranged::at(std::string_view name) const {
 
 namespace {
 
-// One evaluation: a scenario (a seed, or seed 1 with a parameter moved by `step`).
+// One evaluation: a seed at the base calibration, or a seed with one parameter moved.
 struct Task {
   Scenario scenario;
-  int parameter = -1;   // index into Ranged::parameters; -1: a seed of the base calibration
-  double step = 0;      // the parameter's move (its standard error, or less at a bound)
+  int parameter = -1;   // index into Ranged::parameters; -1: the base calibration
+  std::size_t seed = 0; // 0..N-1
 };
 
-// The move of one standard error, inside the parameter's physical range: up if it fits, else
-// down, else the longer of the two ways to the bounds (the effect is then scaled to one
-// standard error, the delta method's linearity).
-double step_for(const CalibrationParameter& p) {
+// Where one standard error takes a parameter, inside its physical range: up if it fits, else
+// down, else to the farther bound (the effect is then scaled to one standard error, the delta
+// method's linearity). The bound itself, not fitted +- (bound - fitted), which can round past it.
+double moved_value(const CalibrationParameter& p) {
   const double up = p.max - p.fitted, down = p.fitted - p.min;
-  if (p.stderr_value <= up) return p.stderr_value;
-  if (p.stderr_value <= down) return -p.stderr_value;
-  return up >= down ? up : -down;
+  if (p.stderr_value <= up) return p.fitted + p.stderr_value;
+  if (p.stderr_value <= down) return p.fitted - p.stderr_value;
+  return up >= down ? p.max : p.min;
 }
 
-// The statistics of an answer from its seeds (`each`) and its parameters' effects.
+double mean_of(const std::vector<double>& x) { return std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size()); }
+
+// The statistics of an answer from its seeds (`each`; NaN where a seed has no answer, such as
+// a knee not found) and its parameters' per-seed effects (`effect_each`).
 void finish(AnswerRange& a, const Calibration& calibration, bool non_negative) {
-  const auto n = static_cast<double>(a.each.size());
-  a.value = std::accumulate(a.each.begin(), a.each.end(), 0.0) / n;
-  double ss = 0;
-  for (double x : a.each) ss += (x - a.value) * (x - a.value);
-  a.seed_sd = std::sqrt(ss / (n - 1));
-  const auto [lo, hi] = std::minmax_element(a.each.begin(), a.each.end());
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> found;
+  for (double x : a.each)
+    if (std::isfinite(x)) found.push_back(x);
+  a.found = static_cast<int>(found.size());
+  a.value = a.seed_sd = a.seed_min = a.seed_max = a.calibration_sd = a.low = a.high = nan;
+  for (ParameterEffect& e : a.effects) e.effect = e.effect_se = nan;
+  if (found.empty()) return;
+  a.value = mean_of(found);
+  const auto [lo, hi] = std::minmax_element(found.begin(), found.end());
   a.seed_min = *lo;
   a.seed_max = *hi;
+  if (found.size() < 2) return;   // one value: no spread to tell
+  const auto n = static_cast<double>(found.size());
+  double ss = 0;
+  for (double x : found) ss += (x - a.value) * (x - a.value);
+  a.seed_sd = std::sqrt(ss / (n - 1));
+  // The effects: the mean over the seeds where the base and every moved run have an answer
+  // (common random numbers make each seed's difference mostly the parameter's effect, but
+  // the timing of events drifts apart, so one seed's is noisy). E[e^T R e] exceeds the true
+  // value by tr(R C), C the covariance of the mean effects: that noise is taken off.
+  const std::size_t np = a.effects.size();
+  std::vector<std::size_t> pairs;
+  for (std::size_t i = 0; i < a.each.size(); ++i) {
+    bool all = std::isfinite(a.each[i]);
+    for (std::size_t p = 0; p < np; ++p) all = all && std::isfinite(a.effect_each[p][i]);
+    if (all) pairs.push_back(i);
+  }
   double var = 0;
-  for (const ParameterEffect& x : a.effects)
-    for (const ParameterEffect& y : a.effects) var += x.effect * y.effect * calibration.correlation(x.parameter, y.parameter);
+  if (np > 0) {
+    if (pairs.empty()) return;   // no seed answers both ways: the calibration's part is unknown, so is the range
+    const auto m = static_cast<double>(pairs.size());
+    for (std::size_t p = 0; p < np; ++p) {
+      double sum = 0;
+      for (std::size_t i : pairs) sum += a.effect_each[p][i];
+      a.effects[p].effect = sum / m;
+    }
+    for (std::size_t p = 0; p < np; ++p)
+      for (std::size_t q = 0; q < np; ++q) {
+        const double r = calibration.correlation(a.effects[p].parameter, a.effects[q].parameter);
+        double c = 0;   // covariance of the two mean effects
+        if (pairs.size() > 1) {
+          for (std::size_t i : pairs) c += (a.effect_each[p][i] - a.effects[p].effect) * (a.effect_each[q][i] - a.effects[q].effect);
+          c /= (m - 1) * m;
+        }
+        if (p == q) a.effects[p].effect_se = std::sqrt(c);
+        var += r * (a.effects[p].effect * a.effects[q].effect - c);
+      }
+  }
   a.calibration_sd = std::sqrt(std::max(0.0, var));
   const double seed_part = student_t_quantile(0.975, static_cast<int>(n) - 1) * a.seed_sd * std::sqrt(1.0 + 1.0 / n);
   const double half = std::hypot(seed_part, 1.959964 * a.calibration_sd);
@@ -68,27 +110,34 @@ Ranged answer_range(const Scenario& scenario, const ScenarioReader& read, const 
   if (names.empty()) throw InvalidArgument("answer_range: no answer named");
   Ranged out;
   out.seeds = options.seeds;
+  out.first_seed = scenario.seed;
   out.calibration = options.calibration;
+  const auto n = static_cast<std::size_t>(options.seeds);
 
-  std::vector<Task> tasks;
-  for (int i = 0; i < options.seeds; ++i) {
-    tasks.push_back({scenario, -1, 0});
-    tasks.back().scenario.seed = scenario.seed + static_cast<std::uint64_t>(i);
-  }
+  // Every seed at the base calibration, then every seed again with each fitted parameter moved.
+  std::vector<Scenario> bases{scenario};
+  std::vector<double> steps;   // per parameter: the move (its standard error, or to a bound)
   if (options.calibration) {
     for (const CalibrationParameter& p : catalog.calibration().parameters()) {
       if (!(p.stderr_value > 0)) continue;
-      const double step = step_for(p);
-      if (step == 0) continue;   // a range of zero width: nothing to move
+      const double to = moved_value(p);
+      if (to == p.fitted) continue;   // a range of zero width: nothing to move
       HardwareCatalog moved = catalog;
       Calibration c = catalog.calibration();
-      c.set(p.name, p.fitted + step);
+      c.set(p.name, to);
       moved.set_calibration(c);
-      tasks.push_back({read(moved), static_cast<int>(out.parameters.size()), step});
-      tasks.back().scenario.seed = scenario.seed;
+      bases.push_back(read(moved));
+      bases.back().seed = scenario.seed;
+      steps.push_back(to - p.fitted);
       out.parameters.push_back(p.name);
     }
   }
+  std::vector<Task> tasks;
+  for (std::size_t b = 0; b < bases.size(); ++b)
+    for (std::size_t i = 0; i < n; ++i) {
+      tasks.push_back({bases[b], static_cast<int>(b) - 1, i});
+      tasks.back().scenario.seed = scenario.seed + i;
+    }
 
   std::vector<std::vector<double>> values(tasks.size());
   parallel_for(tasks.size(), options.jobs, [&](std::size_t i) {
@@ -98,18 +147,19 @@ Ranged answer_range(const Scenario& scenario, const ScenarioReader& read, const 
                             std::to_string(names.size()) + " names");
   });
 
-  const auto n = static_cast<std::size_t>(options.seeds);
   for (std::size_t k = 0; k < names.size(); ++k) {
     AnswerRange a;
     a.name = names[k];
     for (std::size_t i = 0; i < n; ++i) a.each.push_back(values[i][k]);
-    for (std::size_t i = n; i < tasks.size(); ++i) {
-      const std::string& name = out.parameters[static_cast<std::size_t>(tasks[i].parameter)];
+    for (std::size_t p = 0; p < out.parameters.size(); ++p) {
       double se = 0;
-      for (const CalibrationParameter& p : catalog.calibration().parameters())
-        if (p.name == name) se = p.stderr_value;
-      // Per +1 standard error, from the first seed at the base calibration (values[0]).
-      a.effects.push_back({name, se, (values[i][k] - values[0][k]) * se / tasks[i].step});
+      for (const CalibrationParameter& q : catalog.calibration().parameters())
+        if (q.name == out.parameters[p]) se = q.stderr_value;
+      a.effects.push_back({out.parameters[p], se});
+      // Per seed, per +1 standard error (NaN where either run has no answer).
+      std::vector<double> per_seed;
+      for (std::size_t i = 0; i < n; ++i) per_seed.push_back((values[(p + 1) * n + i][k] - values[i][k]) * se / steps[p]);
+      a.effect_each.push_back(std::move(per_seed));
     }
     finish(a, catalog.calibration(), true);
     out.answers.push_back(std::move(a));
@@ -153,21 +203,25 @@ Ranged knee_range(const Scenario& scenario, const ScenarioReader& read, const Ha
                         o.jobs = 1;   // the seeds and parameters are the parallel work
                         o.run_progress = progress;
                         const KneeResult k = find_knee(s, target, o);
-                        return std::vector<double>{k.found ? k.iops : 0.0, k.found ? k.latency_ms : 0.0};
+                        const double none = std::numeric_limits<double>::quiet_NaN();   // not found
+                        return std::vector<double>{k.found ? k.iops : none, k.found ? k.latency_ms : none};
                       },
                       options);
 }
 
 Ranged range_difference(const Ranged& a, const Ranged& b, const Calibration& calibration) {
-  if (a.seeds != b.seeds || a.parameters != b.parameters || a.answers.size() != b.answers.size())
-    throw InvalidArgument("range_difference: the two ranges have different seeds, parameters or answers");
+  if (a.seeds != b.seeds || a.first_seed != b.first_seed || a.parameters != b.parameters ||
+      a.answers.size() != b.answers.size())
+    throw InvalidArgument("range_difference: the two ranges differ in their seeds (" + std::to_string(a.first_seed) + ".. and " +
+                          std::to_string(b.first_seed) + "..), parameters or answers; B - A pairs the same seeds");
   Ranged d = b;
   for (std::size_t k = 0; k < d.answers.size(); ++k) {
     AnswerRange& x = d.answers[k];
     const AnswerRange& y = a.answers[k];
     if (x.name != y.name) throw InvalidArgument("range_difference: answer '" + x.name + "' against '" + y.name + "'");
     for (std::size_t i = 0; i < x.each.size(); ++i) x.each[i] -= y.each[i];
-    for (std::size_t i = 0; i < x.effects.size(); ++i) x.effects[i].effect -= y.effects[i].effect;
+    for (std::size_t p = 0; p < x.effect_each.size(); ++p)
+      for (std::size_t i = 0; i < x.effect_each[p].size(); ++i) x.effect_each[p][i] -= y.effect_each[p][i];
     finish(x, calibration, false);
   }
   return d;
@@ -192,7 +246,10 @@ Ranged curve_range(const Scenario& scenario, const ScenarioReader& read, const H
                           v.push_back(c.iops);
                           v.push_back(c.latency_ms);
                         }
-                        if (limit_ms > 0) v.push_back(analytic_knee(m, limit_ms).iops);
+                        if (limit_ms > 0) {
+                          const double iops = analytic_knee(m, limit_ms).iops;   // 0: not found
+                          v.push_back(iops > 0 ? iops : std::numeric_limits<double>::quiet_NaN());
+                        }
                         return v;
                       },
                       options);
@@ -201,6 +258,7 @@ Ranged curve_range(const Scenario& scenario, const ScenarioReader& read, const H
 namespace {
 // Four significant figures, without an exponent for counts such as IOPS.
 std::string g(double v) {
+  if (!std::isfinite(v)) return "-";
   char buf[48];
   std::snprintf(buf, sizeof buf, std::fabs(v) >= 1000 && std::fabs(v) < 1e15 ? "%.0f" : "%.4g", v);
   return buf;
@@ -214,24 +272,27 @@ std::string format_ranged(const Ranged& r) {
                 "seed sd", "seeds min .. max", "calib. sd");
   out += buf;
   for (const AnswerRange& a : r.answers) {
-    std::snprintf(buf, sizeof buf, "%-20s %12s %12s .. %-10s %12s %11s .. %-9s %12s\n", a.name.c_str(), g(a.value).c_str(),
+    std::snprintf(buf, sizeof buf, "%-20s %12s %12s .. %-10s %12s %11s .. %-9s %12s", a.name.c_str(), g(a.value).c_str(),
                   g(a.low).c_str(), g(a.high).c_str(), g(a.seed_sd).c_str(), g(a.seed_min).c_str(),
                   g(a.seed_max).c_str(), r.calibration ? g(a.calibration_sd).c_str() : "-");
     out += buf;
+    if (a.found < r.seeds) out += "  (found on " + std::to_string(a.found) + " of " + std::to_string(r.seeds) + " seeds)";
+    out += "\n";
   }
   std::snprintf(buf, sizeof buf,
-                "\nRange: the mean over %d seeds (placement and every random stream) +- a 95 %% prediction\n"
-                "interval for one cluster (Student t, %d degrees of freedom)",
-                r.seeds, r.seeds - 1);
+                "\nRange: the mean over seeds %llu..%llu (placement and every random stream) +- a 95 %% prediction\n"
+                "interval for one cluster (Student t)",
+                static_cast<unsigned long long>(r.first_seed), static_cast<unsigned long long>(r.first_seed + r.seeds - 1));
   out += buf;
   if (!r.calibration) {
     out += "; the calibration's errors are not propagated.\n";
   } else if (r.parameters.empty()) {
     out += "; no calibration parameter has a standard error.\n";
   } else {
-    out += " and the calibration's\nstandard errors (";
-    for (std::size_t i = 0; i < r.parameters.size(); ++i) out += (i ? ", " : "") + r.parameters[i];
-    out += ": delta method with their correlations, 1.96 sd), in quadrature.\n";
+    std::string names;
+    for (std::size_t i = 0; i < r.parameters.size(); ++i) names += (i ? ", " : "") + r.parameters[i];
+    out += ", in quadrature with 1.96 calibration sd (the delta method:\n" + names +
+           " each moved by one standard error on every seed, with their\ncorrelations, run noise taken off).\n";
   }
   out += "It does not cover mechanisms the model lacks: the accuracy table shows those errors.\n";
   return out;
@@ -252,9 +313,9 @@ std::string format_compared(const std::string& name_a, const std::string& name_b
   };
   for (std::size_t k = 0; k < b_minus_a.answers.size(); ++k) {
     const AnswerRange& d = b_minus_a.answers[k];
-    const bool beyond = d.low > 0 || d.high < 0;
+    const char* verdict = !std::isfinite(d.low) ? "unknown" : d.low > 0 || d.high < 0 ? "beyond" : "within noise";
     std::snprintf(buf, sizeof buf, "%-20s %-30s %-30s %-32s %s\n", d.name.c_str(), cell(a.answers[k], false).c_str(),
-                  cell(b.answers[k], false).c_str(), cell(d, true).c_str(), beyond ? "beyond" : "within noise");
+                  cell(b.answers[k], false).c_str(), cell(d, true).c_str(), verdict);
     out += buf;
   }
   std::snprintf(buf, sizeof buf,
@@ -265,7 +326,8 @@ std::string format_compared(const std::string& name_a, const std::string& name_b
 }
 
 std::string to_json(const Ranged& r) {
-  std::string out = "{\"seeds\": " + std::to_string(r.seeds) + ", \"calibration\": " +
+  std::string out = "{\"seeds\": " + std::to_string(r.seeds) + ", \"first_seed\": " + std::to_string(r.first_seed) +
+                    ", \"calibration\": " +
                     (r.calibration ? "true" : "false") + ", \"parameters\": [";
   for (std::size_t i = 0; i < r.parameters.size(); ++i) out += (i ? ", " : "") + json_string(r.parameters[i]);
   out += "], \"level\": 0.95, \"answers\": {";
@@ -275,11 +337,12 @@ std::string to_json(const Ranged& r) {
            ", \"low\": " + json_number(a.low) + ", \"high\": " + json_number(a.high) +
            ", \"seed_sd\": " + json_number(a.seed_sd) + ", \"seed_min\": " + json_number(a.seed_min) +
            ", \"seed_max\": " + json_number(a.seed_max) + ", \"calibration_sd\": " + json_number(a.calibration_sd) +
-           ", \"each\": [";
+           ", \"found\": " + std::to_string(a.found) + ", \"each\": [";
     for (std::size_t i = 0; i < a.each.size(); ++i) out += (i ? ", " : "") + json_number(a.each[i]);
     out += "], \"effects\": {";
     for (std::size_t i = 0; i < a.effects.size(); ++i)
-      out += (i ? ", " : "") + json_string(a.effects[i].parameter) + ": " + json_number(a.effects[i].effect);
+      out += (i ? ", " : "") + json_string(a.effects[i].parameter) + ": {\"effect\": " + json_number(a.effects[i].effect) +
+             ", \"se\": " + json_number(a.effects[i].effect_se) + "}";
     out += "}}";
   }
   return out + "}}";
@@ -295,18 +358,22 @@ std::string ranged_report_json(const Scenario& scenario, const Ranged& r, const 
 }
 
 std::string ranged_csv_header(const std::vector<std::string>& names) {
-  std::string h = "range_seeds";
-  for (const std::string& n : names) h += "," + n + "," + n + "_low," + n + "_high," + n + "_seed_sd," + n + "_calibration_sd";
+  std::string h = "range_seeds,range_first_seed";
+  for (const std::string& n : names)
+    h += "," + n + "," + n + "_low," + n + "_high," + n + "_seed_sd," + n + "_calibration_sd," + n + "_found";
   return h;
 }
 
 std::string ranged_csv_cells(const Ranged& r) {
-  std::string c = std::to_string(r.seeds);
-  for (const AnswerRange& a : r.answers)
+  std::string c = std::to_string(r.seeds) + "," + std::to_string(r.first_seed);
+  for (const AnswerRange& a : r.answers) {
     for (double v : {a.value, a.low, a.high, a.seed_sd, a.calibration_sd}) {
       c += ',';
-      c += json_number(v);
+      if (std::isfinite(v)) c += json_number(v);   // empty: none (a knee not found)
     }
+    c += ',';
+    c += std::to_string(a.found);
+  }
   return c;
 }
 

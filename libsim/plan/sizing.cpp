@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <sstream>
 #include <thread>
 
@@ -341,6 +342,17 @@ void evaluate_design(Design& d, const Requirements& req, const RunResult& run) {
 
 namespace {
 
+// On how many seeds of its range a design met the demand (the search's rule: 97 % delivered
+// within the target).
+int seeds_meeting(const Design& d, const Requirements& q) {
+  if (d.range.seeds == 0) return 0;
+  const AnswerRange &got = d.range.at("achieved_iops"), &lat = d.range.at("latency_ms");
+  int met = 0;
+  for (std::size_t k = 0; k < lat.each.size(); ++k)
+    met += lat.each[k] <= q.slo.limit_ms && got.each[k] >= 0.97 * q.demand_iops() ? 1 : 0;
+  return met;
+}
+
 // An answer's range (plan/answer_range.hpp): at the demand on each seed (with the design's hosts
 // down), what it delivers and at what latency, and its knee. The design is built again from
 // the moved catalog (the same candidates in the same order).
@@ -352,7 +364,13 @@ Ranged design_range(const Design& d, const Requirements& req, const HardwareCata
   o.run_progress = options.run_progress;
   const std::size_t at = d.candidate;
   return answer_range(
-      d.scenario, [&req, at](const HardwareCatalog& moved) { return candidate_designs(req, moved).at(at).scenario; },
+      d.scenario,
+      [&req, at, &d](const HardwareCatalog& moved) {
+        const Design again = candidate_designs(req, moved).at(at);
+        if (!again.valid || again.describe() != d.describe())
+          throw InvalidArgument("size --range: " + d.describe() + " is not the same design under a moved calibration");
+        return again.scenario;
+      },
       catalog, {"achieved_iops", "latency_ms", "knee_iops"},
       [&req](const Scenario& s, const ProgressFn& progress) {
         const RunResult run = simulate(s, progress);
@@ -363,7 +381,8 @@ Ranged design_range(const Design& d, const Requirements& req, const HardwareCata
         k.precision = 0.02;
         k.run_progress = progress;
         const KneeResult knee = find_knee(closed, req.slo, k);
-        return std::vector<double>{run.result.iops, latency_statistic(run, req.slo.stat), knee.found ? knee.iops : 0.0};
+        return std::vector<double>{run.result.iops, latency_statistic(run, req.slo.stat),
+                                   knee.found ? knee.iops : std::numeric_limits<double>::quiet_NaN()};
       },
       o);
 }
@@ -503,13 +522,13 @@ std::string format_sizing(const SizingResult& r) {
       else if (!d.knee.probes.empty() || d.knee.closed_loop_iops > 0)
         out += "     knee: not found (no probe met the target)\n";
       if (d.range.seeds > 0) {
-        const AnswerRange &got = d.range.at("achieved_iops"), &lat = d.range.at("latency_ms"), &knee = d.range.at("knee_iops");
-        int met = 0;
-        for (std::size_t k = 0; k < lat.each.size(); ++k)
-          met += lat.each[k] <= q.slo.limit_ms && got.each[k] >= 0.97 * q.demand_iops() ? 1 : 0;
+        const AnswerRange &lat = d.range.at("latency_ms"), &knee = d.range.at("knee_iops");
+        const int met = seeds_meeting(d, q);
         out += "     range over " + std::to_string(d.range.seeds) + " seeds and the calibration (95 %, one cluster): " + stat +
                " " + fmt("%.3f", lat.low) + " .. " + fmt("%.3f", lat.high) + " ms at the demand, knee " +
-               thousands(knee.low) + " .. " + thousands(knee.high) + " IOPS; meets the demand on " + std::to_string(met) +
+               (std::isfinite(knee.low) ? thousands(knee.low) + " .. " + thousands(knee.high) + " IOPS"
+                                        : "found on " + std::to_string(knee.found) + " of " + std::to_string(d.range.seeds) + " seeds") +
+               "; meets the demand on " + std::to_string(met) +
                " of " + std::to_string(d.range.seeds) + " seeds" + (lat.high > q.slo.limit_ms ? " (the range reaches past the target)" : "") + "\n";
       }
     }
@@ -547,7 +566,8 @@ std::string to_json(const SizingResult& r) {
            ", \"knee_latency_ms\": " + json_number(d.knee.found ? d.knee.latency_ms : std::nan("")) +
            ", \"knee_bottleneck\": " + json_string(d.knee.bottleneck) +
            ", \"pass\": " + (d.pass ? "true" : "false") + ", \"reason\": " + json_string(d.reason) +
-           ", \"range\": " + (d.range.seeds > 0 ? to_json(d.range) : std::string("null")) + "}";
+           ", \"range\": " + (d.range.seeds > 0 ? to_json(d.range) : std::string("null")) +
+           ", \"seeds_meeting_demand\": " + (d.range.seeds > 0 ? std::to_string(seeds_meeting(d, q)) : std::string("null")) + "}";
   };
   std::string j = "{\"name\": " + json_string(q.name) + ", \"source\": " + json_string(q.source) +
                   ", \"demand_iops\": " + json_number(q.demand_iops()) + ", \"demand_capacity_gb\": " +

@@ -188,8 +188,8 @@ std::string size(const std::string& path, int jobs, const std::string& prices_te
 // calibration's standard errors propagated.
 std::string ranged(const std::string& kind, const std::string& text, const std::string& name,
                    const std::vector<std::string>& sets, const std::string& answer, const std::string& stat,
-                   double limit_ms, int seeds, int jobs, const std::string& prices_text, const std::string& prices_name) {
-  const HardwareCatalog cat = catalog(prices_text, prices_name);
+                   double limit_ms, int seeds, int jobs) {
+  const HardwareCatalog cat = HardwareCatalog::load();
   const Scenario s = read(kind, text, name, sets, cat);
   const ScenarioReader reread = [&](const HardwareCatalog& moved) { return read(kind, text, name, sets, moved); };
   RangeOptions o;
@@ -294,8 +294,7 @@ PYBIND11_MODULE(_hcisim, m) {
   m.def("size", &size, py::arg("path"), py::arg("jobs"), py::arg("prices_text") = "", py::arg("prices_name") = "",
         py::arg("range_seeds") = 0);
   m.def("ranged", &ranged, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("answer"),
-        py::arg("stat"), py::arg("limit_ms"), py::arg("seeds"), py::arg("jobs"), py::arg("prices_text") = "",
-        py::arg("prices_name") = "");
+        py::arg("stat"), py::arg("limit_ms"), py::arg("seeds"), py::arg("jobs"));
   m.def("check", &check_scenario, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"),
         py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("sweep", &sweep, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("axes"),

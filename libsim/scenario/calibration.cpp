@@ -174,7 +174,13 @@ Calibration Calibration::load(const std::string& path) {
     if (!kv.second.IsMap()) throw InvalidArgument(at + "parameter '" + name + "': expected a map {default, fitted, stderr, ...}");
     try {
       if (kv.second["fitted"]) p->fitted = kv.second["fitted"].as<double>();
-      if (kv.second["stderr"]) p->stderr_value = kv.second["stderr"].as<double>();
+      if (kv.second["stderr"]) {
+        p->stderr_value = kv.second["stderr"].as<double>();
+        if (!(std::isfinite(p->stderr_value) && p->stderr_value >= 0))
+          throw InvalidArgument(path + ":" + std::to_string(kv.second["stderr"].Mark().line + 1) + ": parameters." + name +
+                                ".stderr = " + kv.second["stderr"].Scalar() +
+                                " is not allowed; expected a standard error >= 0 (0: not fitted)");
+      }
       if (kv.second["provenance"]) p->provenance = kv.second["provenance"].as<std::string>();
       // The physical range is the code's (its source is cited there): a file may restate it,
       // not change it.
@@ -194,16 +200,30 @@ Calibration Calibration::load(const std::string& path) {
                             " is not allowed; expected a value in [" + std::to_string(p->min) + ", " +
                             std::to_string(p->max) + "]");
   }
-  // correlation: {a: {b: r}}, each pair once.
+  // correlation: {a: {b: r}}, each pair once, between parameters with a standard error; the
+  // matrix they make must be one a covariance can have (positive semi-definite).
   if (const YAML::Node corr = root["correlation"]) {
     const auto line = [&](const YAML::Node& n) { return path + ":" + std::to_string(n.Mark().line + 1) + ": "; };
+    std::string fitted;
+    for (const auto& q : c.params_)
+      if (q.stderr_value > 0) fitted += (fitted.empty() ? "" : ", ") + q.name;
+    if (fitted.empty()) fitted = "none (no parameter has a standard error)";
     if (!corr.IsMap()) throw InvalidArgument(line(corr) + "correlation: expected a map {parameter: {other: r}}");
+    std::vector<std::pair<std::string, std::string>> seen;
+    const auto name_of = [&](const YAML::Node& key, const std::string& at) {
+      const std::string n = key.IsScalar() ? key.Scalar() : "";
+      const auto p = std::find_if(c.params_.begin(), c.params_.end(), [&](const CalibrationParameter& q) { return q.name == n; });
+      if (p == c.params_.end() || !(p->stderr_value > 0))
+        throw InvalidArgument(line(key) + at + "'" + n + "' is not a parameter with a standard error; correlations are "
+                              "between fitted estimates: " + fitted);
+      return n;
+    };
     for (const auto& row : corr) {
-      const std::string a = row.first.IsScalar() ? row.first.as<std::string>() : "";
+      const std::string a = name_of(row.first, "correlation: ");
       if (!row.second.IsMap())
         throw InvalidArgument(line(row.first) + "correlation." + a + ": expected a map {other parameter: r}");
       for (const auto& cell : row.second) {
-        const std::string b = cell.first.IsScalar() ? cell.first.as<std::string>() : "";
+        const std::string b = name_of(cell.first, "correlation." + a + ": ");
         const std::string at = line(cell.first) + "correlation." + a + "." + b + ": ";
         double r = 0;
         try {
@@ -211,14 +231,35 @@ Calibration Calibration::load(const std::string& path) {
         } catch (const YAML::Exception&) {
           throw InvalidArgument(at + "expected a number in [-1, 1]");
         }
+        const auto pair = a < b ? std::pair{a, b} : std::pair{b, a};
+        if (std::find(seen.begin(), seen.end(), pair) != seen.end()) throw InvalidArgument(at + "the pair is given twice");
+        seen.push_back(pair);
         try {
-          if (c.correlation(a, b) != 0 && a != b) throw InvalidArgument("the pair is given twice");
           c.set_correlation(a, b, r);
         } catch (const InvalidArgument& e) {
           throw InvalidArgument(at + e.what());
         }
       }
     }
+    // Positive semi-definite: Cholesky of R + 1e-9 I over the parameters with a standard error.
+    std::vector<std::string> names;
+    for (const auto& q : c.params_)
+      if (q.stderr_value > 0) names.push_back(q.name);
+    const std::size_t n = names.size();
+    std::vector<double> l(n * n, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j <= i; ++j) {
+        double sum = c.correlation(names[i], names[j]) + (i == j ? 1e-9 : 0.0);
+        for (std::size_t k = 0; k < j; ++k) sum -= l[i * n + k] * l[j * n + k];
+        if (i == j) {
+          if (!(sum > 0))
+            throw InvalidArgument(line(corr) + "correlation: these correlations are not possible together (the matrix "
+                                  "is not positive semi-definite); write the ones hcisim calibrate gives");
+          l[i * n + i] = std::sqrt(sum);
+        } else {
+          l[i * n + j] = sum / l[j * n + j];
+        }
+      }
   }
   return c;
 }

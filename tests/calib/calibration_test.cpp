@@ -61,6 +61,8 @@ TEST_CASE("calibration files round-trip and reject unknown or out-of-range param
   CHECK_THROWS_WITH(c.set("stack_latency_us", -1), Catch::Contains("calibration stack_latency_us"));
 
   // The estimates' correlations round-trip, either order, and bad ones name file and line.
+  for (CalibrationParameter& p : c.parameters())
+    if (p.name == "guest_cpu_us" || p.name == "vsan_cpu_scale") p.stderr_value = 0.5;
   c.set_correlation("vsan_cpu_scale", "guest_cpu_us", -0.75);
   std::ofstream(dir / "calibration.yaml") << c.to_yaml();
   const Calibration corr = Calibration::load_dir(dir.string());
@@ -69,16 +71,30 @@ TEST_CASE("calibration files round-trip and reject unknown or out-of-range param
   CHECK(corr.correlation("vsan_cpu_scale", "vsan_cpu_scale") == 1);
   CHECK(corr.correlation("vsan_cpu_scale", "stack_latency_us") == 0);
   const auto bad_corr = [&](const char* text, const char* expected) {
-    std::ofstream(dir / "corr.yaml") << "parameters:\n  vsan_cpu_scale: {fitted: 2}\ncorrelation:\n" << text;
+    std::ofstream(dir / "corr.yaml") << "parameters:\n  guest_cpu_us: {stderr: 10}\n  vsan_cpu_scale: {fitted: 2, stderr: 0.5}\n"
+                                        "  stack_latency_us: {stderr: 20}\ncorrelation:\n"
+                                     << text;
     CHECK_THROWS_WITH(Calibration::load((dir / "corr.yaml").string()),
                       Catch::Contains("corr.yaml:") && Catch::Contains(expected));
   };
   bad_corr("  guest_cpu_us: {vsan_cpu_scale: 1.5}\n", "a number in [-1, 1]");
-  bad_corr("  guest_cpu_us: {vsan_cpu_scael: 0.5}\n", "'vsan_cpu_scael' does not exist");
+  bad_corr("  guest_cpu_us: {vsan_cpu_scael: 0.5}\n",
+           "'vsan_cpu_scael' is not a parameter with a standard error; correlations are between fitted estimates: "
+           "guest_cpu_us, vsan_cpu_scale, stack_latency_us");
+  bad_corr("  guest_cpu_us: {esa_gc_factor: 0.5}\n", "'esa_gc_factor' is not a parameter with a standard error");
+  bad_corr("  guest_cpu_us: {vsan_cpu_scale: 0, stack_latency_us: 0}\n  vsan_cpu_scale: {guest_cpu_us: 0}\n", "given twice");
+  bad_corr("  guest_cpu_us: {vsan_cpu_scale: 0.95, stack_latency_us: 0.95}\n  vsan_cpu_scale: {stack_latency_us: -0.95}\n",
+           "not positive semi-definite");
+  bad_corr("  [guest_cpu_us]: {vsan_cpu_scale: 0.5}\n", "is not a parameter with a standard error");
   bad_corr("  guest_cpu_us: {guest_cpu_us: 0.5}\n", "with itself");
   bad_corr("  guest_cpu_us: {vsan_cpu_scale: high}\n", "expected a number in [-1, 1]");
   bad_corr("  guest_cpu_us: {vsan_cpu_scale: 0.5}\n  vsan_cpu_scale: {guest_cpu_us: 0.5}\n", "given twice");
   bad_corr("  guest_cpu_us: 0.5\n", "expected a map");
+  std::ofstream(dir / "se.yaml") << "parameters:\n  guest_cpu_us: {stderr: -5}\n";
+  CHECK_THROWS_WITH(Calibration::load((dir / "se.yaml").string()),
+                    Catch::Contains("se.yaml:2: parameters.guest_cpu_us.stderr = -5 is not allowed; expected a standard error >= 0"));
+  std::ofstream(dir / "se.yaml") << "parameters:\n  guest_cpu_us: {stderr: .inf}\n";
+  CHECK_THROWS_WITH(Calibration::load((dir / "se.yaml").string()), Catch::Contains("stderr = .inf is not allowed"));
 }
 
 TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slow]") {

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 
 #include "../scenario/shared_catalog.hpp"
 #include "hcisim/core/batch_means.hpp"
@@ -115,10 +116,20 @@ TEST_CASE("run and knee ranges hold their seeds and repeat bit for bit", "[range
   const Ranged r = run_range(s, read, cat, o);
   REQUIRE(r.answers.size() == run_range_names().size());
   for (const AnswerRange& a : r.answers) {
+    // The interval is the formula's, from the seeds' values and the calibration sd.
     INFO(a.name);
-    CHECK(a.low <= a.seed_min);
-    CHECK(a.high >= a.seed_max);
-    CHECK(a.each.size() == 3);
+    REQUIRE(a.each.size() == 3);
+    CHECK(a.found == 3);
+    const double mean = (a.each[0] + a.each[1] + a.each[2]) / 3;
+    double ss = 0;
+    for (double x : a.each) ss += (x - mean) * (x - mean);
+    const double half = std::hypot(student_t_quantile(0.975, 2) * std::sqrt(ss / 2) * std::sqrt(4.0 / 3),
+                                   1.959964 * a.calibration_sd);
+    CHECK(a.value == Approx(mean));
+    CHECK(a.high == Approx(mean + half));
+    CHECK(a.low == Approx(std::max(0.0, mean - half)));
+    REQUIRE(a.effect_each.size() == 2);
+    CHECK(a.effects[0].effect == Approx((a.effect_each[0][0] + a.effect_each[0][1] + a.effect_each[0][2]) / 3));
   }
   // Placement varies with the seed, so the IOPS does; more guest CPU per I/O costs CPU.
   CHECK(r.at("iops").seed_sd > 0);
@@ -142,4 +153,55 @@ TEST_CASE("run and knee ranges hold their seeds and repeat bit for bit", "[range
   const std::string header = ranged_csv_header(run_range_names());
   const std::string cells = ranged_csv_cells(r);
   CHECK(std::count(header.begin(), header.end(), ',') == std::count(cells.begin(), cells.end(), ','));
+}
+
+TEST_CASE("seeds without an answer are counted and left out; B - A pairs seeds and is not clamped", "[range]") {
+  const HardwareCatalog cat = with_errors();
+  const Scenario s = short_default(cat);
+  const ScenarioReader read = [](const HardwareCatalog& c) { return short_default(c); };
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // "Found" on seeds 1 and 3 only (a knee that seed 2 did not find), at 10 x the seed.
+  const RangeAnswer sparse = [&](const Scenario& x, const ProgressFn&) {
+    return std::vector<double>{x.seed == 2 ? nan : 10.0 * static_cast<double>(x.seed)};
+  };
+  RangeOptions o;
+  o.seeds = 3;
+  const Ranged r = answer_range(s, read, cat, {"knee_iops"}, sparse, o);
+  const AnswerRange& k = r.at("knee_iops");
+  CHECK(k.found == 2);
+  CHECK(k.value == Approx(20));
+  CHECK(k.seed_min == 10);
+  CHECK(k.seed_max == 30);
+  CHECK(std::isfinite(k.high));
+  CHECK(k.effects[0].effect == Approx(0).margin(1e-12));   // the calibration does not move it
+  CHECK_THAT(format_ranged(r), Catch::Contains("(found on 2 of 3 seeds)"));
+  CHECK_THAT(to_json(r), Catch::Contains("\"found\": 2, \"each\": [10, null, 30]"));
+  // Found on one seed only: no spread, so no range.
+  const Ranged once = answer_range(s, read, cat, {"knee_iops"},
+                                   [&](const Scenario& x, const ProgressFn&) {
+                                     return std::vector<double>{x.seed == 1 ? 5.0 : nan};
+                                   },
+                                   o);
+  CHECK(once.at("knee_iops").found == 1);
+  CHECK(once.at("knee_iops").value == 5);
+  CHECK_FALSE(std::isfinite(once.at("knee_iops").low));
+
+  // B - A: each seed's difference (B = A + seed - 2 here), effects subtracted, negative allowed.
+  const RangeAnswer a_answer = [](const Scenario& x, const ProgressFn&) { return std::vector<double>{100.0}; };
+  const RangeAnswer b_answer = [](const Scenario& x, const ProgressFn&) {
+    return std::vector<double>{98.0 + static_cast<double>(x.seed)};
+  };
+  const Ranged ra = answer_range(s, read, cat, {"iops"}, a_answer, o);
+  const Ranged rb = answer_range(s, read, cat, {"iops"}, b_answer, o);
+  const Ranged d = range_difference(ra, rb, cat.calibration());
+  CHECK(d.at("iops").each == std::vector<double>{-1, 0, 1});
+  CHECK(d.at("iops").value == Approx(0).margin(1e-12));
+  CHECK(d.at("iops").low < 0);   // not clamped at 0
+  CHECK(d.at("iops").seed_sd == Approx(1));
+  CHECK_THAT(format_compared("A", "B", ra, rb, d), Catch::Contains("within noise"));
+  // Different first seeds do not pair.
+  Scenario later = s;
+  later.seed = 7;
+  const Ranged rc = answer_range(later, read, cat, {"iops"}, b_answer, o);
+  CHECK_THROWS_WITH(range_difference(ra, rc, cat.calibration()), Catch::Contains("B - A pairs the same seeds"));
 }

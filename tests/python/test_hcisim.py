@@ -299,12 +299,18 @@ def test_every_answer_can_carry_its_range():
     assert k["target"] == {"stat": "mean", "limit_ms": 2}
     assert k["range"]["answers"]["knee_iops"]["value"] > 0
     df = hcisim.sweep(SEED000, vary={"workload.outstanding_per_vmdk": [1, 2]}, set=SHORT, range_seeds=2)
-    assert list(df["workload.outstanding_per_vmdk"]) == ["1", "2"]
+    assert list(df["workload.outstanding_per_vmdk"]) == [1, 2]   # as the plain sweep reads them
+    assert list(df["range_seeds"]) == [2, 2] and list(df["iops_found"]) == [2, 2]
     assert (df["iops_low"] <= df["iops"]).all() and (df["iops"] <= df["iops_high"]).all()
     assert "pooled_p99_ms_calibration_sd" in df.columns
     for bad in (1, 101, 2.5, True):
         with pytest.raises(hcisim.InvalidInput, match="range_seeds"):
             hcisim.run(set=SHORT, range_seeds=bad)
+    with pytest.raises(hcisim.InvalidInput, match="jobs"):
+        hcisim.run(set=SHORT, jobs="lots")
+    prices = os.path.join(ROOT, "examples", "prices", "illustrative-2023.yaml")
+    with pytest.raises(hcisim.InvalidInput, match="range_seeds and prices"):
+        hcisim.knee(set=SHORT, mean_ms=2, range_seeds=2, prices=prices)
     with pytest.raises(hcisim.InvalidInput, match="vary\\['seed'\\] and range_seeds"):
         hcisim.sweep(SEED000, vary={"seed": [1, 2]}, set=SHORT, range_seeds=2)
     with pytest.raises(hcisim.InvalidInput, match="client=None"):

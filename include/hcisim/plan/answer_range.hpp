@@ -1,23 +1,28 @@
 // A range on every answer (issue 23, item 8). Two things make a prediction uncertain, and the
 // range carries both:
 // - placement and run-to-run noise: the answer is computed on N scenario seeds, the scenario's
-//   own and the N-1 after it (1..N unless the scenario sets `seed`; each seed
-//   places the components anew and draws every random stream anew, as two real clusters of
-//   the same design differ);
+//   own and the N-1 after it (1..N unless the scenario sets `seed`); each seed places the
+//   components anew and draws every random stream anew, as two real clusters of the same
+//   design differ;
 // - the calibration: each fitted parameter of data/calibration.yaml has a standard error from
-//   the fit's Jacobian (calib/fit.hpp) and the estimates are correlated. The answer is
-//   recomputed on the first seed with one parameter moved by its standard error (common random
-//   numbers, so the difference is the parameter's effect e_i), and the delta method gives the
-//   answer's calibration standard deviation sqrt(e^T R e), R the estimates' correlations.
+//   the fit's Jacobian (calib/fit.hpp) and the estimates are correlated. Every seed is run again
+//   with one parameter moved by its standard error; the mean over the seeds of the difference
+//   is the parameter's effect e_i (common random numbers keep each seed's difference mostly the
+//   effect, but events drift apart, so one seed's alone is noisy). The delta method gives the
+//   answer's calibration variance e^T R e, R the estimates' correlations; since noise in the
+//   mean effects inflates it by tr(R C) (C their covariance, from the seeds' spread), that is
+//   taken off and the result floored at 0.
 // The interval is for one cluster built to the design:
 //   value +- sqrt((t(N-1) s sqrt(1 + 1/N))^2 + (1.96 s_cal)^2)
 // with value and s the mean and standard deviation over the N seeds (a Student-t prediction
 // interval for one more draw: Hahn and Meeker, Statistical Intervals, 1991, section 4.7) and
 // s_cal the calibration's; each part at 95 %, combined in quadrature as independent errors.
+// A seed without an answer (a knee not found) is left out and counted (AnswerRange::found).
 // It says nothing about mechanisms the model lacks: the accuracy table's errors against the
 // seeds (README) are that part, and they are larger.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -41,7 +46,8 @@ struct RangeOptions {
 struct ParameterEffect {
   std::string parameter;
   double stderr_value = 0;  // the parameter's standard error (calibration.yaml)
-  double effect = 0;        // change of the answer per +1 standard error, on the first seed
+  double effect = 0;        // change of the answer per +1 standard error: the mean over the seeds
+  double effect_se = 0;     // that mean's standard error (run noise)
 };
 
 /// One answer with its range.
@@ -51,13 +57,18 @@ struct AnswerRange {
   double low = 0, high = 0;      // the 95 % interval for one cluster (file comment); low >= 0
   double seed_sd = 0;            // standard deviation over the seeds
   double seed_min = 0, seed_max = 0;
-  double calibration_sd = 0;     // sqrt(e^T R e)
+  double calibration_sd = 0;     // sqrt(e^T R e - tr(R C)), floored at 0 (file comment)
+  int found = 0;                 // seeds with an answer (a knee can be not found: NaN in each);
+                                 // under 2, the range and sd are NaN
   std::vector<double> each;      // the answer on each seed, the scenario's own first
   std::vector<ParameterEffect> effects;
+  std::vector<std::vector<double>> effect_each;   // per parameter, per seed: the change per +1
+                                                  // standard error on that seed
 };
 
 struct Ranged {
   int seeds = 0;
+  std::uint64_t first_seed = 1;        // seeds first_seed .. first_seed + seeds - 1
   bool calibration = false;            // calibration errors propagated
   std::vector<std::string> parameters; // those with a standard error (others are set, not fitted)
   std::vector<AnswerRange> answers;
@@ -102,13 +113,15 @@ std::string format_ranged(const Ranged& r);
 /// change's range excludes 0 (a change the noise and the calibration cannot explain).
 std::string format_compared(const std::string& name_a, const std::string& name_b, const Ranged& a, const Ranged& b,
                             const Ranged& b_minus_a);
-/// {"seeds": N, "calibration": true, "parameters": [...], "answers": {name: {value, low, high,
-/// seed_sd, seed_min, seed_max, calibration_sd, each: [...], effects: {parameter: effect}}}}
+/// {"seeds": N, "first_seed", "calibration": true, "parameters": [...], "level", "answers": {name:
+/// {value, low, high, seed_sd, seed_min, seed_max, calibration_sd, found, each: [...], effects:
+/// {parameter: {effect, se}}}}} (null: no value)
 std::string to_json(const Ranged& r);
 /// The document of `run --range --json` (target null) and `knee --range --json`: {"scenario",
 /// "workload", ["target": {"stat", "limit_ms"}], "range": to_json(r)}.
 std::string ranged_report_json(const Scenario& scenario, const Ranged& r, const KneeTarget* target = nullptr);
-/// CSV columns per answer: <name>, <name>_low, <name>_high, <name>_seed_sd, <name>_calibration_sd.
+/// CSV: range_seeds, range_first_seed, then per answer <name>, <name>_low, <name>_high,
+/// <name>_seed_sd, <name>_calibration_sd, <name>_found (empty cells: no value).
 std::string ranged_csv_header(const std::vector<std::string>& names);
 std::string ranged_csv_cells(const Ranged& r);
 

@@ -87,10 +87,12 @@ def _prices(prices):
     raise TypeError("prices: expected the path of a price file or None")
 
 
-def _range_seeds(who, range_seeds):
+def _range_seeds(who, range_seeds, prices=None):
     if isinstance(range_seeds, bool) or not isinstance(range_seeds, numbers.Integral) or not 2 <= range_seeds <= 100:
         raise InvalidInput(f"{who}: range_seeds = {range_seeds!r}; expected an integer 2..100 (the seeds of the "
                            "range) or None (one run, no range)")
+    if prices is not None:
+        raise InvalidInput(f"{who}: range_seeds and prices: a range carries no cost; call without range_seeds for it")
     return int(range_seeds)
 
 
@@ -103,12 +105,12 @@ def run(scenario=None, set=None, prices=None, range_seeds=None, jobs=0):
     N seeds), low and high (a 95 % interval for one cluster: placement and run-to-run noise
     plus the calibration's standard errors), seed_sd, calibration_sd, each seed's value and
     each fitted parameter's effect. ``jobs``: runs in parallel (0: every core)."""
+    _jobs("run", jobs)
     kind, text, name = _scenario(scenario)
     if range_seeds is None:
         return json.loads(_hcisim.run(kind, text, name, _sets(set), *_prices(prices)))
-    n = _range_seeds("run", range_seeds)
-    _jobs("run", jobs)
-    return json.loads(_hcisim.ranged(kind, text, name, _sets(set), "run", "", 0.0, n, int(jobs), *_prices(prices)))
+    n = _range_seeds("run", range_seeds, prices)
+    return json.loads(_hcisim.ranged(kind, text, name, _sets(set), "run", "", 0.0, n, int(jobs)))
 
 
 def _jobs(who, jobs):
@@ -219,9 +221,8 @@ def knee(scenario=None, mean_ms=None, p95_ms=None, p99_ms=None, set=None, jobs=0
     _jobs("knee", jobs)
     kind, text, name = _scenario(scenario)
     if range_seeds is not None:
-        n = _range_seeds("knee", range_seeds)
-        return json.loads(_hcisim.ranged(kind, text, name, _sets(set), "knee", stat, float(limit), n, int(jobs),
-                                         *_prices(prices)))
+        n = _range_seeds("knee", range_seeds, prices)
+        return json.loads(_hcisim.ranged(kind, text, name, _sets(set), "knee", stat, float(limit), n, int(jobs)))
     return json.loads(_hcisim.knee(kind, text, name, _sets(set), stat, float(limit), int(jobs), *_prices(prices)))
 
 
@@ -263,7 +264,7 @@ def size(requirements, jobs=0, prices=None, range_seeds=None):
         raise InvalidInput(f"requirements file '{path}' does not exist or is not a file")
     if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or not 0 <= jobs <= 256:
         raise InvalidInput(f"size: jobs = {jobs!r}; expected an integer 0..256")
-    n = 0 if range_seeds is None else _range_seeds("size", range_seeds)
+    n = 0 if range_seeds is None else _range_seeds("size", range_seeds)   # the answers keep their cost
     return json.loads(_hcisim.size(path, int(jobs), *_prices(prices), n))
 
 
@@ -284,24 +285,32 @@ def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None, 
     axes = _grid(vary)
     kind, text, name = _scenario(scenario)
     if range_seeds is not None:
-        n = _range_seeds("sweep", range_seeds)
+        n = _range_seeds("sweep", range_seeds, prices)
         if client is not None:
             raise InvalidInput("sweep: range_seeds runs on this machine's cores; give client=None with it")
         if any(k == "seed" for k, _ in axes):
             raise InvalidInput("sweep: vary['seed'] and range_seeds both set the seed; give one")
         _jobs("sweep", jobs)
+        # Every point is read first, so bad input fails before any run.
+        points = _points(axes)
+        _hcisim.check(kind, text, name, [_sets(set) + [f"{k}={v}" for k, v in p] for p in points])
         rows = []
-        for point in _points(axes):
+        for point in points:
             r = json.loads(_hcisim.ranged(kind, text, name, _sets(set) + [f"{k}={v}" for k, v in point], "run", "",
-                                          0.0, n, int(jobs), *_prices(prices)))
+                                          0.0, n, int(jobs)))
             row = {k: v for k, v in point}
             row["scenario"] = r["scenario"]
+            row["range_seeds"] = r["range"]["seeds"]
+            row["range_first_seed"] = r["range"]["first_seed"]
             for answer, a in r["range"]["answers"].items():
                 row[answer] = a["value"]
-                for part in ("low", "high", "seed_sd", "calibration_sd"):
+                for part in ("low", "high", "seed_sd", "calibration_sd", "found"):
                     row[f"{answer}_{part}"] = a[part]
             rows.append(row)
-        return pd.DataFrame(rows)
+        # The same columns and types as the CLI's CSV (the varied keys as pandas reads them).
+        buf = io.StringIO()
+        pd.DataFrame(rows).to_csv(buf, index=False)
+        return pd.read_csv(io.StringIO(buf.getvalue()))
     header, rows = _rows(kind, text, name, _sets(set), axes, jobs, client, _prices(prices))
     return pd.read_csv(io.StringIO(header + "\n" + "\n".join(rows) + "\n"))
 

@@ -36,23 +36,74 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
   if (!(options.delivered > 0 && options.delivered <= 1)) check::fail("knee delivered share", options.delivered, "(0, 1]");
   if (options.jobs < 0 || options.jobs > 256) check::fail("knee jobs", options.jobs, "0..256");
   const WorkloadSpec& w = scenario.workload;
-  if (!scenario.groups.empty())
-    throw InvalidArgument("knee: the scenario runs " + std::to_string(scenario.groups.size()) +
-                          " workload groups; the knee bisects one workload's offered load (give one workload; run, "
-                          "sweep and compare take groups)");
-  if (w.iops_limit_per_vm > 0)
+  // Groups: the knee scales every group's rate by one factor, so the mix stays. The mix is
+  // the groups' own rates (iops_limit_per_vm, all of them), or else the shares the closed
+  // loop gives them.
+  const bool groups = !scenario.groups.empty();
+  int rated = 0;
+  for (const WorkloadSpec& g : scenario.groups) {
+    rated += g.iops_limit_per_vm > 0 ? 1 : 0;
+    if (g.latency_target_ms > 0) throw InvalidArgument("knee: group '" + g.name + "' runs HCIBench's latency-target mode");
+  }
+  if (groups && rated != 0 && rated != static_cast<int>(scenario.groups.size()))
+    throw InvalidArgument("knee: " + std::to_string(rated) + " of " + std::to_string(scenario.groups.size()) +
+                          " workload groups give iops_limit_per_vm; the knee keeps the groups' mix, so give every "
+                          "group a rate (the mix) or none (the closed loop's shares)");
+  if (!groups && w.iops_limit_per_vm > 0)
     throw InvalidArgument("knee: the scenario is already an open loop (workload.iops_limit_per_vm = " +
                           std::to_string(w.iops_limit_per_vm) + "); the knee sets the offered load itself");
-  if (w.latency_target_ms > 0)
+  if (!groups && w.latency_target_ms > 0)
     throw InvalidArgument("knee: the scenario runs HCIBench's latency-target mode (workload.latency_target_ms); "
                           "give a closed-loop workload");
   KneeResult k;
   k.target = target;
-  const double vms = w.vm_count(static_cast<int>(scenario.cluster.hosts.size()));
+  const int hosts = static_cast<int>(scenario.cluster.hosts.size());
+  const double vms = w.vm_count(hosts);
 
   // The ceiling: the closed loop keeps every slot busy; an open loop with the same slots
   // completes no more.
-  const RunResult closed = simulate(scenario, options.run_progress);
+  Scenario closed_scenario = scenario;
+  for (WorkloadSpec& g : closed_scenario.groups) g.iops_limit_per_vm = 0;
+  if (groups) closed_scenario.workload = closed_scenario.groups.front();
+  const RunResult closed = simulate(closed_scenario, options.run_progress);
+  // Each group's share of the offered load (one workload: all of it).
+  std::vector<double> share;
+  if (groups) {
+    double total = 0;
+    for (std::size_t g = 0; g < scenario.groups.size(); ++g) {
+      const WorkloadSpec& x = scenario.groups[g];
+      share.push_back(rated ? x.iops_limit_per_vm * x.vm_count(hosts) : closed.groups[g].result.iops);
+      total += share.back();
+    }
+    if (!(total > 0)) throw InvalidArgument("knee: the groups' closed loop completed no I/O; lengthen workload.duration_s");
+    for (double& x : share) x /= total;
+    k.group_names.clear();
+    for (const WorkloadSpec& x : scenario.groups) k.group_names.push_back(x.name);
+    k.group_share = share;
+  }
+  // A probe at `x` IOPS offered in all: each group gets its share, spread over its VMs.
+  const auto probe_scenario = [&](double x) {
+    Scenario s = scenario;
+    if (!groups) {
+      s.workload.iops_limit_per_vm = std::max(0.001, x / vms);
+      s.workload.validate();
+      return s;
+    }
+    for (std::size_t g = 0; g < s.groups.size(); ++g) {
+      WorkloadSpec& y = s.groups[g];
+      y.iops_limit_per_vm = std::max(0.001, x * share[g] / y.vm_count(hosts));
+      y.validate();
+    }
+    s.workload = s.groups.front();
+    return s;
+  };
+  // Every group must get what it is offered (a starved group would hide behind the others).
+  const auto delivered = [&](const RunResult& r, double x) {
+    if (!groups) return r.result.iops >= options.delivered * x;
+    for (std::size_t g = 0; g < share.size(); ++g)
+      if (r.groups[g].result.iops < options.delivered * x * share[g]) return false;
+    return true;
+  };
   // Enough completions for the statistic: a percentile needs at least 20 samples beyond it.
   const double q = target.stat == LatencyStat::p95 ? 0.95 : target.stat == LatencyStat::p99 ? 0.99 : 0.0;
   const double needed = q > 0 ? std::ceil(20 / (1 - q) - 1e-9) : 1;
@@ -65,7 +116,7 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
   k.capacity = closed.capacity;
   k.cost = closed.cost;
   k.closed_loop_latency_ms = latency_statistic(closed, target.stat);
-  if (k.closed_loop_latency_ms <= target.limit_ms) {
+  if (k.closed_loop_latency_ms <= target.limit_ms && !(groups && rated)) {
     k.found = k.ceiling = true;
     k.iops = k.offered_iops = k.closed_loop_iops;
     k.latency_ms = k.closed_loop_latency_ms;
@@ -79,6 +130,19 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
       options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   double lo = 0, hi = k.closed_loop_iops;
   const KneeProbe* best = nullptr;
+  // Groups at their own mix can reach more than the closed loop's mix did: hi must fail.
+  for (int i = 0; groups && i < 8; ++i) {
+    const RunResult top = simulate(probe_scenario(hi), options.run_progress);
+    if (!(latency_statistic(top, target.stat) <= target.limit_ms && delivered(top, hi))) break;
+    if (i == 7) {
+      k.found = k.ceiling = true;
+      k.iops = k.offered_iops = top.result.iops;
+      k.latency_ms = latency_statistic(top, target.stat);
+      k.bottleneck = top.bottleneck;
+      return k;
+    }
+    hi *= 2;
+  }
   // The interval's width against the ceiling: a target no load meets narrows towards 0 and
   // stops there too.
   while ((hi - lo) > options.precision * k.closed_loop_iops) {
@@ -86,10 +150,7 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
     std::vector<double> offered;
     for (int i = 1; i <= per_round; ++i) {
       const double x = lo + (hi - lo) * i / (per_round + 1);
-      Scenario s = scenario;
-      s.workload.iops_limit_per_vm = std::max(0.001, x / vms);
-      s.workload.validate();
-      runs.push_back(std::move(s));
+      runs.push_back(probe_scenario(x));
       offered.push_back(x);
     }
     std::vector<RunResult> results(runs.size());
@@ -100,8 +161,9 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
       p.offered_iops = offered[i];
       p.achieved_iops = results[i].result.iops;
       p.latency_ms = latency_statistic(results[i], target.stat);
-      p.pass = p.latency_ms <= target.limit_ms && p.achieved_iops >= options.delivered * p.offered_iops;
+      p.pass = p.latency_ms <= target.limit_ms && delivered(results[i], p.offered_iops);
       p.bottleneck = results[i].bottleneck;
+      for (const GroupResult& g : results[i].groups) p.group_iops.push_back(g.result.iops);
       k.probes.push_back(p);
       if (!p.pass) hi = std::min(hi, p.offered_iops);
     }
@@ -120,6 +182,7 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
     k.iops = best->achieved_iops;
     k.latency_ms = best->latency_ms;
     k.bottleneck = best->bottleneck;
+    k.group_iops = best->group_iops;
   }
   return k;
 }
@@ -149,6 +212,14 @@ std::string format_knee(const std::string& scenario_name, const KneeResult& k) {
            "bisected to within " + fmt("%.0f", k.resolution_iops) + " IOPS)\n";
   }
   if (k.found) out += "Bottleneck there: " + k.bottleneck + "\n";
+  for (std::size_t g = 0; g < k.group_names.size(); ++g) {
+    out += g == 0 ? "Groups (share of the offered load" + std::string(k.found && !k.group_iops.empty() ? ", IOPS at the knee" : "") +
+                        "): "
+                  : ", ";
+    out += k.group_names[g] + " " + fmt("%.1f", 100 * k.group_share[g]) + " %";
+    if (g < k.group_iops.size()) out += " " + fmt("%.0f", k.group_iops[g]);
+    if (g + 1 == k.group_names.size()) out += "\n";
+  }
   out += format_cost(k.cost, k.capacity, k.iops, "at the knee");
   out += "Closed loop at the configured outstanding I/O: " + fmt("%.0f", k.closed_loop_iops) + " IOPS, " + stat + " " +
          fmt("%.3f", k.closed_loop_latency_ms) + " ms\n";
@@ -172,7 +243,12 @@ std::string to_json(const std::string& scenario_name, const KneeResult& k) {
                   ", \"resolution_iops\": " + json_number(k.resolution_iops) +
                   ", \"closed_loop_iops\": " + json_number(k.closed_loop_iops) +
                   ", \"closed_loop_latency_ms\": " + json_number(k.closed_loop_latency_ms) +
-                  ", \"cost\": " + cost_json(k.cost, k.capacity, k.iops) + ", \"probes\": [";
+                  ", \"cost\": " + cost_json(k.cost, k.capacity, k.iops) + ", \"groups\": [";
+  for (std::size_t g = 0; g < k.group_names.size(); ++g)
+    j += (g ? ", " : "") + std::string("{\"name\": ") + json_string(k.group_names[g]) + ", \"share\": " +
+         json_number(k.group_share[g]) + ", \"knee_iops\": " +
+         json_number(g < k.group_iops.size() ? k.group_iops[g] : std::nan("")) + "}";
+  j += "], \"probes\": [";
   for (std::size_t i = 0; i < k.probes.size(); ++i) {
     const KneeProbe& p = k.probes[i];
     j += std::string(i ? ", " : "") + "{\"offered_iops\": " + json_number(p.offered_iops) +

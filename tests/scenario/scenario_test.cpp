@@ -567,5 +567,24 @@ workload:
                     Catch::Contains("expected a list of workload groups"));
   CHECK_THROWS_WITH(parse(replace(base, "  vmdks_per_vm: 4\n", "  vmdks_per_vm: 4\n  latency_target_ms: 2\n")),
                     Catch::Contains("latency_target_ms (HCIBench's latency-target mode) drives one workload"));
-  CHECK_THROWS_WITH(find_knee(s, KneeTarget{}), Catch::Contains("knee: the scenario runs 2 workload groups"));
+  // The knee keeps the groups' mix (the closed loop's shares here) and scales it; every group
+  // must get its share.
+  KneeOptions ko;
+  ko.jobs = 2;
+  ko.precision = 0.05;
+  const KneeResult k = find_knee(s, KneeTarget{LatencyStat::mean, 0.9}, ko);
+  REQUIRE(k.found);
+  REQUIRE(k.group_share.size() == 2);
+  CHECK(k.group_share[0] + k.group_share[1] == Approx(1));
+  CHECK(k.group_share[0] == Approx(r.groups[0].result.iops / r.result.iops).epsilon(0.01));
+  REQUIRE(k.group_iops.size() == 2);
+  CHECK(k.group_iops[0] + k.group_iops[1] == Approx(k.iops).epsilon(1e-9));
+  CHECK(k.group_iops[1] >= 0.97 * k.offered_iops * k.group_share[1]);
+  CHECK(k.latency_ms <= 0.9);
+  CHECK_THAT(format_knee(s.name, k), Catch::Contains("Groups (share of the offered load, IOPS at the knee): oltp "));
+  CHECK_THAT(to_json(s.name, k), Catch::Contains("\"groups\": [{\"name\": \"oltp\", \"share\": "));
+  // Rates on some groups only leave the mix undefined.
+  CHECK_THROWS_WITH(find_knee(parse(replace(base, "outstanding_per_vmdk: 2}", "outstanding_per_vmdk: 2, iops_limit_per_vm: 100}")),
+                              KneeTarget{}),
+                    Catch::Contains("knee: 1 of 2 workload groups give iops_limit_per_vm"));
 }

@@ -41,6 +41,7 @@ struct KneeProbe {
   double latency_ms = 0;     // the target's statistic
   bool pass = false;
   std::string bottleneck;
+  std::vector<double> group_iops;     // workload groups: each group's IOPS
 };
 
 struct KneeResult {
@@ -58,10 +59,17 @@ struct KneeResult {
   ClusterCost cost;                   // cost per IOPS is taken at the knee
   std::vector<KneeProbe> probes;      // in the order run; a pass above a failure (noise at the
                                       // edge) is not trusted: the knee lies below every failure
+  // Workload groups (Scenario::groups): every probe offers each group its share of the load
+  // (the groups' own rates, or the closed loop's shares), and passes only if every group gets
+  // what it is offered; the target is on all I/Os pooled.
+  std::vector<std::string> group_names;
+  std::vector<double> group_share;    // of the offered load
+  std::vector<double> group_iops;     // each group's IOPS at the knee
 };
 
 /// Throws InvalidArgument for a target that is not a finite number > 0, a scenario that is
-/// already an open loop or a latency-target (HCIBench mode) run, or bad options.
+/// already an open loop or a latency-target (HCIBench mode) run, or bad options. Workload
+/// groups may give rates (every group or none): they set the mix the knee scales.
 KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const KneeOptions& options = {});
 
 /// The answer and its probes as a text table, and as one JSON object.

@@ -63,9 +63,16 @@ std::string precision_lines(const RunResult& r) {
                     pm(w.latency_ci_ms) + "\n";
   // An open loop offered more than the cluster completes has no steady state.
   const double offered = r.workload.iops_limit_per_vm * r.vms;
-  if (offered > 0 && w.iops_ci.mean < 0.95 * offered)
+  if (r.groups.empty() && offered > 0 && w.iops_ci.mean < 0.95 * offered)
     out += "Open loop overloaded: " + fmt("%.0f", offered) + " IOPS offered, " + fmt("%.0f", w.iops_ci.mean) +
            " completed per second: the backlog and the latencies grow with the run's length (no steady state)\n";
+  for (std::size_t g = 0; g < r.groups.size(); ++g) {
+    const double group_offered = r.groups[g].iops_limit_per_vm * r.groups[g].vms;
+    if (group_offered > 0 && r.groups[g].result.iops < 0.95 * group_offered)
+      out += "Open loop overloaded: group '" + r.groups[g].name + "' offered " + fmt("%.0f", group_offered) +
+             " IOPS, completed " + fmt("%.0f", r.groups[g].result.iops) +
+             " per second: its backlog and latencies grow with the run's length (no steady state)\n";
+  }
   if (!len.automatic) return out;
   out += "Run length: auto; warm-up " + fmt("%.2f", len.warmup_s) + " s + pilot " + fmt("%.2f", len.pilot_s) + " s (" +
          (len.settled ? "MSER found the rate settled" : "MSER did NOT find the rate settled") + "), measured " +
@@ -195,6 +202,7 @@ std::string format_diskspd(const RunResult& r) {
 
 std::string to_json(const RunResult& r) {
   const WorkloadResult& w = r.result;
+  const auto one = [&r](double v) { return r.groups.empty() ? num(v) : std::string("null"); };
   std::ostringstream os;
   os << "{\n"
      << "  \"scenario\": " << json_string(r.scenario) << ",\n"
@@ -205,10 +213,11 @@ std::string to_json(const RunResult& r) {
      << "  \"inputs\": {\"source\": " << json_string(r.inputs.source) << ", \"architecture\": "
      << json_string(r.inputs.architecture) << ", \"hosts\": " << r.inputs.hosts << ", \"layout\": "
      << json_string(r.inputs.layout) << ", \"workload\": " << json_string(r.inputs.workload)
-     << ", \"block_size_bytes\": " << r.workload.block.count() << ", \"read_pct\": " << num(r.workload.read_pct)
-     << ", \"random_pct\": " << num(r.workload.random_pct) << ", \"vmdks_per_vm\": " << r.workload.vmdks_per_vm
-     << ", \"outstanding_per_vmdk\": " << r.workload.outstanding_per_vmdk << ", \"iops_limit_per_vm\": "
-     << num(r.workload.iops_limit_per_vm) << ", \"duration_s\": "
+     // With groups these are each group's (its `workload` text); here null.
+     << ", \"block_size_bytes\": " << one(static_cast<double>(r.workload.block.count())) << ", \"read_pct\": "
+     << one(r.workload.read_pct) << ", \"random_pct\": " << one(r.workload.random_pct) << ", \"vmdks_per_vm\": "
+     << one(r.workload.vmdks_per_vm) << ", \"outstanding_per_vmdk\": " << one(r.workload.outstanding_per_vmdk)
+     << ", \"iops_limit_per_vm\": " << one(r.workload.iops_limit_per_vm) << ", \"duration_s\": "
      << (r.workload.auto_duration ? std::string("\"auto\"") : num(r.workload.duration_s)) << ", \"warmup_s\": "
      << num(r.workload.warmup_s) << "},\n"
      << "  \"warnings\": [";

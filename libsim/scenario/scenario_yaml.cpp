@@ -26,6 +26,7 @@
 //             vscsi_disk_queue, vscsi_adapter_queue (0: the adapter's default)
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -131,18 +132,38 @@ void apply_override(YAML::Node& root, const std::string& assignment_text) {
   std::vector<std::string> keys;
   std::stringstream ss(path);
   for (std::string k; std::getline(ss, k, '.');) keys.push_back(k);
+  // In a list (workload.groups, cluster.more_hosts) a key is an item's index from 0, or the
+  // name of a group: workload.groups.1.vms=4, workload.groups.backup.block_size=1m.
+  const auto item_of = [&](const YAML::Node& list, const std::string& key) -> std::size_t {
+    if (!key.empty() && key.find_first_not_of("0123456789") == std::string::npos && key.size() < 6) {
+      const std::size_t i = std::stoul(key);
+      if (i < list.size()) return i;
+    } else {
+      for (std::size_t i = 0; i < list.size(); ++i)
+        if (list[i].IsMap() && list[i]["name"] && list[i]["name"].IsScalar() && list[i]["name"].Scalar() == key) return i;
+    }
+    throw InvalidArgument("--set '" + assignment + "': '" + key + "' is not an item of the list (" +
+                          std::to_string(list.size()) + " items: an index from 0, or a group's name)");
+  };
   // Walk down with fresh handles (yaml-cpp nodes are references; assignment would rebind).
   std::vector<YAML::Node> chain{root};
   for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
-    YAML::Node next = chain.back()[keys[i]];
-    if (!next.IsDefined() || next.IsNull()) {
-      chain.back()[keys[i]] = YAML::Node(YAML::NodeType::Map);
+    YAML::Node next;
+    if (chain.back().IsSequence()) {
+      next = chain.back()[item_of(chain.back(), keys[i])];
+    } else {
       next = chain.back()[keys[i]];
+      if (!next.IsDefined() || next.IsNull()) {
+        chain.back()[keys[i]] = YAML::Node(YAML::NodeType::Map);
+        next = chain.back()[keys[i]];
+      }
     }
-    if (!next.IsMap()) throw InvalidArgument("--set '" + assignment + "': '" + keys[i] + "' is not a map");
+    if (!next.IsMap() && !next.IsSequence())
+      throw InvalidArgument("--set '" + assignment + "': '" + keys[i] + "' is not a map or a list");
     chain.push_back(next);
   }
-  chain.back()[keys.back()] = value;
+  if (chain.back().IsSequence()) chain.back()[item_of(chain.back(), keys.back())] = value;
+  else chain.back()[keys.back()] = value;
 }
 
 DriveSpec connect(const DeviceSpec& d, const std::string& connection, const HardwareCatalog& cat) {
@@ -545,7 +566,7 @@ WorkloadSpec read_workload_spec(const YamlReader& w, const ClusterSpec& cluster,
 // fio, preset or easy_run replaces the workload's). The run's length, warm-up and history are
 // the whole run's, and the data profile (compress_pct, dedupe_pct) the cluster's: the same in
 // every group.
-void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s) {
+void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s, std::vector<std::string>& notes) {
   if (!w.has("groups")) {
     s.workload = read_workload_spec(w, cluster, s.threads_per_vmdk);
     return;
@@ -556,50 +577,108 @@ void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s)
               "{name: backup, vms: 2, block_size: 256k, read_pct: 0}]");
   if (list.size() > static_cast<std::size_t>(VmWorkload::kMaxGroups))
     list.fail(std::to_string(list.size()) + " groups; at most " + std::to_string(VmWorkload::kMaxGroups));
+  // The workload's own keys are read once, at their lines, whatever the groups then do.
+  int unused = 1;
+  (void)read_workload_spec(w, cluster, unused);
   if (w.has("latency_target_ms") && w.number("latency_target_ms", 0) > 0)
     w.fail("latency_target_ms (HCIBench's latency-target mode) drives one workload; it cannot be combined with groups");
+  if (w.has("name")) w.fail("name: with groups each group has its own name (workload.groups[i].name)");
   static const char* const kSources[] = {"hcibench", "diskspd", "fio", "preset", "easy_run"};
-  const auto is_source = [](const std::string& k) {
-    return std::find_if(std::begin(kSources), std::end(kSources), [&](const char* x) { return k == x; }) != std::end(kSources);
+  static const char* const kRunKeys[] = {"duration_s", "warmup_s", "history_s", "auto_precision_pct", "auto_max_s"};
+  const auto in = [](const auto& list_of, const std::string& k) {
+    return std::find_if(std::begin(list_of), std::end(list_of), [&](const char* x) { return k == x; }) != std::end(list_of);
   };
+  for (const char* k : {"easy_run", "diskspd"})
+    if (w.has(k))
+      w.fail(std::string(k) + (std::string(k) == "easy_run"
+                                   ? ": HCIBench's Easy Run sizes one workload for the whole cluster; give the groups "
+                                     "their own keys (or an hcibench or fio name)"
+                                   : ": a DiskSpd command line (its per-thread tables) runs alone; give the groups "
+                                     "hcibench, fio, preset or explicit keys"));
+  // A key of the workload that every group gives itself does nothing: said (an error when
+  // --set gave it, since the user meant it to change something).
+  for (const auto& kv : w.node()) {
+    const std::string key = kv.first.Scalar();
+    if (key == "groups" || in(kRunKeys, key)) continue;
+    bool used = false;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const YamlReader g = list.item(i);
+      bool own_source = false;
+      for (const char* k : kSources) own_source = own_source || g.has(k);
+      used = used || !(g.has(key.c_str()) || own_source);
+    }
+    if (used) continue;
+    const std::string what = w.key_path(key.c_str()) + " is given by every group (or replaced by its own source), so it " +
+                             "changes nothing";
+    if (kv.second.Mark().line < 0)
+      throw InvalidArgument(w.where(kv.second) + ": " + what + "; set a group's: workload.groups.<index or name>." + key);
+    notes.push_back(what);
+  }
   for (std::size_t i = 0; i < list.size(); ++i) {
     const YamlReader g = list.item(i);
     if (!g.is_map()) g.fail("expected a map of workload keys, e.g. {name: oltp, vms: 8, block_size: 8k}");
-    for (const char* k : {"duration_s", "warmup_s", "history_s", "auto_precision_pct", "auto_max_s"})
+    for (const char* k : kRunKeys)
       if (g.has(k))
         g.fail_value(g.key_path(k), g.text(k, ""), "no value here: the run's length is the whole run's; set workload." +
                                                        std::string(k) + " beside groups", g.node()[k]);
-    for (const char* k : {"groups", "latency_target_ms", "diskspd"})
+    for (const char* k : {"groups", "latency_target_ms", "diskspd", "easy_run"})
       if (g.has(k))
         g.fail(std::string(k) + (std::string(k) == "groups"              ? ": groups do not nest"
-                                 : std::string(k) == "diskspd"           ? ": a DiskSpd command line (its per-thread tables) runs alone; a group takes hcibench, fio, preset, easy_run or explicit keys"
+                                 : std::string(k) == "diskspd"           ? ": a DiskSpd command line (its per-thread tables) runs alone; a group takes hcibench, fio, preset or explicit keys"
+                                 : std::string(k) == "easy_run"          ? ": HCIBench's Easy Run sizes one workload for the whole cluster; give the group its own keys"
                                                                          : ": HCIBench's latency-target mode drives one workload, not a group"));
     bool own_source = false;
     for (const char* k : kSources) own_source = own_source || g.has(k);
     // The workload's keys are laid under the group's in the document itself, so every value
-    // keeps its own line for errors (a copy of the map would lose the marks).
+    // keeps its own line for errors (a copy of the map would lose the marks), and taken out
+    // again after (a group aliased twice must not see the first reading's keys). A group with
+    // its own hcibench, fio or preset takes only the run's keys.
     YAML::Node merged = g.node();
     const YAML::Node& view = merged;
+    std::vector<std::string> added;
     for (const auto& kv : w.node()) {
       const std::string key = kv.first.Scalar();
-      if (key == "groups" || key == "name" || (own_source && is_source(key)) || view[key]) continue;
+      if (key == "groups" || view[key]) continue;
+      if (own_source && !in(kRunKeys, key)) continue;
       merged[key] = kv.second;
+      added.push_back(key);
     }
     int threads = 1;
-    WorkloadSpec spec = read_workload_spec(g, cluster, threads);
+    WorkloadSpec spec;
+    try {
+      spec = read_workload_spec(g, cluster, threads);
+    } catch (...) {
+      for (const std::string& k : added) merged.remove(k);
+      throw;
+    }
+    for (const std::string& k : added) merged.remove(k);
     if (threads > 1 || spec.tool == WorkloadTool::diskspd)
       g.fail("a DiskSpd command line (its per-thread tables) runs alone; a group takes hcibench, fio, preset, easy_run or explicit keys");
     spec.name = g.has("name") ? g.text("name", "") : "group" + std::to_string(i + 1);
     if (spec.name.empty()) g.fail("name: expected a group name");
     for (const WorkloadSpec& other : s.groups)
       if (other.name == spec.name) g.fail("name '" + spec.name + "' is given to two groups; each group needs its own");
-    if (!s.groups.empty() && (spec.compress_pct != s.groups.front().compress_pct || spec.dedupe_pct != s.groups.front().dedupe_pct)) {
-      char buf[300];
-      std::snprintf(buf, sizeof buf,
-                    "compress_pct %g and dedupe_pct %g differ from group 1's (%g, %g): the data profile is the cluster's "
-                    "(one reduction ratio), so every group gives the same",
-                    spec.compress_pct, spec.dedupe_pct, s.groups.front().compress_pct, s.groups.front().dedupe_pct);
-      g.fail(buf);
+    if (!s.groups.empty()) {
+      const WorkloadSpec& first = s.groups.front();
+      char buf[400];
+      if (spec.compress_pct != first.compress_pct || spec.dedupe_pct != first.dedupe_pct) {
+        std::snprintf(buf, sizeof buf,
+                      "compress_pct %g and dedupe_pct %g differ from group 1's (%g, %g): the data profile is the "
+                      "cluster's (one reduction ratio), so every group gives the same",
+                      spec.compress_pct, spec.dedupe_pct, first.compress_pct, first.dedupe_pct);
+        g.fail(buf);
+      }
+      // A source's own run length (fio --runtime, DiskSpd -d) would differ unseen.
+      if (spec.duration_s != first.duration_s || spec.auto_duration != first.auto_duration ||
+          spec.warmup_s != first.warmup_s || spec.history_s != first.history_s ||
+          spec.auto_precision_pct != first.auto_precision_pct || spec.auto_max_s != first.auto_max_s) {
+        std::snprintf(buf, sizeof buf,
+                      "its run length (duration %g s, warm-up %g s, history %g s) differs from group 1's (%g, %g, %g), "
+                      "set by a group's own source; the run's length is the whole run's: give workload.duration_s, "
+                      "warmup_s and history_s beside groups",
+                      spec.duration_s, spec.warmup_s, spec.history_s, first.duration_s, first.warmup_s, first.history_s);
+        g.fail(buf);
+      }
     }
     s.groups.push_back(spec);
   }
@@ -766,21 +845,40 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
   } catch (const InvalidArgument& e) {
     // Rules over the whole cluster: point at the key the message names when it is one of
     // cluster.osa, .esa or .resync (fuzz review D15: a bad osa.lsom_cost_factor was put at
-    // the host's line), else at the host section (every host is a copy of cluster.host).
+    // the host's line), else at the section the named host came from: cluster.host, or the
+    // cluster.more_hosts item whose count covers it.
     const YamlReader c = r.child("cluster");
     const std::string message = e.what();
-    YAML::Node at = c.has("host") ? c.node()["host"] : c.node();
+    // Places as text: assigning one yaml-cpp node handle to another would rebind the document's.
+    std::string where = c.where(c.has("host") ? c.node()["host"] : c.node());
+    const std::size_t named = message.find("hosts[");
+    if (named != std::string::npos && c.has("more_hosts") && c.node()["more_hosts"].IsSequence()) {
+      long index = std::strtol(message.c_str() + named + 6, nullptr, 10);
+      index -= static_cast<long>(s.cluster.hosts.size());
+      for (const auto& item : c.node()["more_hosts"]) index += item["count"] ? item["count"].as<long>(0) : 0;
+      // `index` is now the host's place counted from the first more_hosts host, if >= 0.
+      if (index >= 0)
+        for (const auto& item : c.node()["more_hosts"]) {
+          const long count = item["count"] ? item["count"].as<long>(0) : 0;
+          if (index < count) {
+            where = c.where(item);
+            break;
+          }
+          index -= count;
+        }
+    }
     for (const char* section : {"osa", "esa", "resync"}) {
       if (!c.has(section) || !c.node()[section].IsMap()) continue;
       for (const auto& kv : c.node()[section]) {
         const std::string name = std::string(section) + "." + kv.first.Scalar();
-        if (message.rfind(name + " ", 0) == 0 || message.find(" " + name + " ") != std::string::npos) at = kv.second;
+        if (message.rfind(name + " ", 0) == 0 || message.find(" " + name + " ") != std::string::npos)
+          where = c.where(kv.second);
       }
     }
-    throw InvalidArgument(c.where(at) + ": " + message);
+    throw InvalidArgument(where + ": " + message);
   }
   if (!r.has("workload")) r.fail("missing key 'workload'");
-  read_workload(r.child("workload"), s.cluster, s);
+  read_workload(r.child("workload"), s.cluster, s, s.warnings);
   try {
     check_combination(s);
   } catch (const InvalidArgument& e) {

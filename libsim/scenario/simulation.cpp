@@ -113,8 +113,15 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
                           "' is not calibrated: build it with parse_scenario, load_scenario or make_scenario "
                           "(make_uncalibrated_scenario runs the uncalibrated model on purpose)");
   const auto wall0 = std::chrono::steady_clock::now();
-  // The run's settings (length, warm-up, history, data profile) are the same in every group.
+  // The run's settings (length, warm-up, history, data profile) are the same in every group
+  // (the file reader checks it; a scenario built in code is checked here).
   const WorkloadSpec& w = scenario.workload;
+  for (const WorkloadSpec& g : scenario.groups)
+    if (g.duration_s != w.duration_s || g.auto_duration != w.auto_duration || g.warmup_s != w.warmup_s ||
+        g.history_s != w.history_s || g.auto_precision_pct != w.auto_precision_pct || g.auto_max_s != w.auto_max_s ||
+        g.compress_pct != w.compress_pct || g.dedupe_pct != w.dedupe_pct)
+      throw InvalidArgument("workload group '" + g.name + "': its run length or data profile differs from the scenario's "
+                            "workload (Scenario::workload is the first group; these settings are the whole run's)");
   Engine engine;
   Workloads load(engine, scenario);
   Cluster cluster(engine, scenario.cluster, DataProfile{w.compress_pct, w.dedupe_pct}, scenario.seed, load,
@@ -331,7 +338,8 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     r.vms += l->vms();
     r.configured_outstanding += outstanding;
     if (!scenario.groups.empty())
-      r.groups.push_back({l->spec().name, l->spec().describe(), l->vms(), outstanding, summarize(*l, engine.now())});
+      r.groups.push_back({l->spec().name, l->spec().describe(), l->vms(), outstanding, l->spec().iops_limit_per_vm,
+                          summarize(*l, engine.now())});
   }
   r.result = summarize(load.all(), engine.now());
   r.result.iops_ci = series->rate_interval();
@@ -402,9 +410,10 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   if (worst < 0.8) {
     char buf[48];
     std::snprintf(buf, sizeof buf, " at %.0f %%", std::floor(100.0 * std::max(0.0, worst)));
-    bool open = false;
-    for (const VmWorkload* l : load.all()) open = open || l->spec().iops_limit_per_vm > 0;
-    const char* why = open                      ? "the open-loop rate limit sets the rate"
+    std::size_t open = 0;
+    for (const VmWorkload* l : load.all()) open += l->spec().iops_limit_per_vm > 0 ? 1 : 0;
+    const char* why = open == load.size()       ? "the open-loop rate limit sets the rate"
+                      : open > 0                ? "the open groups' rates and the others' outstanding I/O set the rate"
                       : w.latency_target_ms > 0 ? "the latency target sets the outstanding I/O"
                                                 : "latency-bound at this outstanding I/O";
     r.bottleneck = "none (busiest: " + r.bottleneck + buf + "; " + why + ")";

@@ -588,3 +588,71 @@ workload:
                               KneeTarget{}),
                     Catch::Contains("knee: 1 of 2 workload groups give iops_limit_per_vm"));
 }
+
+TEST_CASE("workload groups: sources, overrides, aliases and the base's keys (review)") {
+  const std::string base = R"(name: mixed
+cluster:
+  hosts: 4
+  host:
+    cpu: {model: intel-core-i7-11700b}
+    network: {speed_gbe: 10}
+    disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]
+policy: {raid: raid1, ftt: 1}
+workload:
+  duration_s: 0.3
+  warmup_s: 0.1
+  block_size: 8k
+  read_pct: 70
+  groups:
+    - {name: a, vms: 4}
+    - {name: b, vms: 2, fio: "--bs=256k --rw=write --iodepth=2"}
+)";
+  // A group with its own source takes only the run's keys: b is fio's 256K writes.
+  const Scenario s = parse(base);
+  CHECK(s.groups[0].block.count() == 8192);
+  CHECK(s.groups[1].block.count() == 256 * 1024);
+  CHECK(s.groups[1].read_pct == 0);
+  CHECK(s.groups[1].duration_s == Approx(0.3));   // the base's run keys win over fio's defaults
+  // A source's own run length that differs from the others' is an error, not ignored.
+  CHECK_THROWS_WITH(parse(replace(replace(base, "  duration_s: 0.3\n", ""), "--iodepth=2", "--iodepth=2 --runtime=600")),
+                    Catch::Contains("workload.groups[1]") && Catch::Contains("its run length (duration 600 s"));
+  // --set reaches a group by index or name (and more_hosts items by index); a workload key
+  // that every group overrides is an error from --set and a warning from the file.
+  const Scenario set = parse(base, {"workload.groups.b.vms=3", "workload.groups.0.read_pct=50"});
+  CHECK(set.groups[1].vms == 3);
+  CHECK(set.groups[0].read_pct == 50);
+  CHECK_THROWS_WITH(parse(base, {"workload.groups.c.vms=3"}), Catch::Contains("'c' is not an item of the list (2 items"));
+  CHECK_THROWS_WITH(parse(replace(base, "{name: a, vms: 4}", "{name: a, vms: 4, block_size: 4k}"), {"workload.block_size=64k"}),
+                    Catch::Contains("workload.block_size is given by every group") &&
+                        Catch::Contains("workload.groups.<index or name>.block_size"));
+  const Scenario noted = parse(replace(base, "{name: a, vms: 4}", "{name: a, vms: 4, block_size: 4k}"));
+  CHECK(std::any_of(noted.warnings.begin(), noted.warnings.end(),
+                    [](const std::string& w) { return w.find("workload.block_size is given by every group") != std::string::npos; }));
+  // An aliased group does not keep the keys laid into it for its first reading.
+  const Scenario aliased = parse(replace(base, "    - {name: a, vms: 4}\n    - {name: b, vms: 2, fio: \"--bs=256k --rw=write --iodepth=2\"}\n",
+                                         "    - &g {vms: 2, block_size: 64k}\n    - *g\n"));
+  REQUIRE(aliased.groups.size() == 2);
+  CHECK(aliased.groups[1].block.count() == 64 * 1024);
+  // The base's own keys are checked at their lines; no name or Easy Run beside groups.
+  CHECK_THROWS_WITH(parse(replace(base, "  read_pct: 70\n", "  read_pct: 70\n  vmz: 3\n")),
+                    Catch::Contains("test.yaml:14: unknown key 'workload.vmz'"));
+  CHECK_THROWS_WITH(parse(replace(base, "  read_pct: 70\n", "  read_pct: 70\n  name: x\n")),
+                    Catch::Contains("with groups each group has its own name"));
+  CHECK_THROWS_WITH(parse(replace(base, "  read_pct: 70\n", "  read_pct: 70\n  easy_run: 4k-70read\n")),
+                    Catch::Contains("Easy Run sizes one workload for the whole cluster"));
+  // An open group offered more than it gets is said, by name.
+  const RunResult over = simulate(parse(replace(base, "{name: a, vms: 4}", "{name: a, vms: 4, iops_limit_per_vm: 1000000}")));
+  CHECK_THAT(format_hcibench(over), Catch::Contains("Open loop overloaded: group 'a' offered 4000000 IOPS"));
+  CHECK_THAT(to_json(over), Catch::Contains("\"block_size_bytes\": null"));
+  // A scenario built in code whose groups disagree on the run's length is refused.
+  Scenario bad = s;
+  bad.groups[1].duration_s = 9;
+  CHECK_THROWS_WITH(simulate(bad), Catch::Contains("workload group 'b': its run length or data profile differs"));
+  // more_hosts: --set by index, and a host's error at its item's line.
+  const std::string more = replace(base, "policy: {raid", "  more_hosts:\n    - count: 1\n      cpu: {model: intel-core-i7-11700b}\n"
+                                                          "      disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]\npolicy: {raid");
+  CHECK(parse(more, {"cluster.more_hosts.0.count=2"}).cluster.hosts.size() == 6);
+  CHECK_THROWS_WITH(parse(replace(more, "      disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]\n",
+                                  "      pool: [samsung-pm1733-3.84tb]\n")),
+                    Catch::Contains("test.yaml:9:") && Catch::Contains("OSA has no storage pool"));
+}

@@ -70,6 +70,7 @@ struct GroupResult {
   std::string workload;            // WorkloadSpec::describe()
   int vms = 0;
   int configured_outstanding = 0;
+  double iops_limit_per_vm = 0;    // its open-loop rate (0: a closed loop)
   WorkloadResult result;           // without intervals (the run's are over all groups)
 };
 

@@ -821,6 +821,16 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   row("read p95 (ms)", ra.result.read_p95_ms, rb.result.read_p95_ms);
   row("write p95 (ms)", ra.result.write_p95_ms, rb.result.write_p95_ms);
   row("usable capacity (GB)", ra.capacity.usable_gb, rb.capacity.usable_gb);
+  // Workload groups that both sides run, by name: what one group gains or loses (e.g. OLTP
+  // beside a backup stream against OLTP alone).
+  for (const GroupResult& ga : ra.groups)
+    for (const GroupResult& gb : rb.groups) {
+      if (ga.name != gb.name) continue;
+      const std::string g = "group " + ga.name.substr(0, 12) + " ";
+      row((g + "IOPS").c_str(), ga.result.iops, gb.result.iops);
+      row((g + "read lat (ms)").c_str(), ga.result.read_latency_ms, gb.result.read_latency_ms);
+      row((g + "write lat (ms)").c_str(), ga.result.write_latency_ms, gb.result.write_latency_ms);
+    }
   compare_cost(ra, rb, row);
   // Run-to-run noise: each side's 95 % half-width, and whether the IOPS change is beyond the
   // two combined (independent runs: the half-widths add in quadrature).

@@ -282,7 +282,7 @@ std::string format_ranged(const Ranged& r) {
   std::snprintf(buf, sizeof buf,
                 "\nRange: the mean over seeds %llu..%llu (placement and every random stream) +- a 95 %% prediction\n"
                 "interval for one cluster (Student t)",
-                static_cast<unsigned long long>(r.first_seed), static_cast<unsigned long long>(r.first_seed + r.seeds - 1));
+                static_cast<unsigned long long>(r.first_seed), static_cast<unsigned long long>(r.first_seed + static_cast<std::uint64_t>(r.seeds) - 1));
   out += buf;
   if (!r.calibration) {
     out += "; the calibration's errors are not propagated.\n";

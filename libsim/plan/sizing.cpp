@@ -51,9 +51,17 @@ std::string host_name(int i) {
   return buf;
 }
 
-// The scenario of one candidate: `vmdk_gb` sets the data each VMDK holds.
+// The data each VMDK of group `g` holds (its share of the grown capacity), or 1 GB without data.
+double vmdk_gb(const Requirements& req, std::size_t g, bool with_data) {
+  if (!with_data) return 1;
+  const Requirements::Demand& d = req.demands[g];
+  return d.capacity_tb * 1000 * req.growth() / (static_cast<double>(d.vms) * kVmdksPerVm);
+}
+std::string vmdk_size(double gb) { return fmt("%.0f", std::max(1.0, std::ceil(gb * 1e9 / 1048576.0))) + "m"; }
+
+// The scenario of one candidate: `with_data` gives the VMDKs the demand's data (else a token).
 std::string scenario_yaml(const Requirements& req, const Requirements::Block& host, const Requirements::Block& net,
-                          const Requirements::Block& policy, int hosts, double vmdk_gb, bool with_failures) {
+                          const Requirements::Block& policy, int hosts, bool with_data, bool with_failures) {
   YAML::Node h = YAML::Load(host.yaml);
   const bool esa = h["pool"].IsDefined();
   h["network"] = YAML::Load(net.yaml);
@@ -66,22 +74,35 @@ std::string scenario_yaml(const Requirements& req, const Requirements::Block& ho
     for (int i = 0; i < req.host_failures; ++i) y << (i ? ", " : "") << host_name(i + 1);
     y << "]\n";
   }
-  const double vms = req.vms;
   y << "policy: " << policy.yaml << "\n"
     << "data_services: " << req.data_services_yaml << "\n"
-    << "workload:\n  block_size: " << req.block.count() << "\n  read_pct: " << req.read_pct
-    << "\n  random_pct: " << req.random_pct << "\n  vms: " << req.vms << "\n  vmdks_per_vm: " << kVmdksPerVm
-    << "\n  outstanding_per_vmdk: " << kOutstandingPerVmdk << "\n  iops_limit_per_vm: " << fmt("%.6g", req.demand_iops() / vms)
-    << "\n  vmdk_size: " << fmt("%.0f", std::max(1.0, std::ceil(vmdk_gb * 1e9 / 1048576.0))) << "m\n  compress_pct: " << req.compress_pct
-    << "\n  dedupe_pct: " << req.dedupe_pct << "\n  duration_s: " << req.duration_s << "\n  warmup_s: " << req.warmup_s
-    << "\n";
+    << "workload:\n  vmdks_per_vm: " << kVmdksPerVm << "\n  outstanding_per_vmdk: " << kOutstandingPerVmdk
+    << "\n  compress_pct: " << req.compress_pct << "\n  dedupe_pct: " << req.dedupe_pct << "\n  duration_s: " << req.duration_s
+    << "\n  warmup_s: " << req.warmup_s << "\n";
+  // Each demand as an open loop at its grown rate: one workload, or a group each.
+  const auto demand = [&](std::size_t g, const char* indent) {
+    const Requirements::Demand& d = req.demands[g];
+    y << indent << "block_size: " << d.block.count() << "\n" << indent << "read_pct: " << d.read_pct << "\n" << indent
+      << "random_pct: " << d.random_pct << "\n" << indent << "vms: " << d.vms << "\n" << indent
+      << "iops_limit_per_vm: " << fmt("%.6g", req.group_iops(g) / d.vms) << "\n" << indent
+      << "vmdk_size: " << vmdk_size(vmdk_gb(req, g, with_data)) << "\n";
+  };
+  if (!req.grouped()) {
+    demand(0, "  ");
+  } else {
+    y << "  groups:\n";
+    for (std::size_t g = 0; g < req.demands.size(); ++g) {
+      y << "    - name: " << json_string(req.demands[g].name) << "\n";
+      demand(g, "      ");
+    }
+  }
   return y.str();
 }
 
 Scenario build(const Requirements& req, const Requirements::Block& host, const Requirements::Block& net,
-               const Requirements::Block& policy, int hosts, double vmdk_gb, bool with_failures,
+               const Requirements::Block& policy, int hosts, bool with_data, bool with_failures,
                const HardwareCatalog& catalog) {
-  const std::string text = scenario_yaml(req, host, net, policy, hosts, vmdk_gb, with_failures);
+  const std::string text = scenario_yaml(req, host, net, policy, hosts, with_data, with_failures);
   return parse_scenario(text, req.source + " (candidate " + std::to_string(hosts) + " x " + host.label + ")", {}, catalog);
 }
 
@@ -101,6 +122,18 @@ std::string reason_of(const InvalidArgument& e) {
 
 double Requirements::growth() const { return std::pow(1 + growth_pct_per_year / 100, years); }
 
+double Requirements::demand_iops() const {
+  double sum = 0;
+  for (const Demand& d : demands) sum += d.iops;
+  return sum * growth();
+}
+
+double Requirements::demand_capacity_gb() const {
+  double sum = 0;
+  for (const Demand& d : demands) sum += d.capacity_tb;
+  return sum * 1000 * growth();
+}
+
 std::string Design::describe() const {
   return std::to_string(hosts) + " x " + host_model + ", " + network + ", " + policy;
 }
@@ -108,48 +141,83 @@ std::string Design::describe() const {
 Requirements read_requirements(const std::string& path, HardwareCatalog& catalog) {
   const YAML::Node root = detail::parse_yaml_map(
       detail::read_small_file(path, "requirements file", 1u << 20), path,
-      "a requirements file is a map with the keys name, workload, growth, host_failures, candidates, prices, run and top");
+      "a requirements file is a map with the keys name, workload (or workloads), growth, host_failures, candidates, prices, run and top");
   Requirements q;
   q.source = path;
   try {
     const YamlReader r(root, path, "");
-    r.expect_map({"name", "workload", "growth", "host_failures", "candidates", "prices", "run", "top"});
+    r.expect_map({"name", "workload", "workloads", "growth", "host_failures", "candidates", "prices", "run", "top"});
     q.name = r.text("name", path);
-    const YamlReader w = r.child("workload");
-    w.expect_map({"iops", "block_size", "read_pct", "random_pct", "mean_ms", "p95_ms", "p99_ms", "capacity_tb",
-                  "compress_pct", "dedupe_pct", "vms"});
-    q.iops = w.required_number("iops");
-    if (!(q.iops >= 1 && q.iops <= 1e9)) w.fail_value(w.key_path("iops"), w.text("iops", ""), "IOPS from 1 to 1e9", w.node()["iops"]);
-    if (w.has("block_size")) {
-      const std::string text = w.text("block_size", "");
-      try {
-        q.block = parse_size(text, w.key_path("block_size"));
-      } catch (const InvalidArgument&) {
-        w.fail_value(w.key_path("block_size"), text, "a size such as 8k, 512 to 16m", w.node()["block_size"]);
+    // One demand: the workload's keys (and a name in `workloads:`).
+    const auto read_demand = [&](const YamlReader& w, bool named) {
+      Requirements::Demand d;
+      if (named) {
+        w.expect_map({"name", "iops", "block_size", "read_pct", "random_pct", "mean_ms", "p95_ms", "p99_ms", "capacity_tb",
+                      "compress_pct", "dedupe_pct", "vms"});
+        d.name = w.required_text("name");
+      } else {
+        w.expect_map({"iops", "block_size", "read_pct", "random_pct", "mean_ms", "p95_ms", "p99_ms", "capacity_tb",
+                      "compress_pct", "dedupe_pct", "vms"});
       }
-      if (q.block.count() < 512 || q.block.count() > (16 << 20) || q.block.count() % 512 != 0)
-        w.fail_value(w.key_path("block_size"), text, "a multiple of 512 bytes, 512 to 16m", w.node()["block_size"]);
+      d.iops = w.required_number("iops");
+      if (!(d.iops >= 1 && d.iops <= 1e9)) w.fail_value(w.key_path("iops"), w.text("iops", ""), "IOPS from 1 to 1e9", w.node()["iops"]);
+      if (w.has("block_size")) {
+        const std::string text = w.text("block_size", "");
+        try {
+          d.block = parse_size(text, w.key_path("block_size"));
+        } catch (const InvalidArgument&) {
+          w.fail_value(w.key_path("block_size"), text, "a size such as 8k, 512 to 16m", w.node()["block_size"]);
+        }
+        if (d.block.count() < 512 || d.block.count() > (16 << 20) || d.block.count() % 512 != 0)
+          w.fail_value(w.key_path("block_size"), text, "a multiple of 512 bytes, 512 to 16m", w.node()["block_size"]);
+      }
+      d.read_pct = static_cast<double>(w.integer("read_pct", 70, 0, 100));
+      d.random_pct = static_cast<double>(w.integer("random_pct", 100, 0, 100));
+      int targets = 0;
+      for (const auto& [key, stat] : {std::pair<const char*, LatencyStat>{"mean_ms", LatencyStat::mean},
+                                      {"p95_ms", LatencyStat::p95},
+                                      {"p99_ms", LatencyStat::p99}})
+        if (w.has(key)) {
+          ++targets;
+          d.slo.stat = stat;
+          d.slo.limit_ms = w.number(key, 0);
+          if (!(d.slo.limit_ms > 0 && d.slo.limit_ms <= 1e4))
+            w.fail_value(w.key_path(key), w.text(key, ""), "a latency in ms, > 0 and at most 10000", w.node()[key]);
+        }
+      if (targets != 1) w.fail("give exactly one latency target: mean_ms, p95_ms or p99_ms");
+      d.capacity_tb = w.number("capacity_tb", 0);
+      if (!(d.capacity_tb >= 0 && d.capacity_tb <= 1e6))
+        w.fail_value(w.key_path("capacity_tb"), w.text("capacity_tb", ""), "decimal TB from 0 to 1e6", w.node()["capacity_tb"]);
+      d.vms = static_cast<int>(w.integer("vms", 24, 1, 1000));
+      const double compress = static_cast<double>(w.integer("compress_pct", 0, 0, 100));
+      const double dedupe = static_cast<double>(w.integer("dedupe_pct", 0, 0, 100));
+      if (q.demands.empty()) {
+        q.compress_pct = compress;
+        q.dedupe_pct = dedupe;
+      } else if (compress != q.compress_pct || dedupe != q.dedupe_pct) {
+        w.fail("compress_pct and dedupe_pct differ from the first workload's (" + fmt("%g", q.compress_pct) + ", " +
+               fmt("%g", q.dedupe_pct) + "): the data profile is the cluster's, the same for every workload");
+      }
+      return d;
+    };
+    if (r.has("workload") == r.has("workloads"))
+      r.fail("give exactly one of workload (one demand) or workloads (a list of named demands that run at once)");
+    if (r.has("workload")) {
+      q.demands.push_back(read_demand(r.child("workload"), false));
+    } else {
+      const YamlReader list = r.child("workloads");
+      if (!list.is_sequence() || list.size() < 2 || list.size() > 64)
+        list.fail("expected a list of 2 to 64 named demands, e.g. [{name: oltp, iops: 200000, p95_ms: 2}, ...] "
+                  "(one demand: workload)");
+      for (std::size_t g = 0; g < list.size(); ++g) {
+        const YamlReader item = list.item(g);
+        if (!item.is_map()) item.fail("expected a map of a demand's keys with its name");
+        q.demands.push_back(read_demand(item, true));
+        for (std::size_t h = 0; h + 1 < q.demands.size(); ++h)
+          if (q.demands[h].name == q.demands.back().name)
+            item.fail("name '" + q.demands.back().name + "' is given to two workloads; each needs its own");
+      }
     }
-    q.read_pct = static_cast<double>(w.integer("read_pct", 70, 0, 100));
-    q.random_pct = static_cast<double>(w.integer("random_pct", 100, 0, 100));
-    int targets = 0;
-    for (const auto& [key, stat] : {std::pair<const char*, LatencyStat>{"mean_ms", LatencyStat::mean},
-                                    {"p95_ms", LatencyStat::p95},
-                                    {"p99_ms", LatencyStat::p99}})
-      if (w.has(key)) {
-        ++targets;
-        q.slo.stat = stat;
-        q.slo.limit_ms = w.number(key, 0);
-        if (!(q.slo.limit_ms > 0 && q.slo.limit_ms <= 1e4))
-          w.fail_value(w.key_path(key), w.text(key, ""), "a latency in ms, > 0 and at most 10000", w.node()[key]);
-      }
-    if (targets != 1) w.fail("give exactly one latency target: mean_ms, p95_ms or p99_ms");
-    q.capacity_tb = w.number("capacity_tb", 0);
-    if (!(q.capacity_tb >= 0 && q.capacity_tb <= 1e6))
-      w.fail_value(w.key_path("capacity_tb"), w.text("capacity_tb", ""), "decimal TB from 0 to 1e6", w.node()["capacity_tb"]);
-    q.compress_pct = static_cast<double>(w.integer("compress_pct", 0, 0, 100));
-    q.dedupe_pct = static_cast<double>(w.integer("dedupe_pct", 0, 0, 100));
-    q.vms = static_cast<int>(w.integer("vms", 24, 1, 1000));
     if (r.has("growth")) {
       const YamlReader g = r.child("growth");
       g.expect_map({"per_year_pct", "years"});
@@ -263,14 +331,14 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
         bool healthy = false, with_failures = false;
         for (int hosts = q.min_hosts; hosts <= q.max_hosts && !with_failures; ++hosts) {
           try {
-            (void)build(q, h, n, p, hosts, 1, false, catalog);
+            (void)build(q, h, n, p, hosts, false, false, catalog);
             healthy = true;
           } catch (const InvalidArgument& e) {
             if (healthy_error.empty() || hosts == q.max_hosts) healthy_error = reason_of(e);
             continue;
           }
           try {
-            (void)build(q, h, n, p, hosts, 1, true, catalog);
+            (void)build(q, h, n, p, hosts, false, true, catalog);
             with_failures = true;
           } catch (const InvalidArgument& e) {
             failed_error = reason_of(e);
@@ -289,7 +357,6 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
 
 std::vector<Design> candidate_designs(const Requirements& req, const HardwareCatalog& catalog) {
   std::vector<Design> out;
-  const double per_vmdk_gb = req.demand_capacity_gb() / (static_cast<double>(req.vms) * kVmdksPerVm);
   for (const auto& h : req.host_models)
     for (const auto& n : req.networks)
       for (const auto& p : req.policies)
@@ -304,12 +371,12 @@ std::vector<Design> candidate_designs(const Requirements& req, const HardwareCat
             // Validity, capacity (every host up) and cost with a token of data (a candidate far
             // too small for the data would otherwise be refused as a unit typo), then the design
             // with its data.
-            Scenario healthy = build(req, h, n, p, hosts, 1, true, catalog);
+            Scenario healthy = build(req, h, n, p, hosts, false, true, catalog);
             healthy.cluster.failed_hosts.clear();
             d.capacity = scenario_capacity(healthy);
             d.cost = cluster_cost(healthy.cluster, d.capacity, healthy.prices);
             d.capacity_ok = d.capacity.usable_gb >= req.demand_capacity_gb();
-            if (d.capacity_ok) d.scenario = build(req, h, n, p, hosts, per_vmdk_gb, true, catalog);
+            if (d.capacity_ok) d.scenario = build(req, h, n, p, hosts, true, true, catalog);
             if (!d.capacity_ok)
               d.reason = "capacity: usable " + fmt("%.1f", d.capacity.usable_gb / 1000) + " TB < " +
                          fmt("%.1f", req.demand_capacity_gb() / 1000) + " TB";
@@ -326,18 +393,52 @@ void evaluate_design(Design& d, const Requirements& req, const RunResult& run) {
   d.simulated = true;
   d.offered_iops = req.demand_iops();
   d.achieved_iops = run.result.iops;
-  d.latency_ms = latency_statistic(run, req.slo.stat);
   d.bottleneck = run.bottleneck;
-  const bool delivered = d.achieved_iops >= 0.97 * d.offered_iops;
-  const bool fast = d.latency_ms <= req.slo.limit_ms;
-  d.pass = delivered && fast;
-  const std::string stat = latency_stat_name(req.slo.stat);
-  if (!delivered)
-    d.reason = "delivers " + fmt("%.0f", d.achieved_iops) + " of " + fmt("%.0f", d.offered_iops) + " IOPS (" + stat + " " +
-               fmt("%.2f", d.latency_ms) + " ms; bottleneck " + d.bottleneck + ")";
-  else if (!fast)
-    d.reason = stat + " " + fmt("%.2f", d.latency_ms) + " ms > " + fmt("%g", req.slo.limit_ms) + " ms (bottleneck " +
-               d.bottleneck + ")";
+  d.reason.clear();
+  if (!req.grouped()) {
+    const Requirements::Demand& q = req.demands.front();
+    d.latency_ms = latency_statistic(run, q.slo.stat);
+    const bool delivered = d.achieved_iops >= 0.97 * d.offered_iops;
+    const bool fast = d.latency_ms <= q.slo.limit_ms;
+    d.pass = delivered && fast;
+    const std::string stat = latency_stat_name(q.slo.stat);
+    if (!delivered)
+      d.reason = "delivers " + fmt("%.0f", d.achieved_iops) + " of " + fmt("%.0f", d.offered_iops) + " IOPS (" + stat + " " +
+                 fmt("%.2f", d.latency_ms) + " ms; bottleneck " + d.bottleneck + ")";
+    else if (!fast)
+      d.reason = stat + " " + fmt("%.2f", d.latency_ms) + " ms > " + fmt("%g", q.slo.limit_ms) + " ms (bottleneck " +
+                 d.bottleneck + ")";
+    return;
+  }
+  // Several groups: each must get 97 % of its own demand within its own target; the reason
+  // names the first that does not, and latency_ms is the group's furthest past (or nearest
+  // to) its target.
+  d.pass = true;
+  d.group_achieved_iops.clear();
+  d.group_latency_ms.clear();
+  double worst = -1;
+  for (std::size_t g = 0; g < req.demands.size(); ++g) {
+    const Requirements::Demand& q = req.demands[g];
+    const GroupResult& r = run.groups.at(g);
+    const double got = r.result.iops, lat = latency_statistic(r, q.slo.stat);
+    d.group_achieved_iops.push_back(got);
+    d.group_latency_ms.push_back(lat);
+    if (lat / q.slo.limit_ms > worst) {
+      worst = lat / q.slo.limit_ms;
+      d.latency_ms = lat;
+    }
+    const std::string stat = latency_stat_name(q.slo.stat);
+    std::string why;
+    if (got < 0.97 * req.group_iops(g))
+      why = "delivers " + fmt("%.0f", got) + " of " + fmt("%.0f", req.group_iops(g)) + " IOPS (" + stat + " " + fmt("%.2f", lat) +
+            " ms; bottleneck " + d.bottleneck + ")";
+    else if (lat > q.slo.limit_ms)
+      why = stat + " " + fmt("%.2f", lat) + " ms > " + fmt("%g", q.slo.limit_ms) + " ms (bottleneck " + d.bottleneck + ")";
+    if (!why.empty() && d.pass) {
+      d.pass = false;
+      d.reason = "workload " + q.name + ": " + why;
+    }
+  }
 }
 
 namespace {
@@ -346,11 +447,49 @@ namespace {
 // within the target).
 int seeds_meeting(const Design& d, const Requirements& q) {
   if (d.range.seeds == 0) return 0;
-  const AnswerRange &got = d.range.at("achieved_iops"), &lat = d.range.at("latency_ms");
   int met = 0;
-  for (std::size_t k = 0; k < lat.each.size(); ++k)
-    met += lat.each[k] <= q.slo.limit_ms && got.each[k] >= 0.97 * q.demand_iops() ? 1 : 0;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(d.range.seeds); ++k) {
+    bool ok = true;
+    for (std::size_t g = 0; g < q.demands.size(); ++g) {
+      const std::string suffix = q.grouped() ? "/" + q.demands[g].name : "";
+      const double got = d.range.at("achieved_iops" + suffix).each[k], lat = d.range.at("latency_ms" + suffix).each[k];
+      ok = ok && lat <= q.demands[g].slo.limit_ms && got >= 0.97 * q.group_iops(g);
+    }
+    met += ok ? 1 : 0;
+  }
   return met;
+}
+
+// The answers a design's range carries: what it delivers and at what latency at the demand
+// (per group with several: "achieved_iops/<name>", "latency_ms/<name>"), and its knee.
+std::vector<std::string> range_names(const Requirements& q) {
+  if (!q.grouped()) return {"achieved_iops", "latency_ms", "knee_iops"};
+  std::vector<std::string> names;
+  for (const Requirements::Demand& d : q.demands) {
+    names.push_back("achieved_iops/" + d.name);
+    names.push_back("latency_ms/" + d.name);
+  }
+  names.push_back("knee_iops");
+  return names;
+}
+
+// The knee's target(s): the one demand's, or each group's own.
+KneeOptions knee_options(const Requirements& q, int jobs, const ProgressFn& progress) {
+  KneeOptions k;
+  k.jobs = jobs;
+  k.precision = 0.02;
+  k.run_progress = progress;
+  if (q.grouped())
+    for (const Requirements::Demand& d : q.demands) k.group_targets.push_back(d.slo);
+  return k;
+}
+
+// The design as the knee takes it: one workload as a closed loop (the knee sets the rate);
+// several keep their rates, which set the mix the knee scales.
+Scenario knee_scenario(const Scenario& s) {
+  Scenario closed = s;
+  if (closed.groups.empty()) closed.workload.iops_limit_per_vm = 0;
+  return closed;
 }
 
 // An answer's range (plan/answer_range.hpp): at the demand on each seed (with the design's hosts
@@ -371,18 +510,22 @@ Ranged design_range(const Design& d, const Requirements& req, const HardwareCata
           throw InvalidArgument("size --range: " + d.describe() + " is not the same design under a moved calibration");
         return again.scenario;
       },
-      catalog, {"achieved_iops", "latency_ms", "knee_iops"},
+      catalog, range_names(req),
       [&req](const Scenario& s, const ProgressFn& progress) {
         const RunResult run = simulate(s, progress);
-        Scenario closed = s;
-        closed.workload.iops_limit_per_vm = 0;
-        KneeOptions k;
-        k.jobs = 1;   // the seeds and parameters run in parallel
-        k.precision = 0.02;
-        k.run_progress = progress;
-        const KneeResult knee = find_knee(closed, req.slo, k);
-        return std::vector<double>{run.result.iops, latency_statistic(run, req.slo.stat),
-                                   knee.found ? knee.iops : std::numeric_limits<double>::quiet_NaN()};
+        // The seeds and parameters run in parallel, so each knee's probes one at a time.
+        const KneeResult knee = find_knee(knee_scenario(s), req.demands.front().slo, knee_options(req, 1, progress));
+        std::vector<double> v;
+        if (!req.grouped()) {
+          v = {run.result.iops, latency_statistic(run, req.demands.front().slo.stat)};
+        } else {
+          for (std::size_t g = 0; g < req.demands.size(); ++g) {
+            v.push_back(run.groups.at(g).result.iops);
+            v.push_back(latency_statistic(run.groups.at(g), req.demands[g].slo.stat));
+          }
+        }
+        v.push_back(knee.found ? knee.iops : std::numeric_limits<double>::quiet_NaN());
+        return v;
       },
       o);
 }
@@ -458,14 +601,9 @@ SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalo
   }
   for (Design& d : r.answers) {
     if (options.knee) {
-      // The same design as a closed loop: the knee bisects the offered load itself.
-      Scenario closed = d.scenario;
-      closed.workload.iops_limit_per_vm = 0;
-      KneeOptions k;
-      k.jobs = jobs;
-      k.precision = 0.02;
-      k.run_progress = options.run_progress;
-      d.knee = find_knee(closed, req.slo, k);
+      // The same design as a closed loop (one workload: the knee bisects the offered load
+      // itself) or at its groups' mix, scaled.
+      d.knee = find_knee(knee_scenario(d.scenario), req.demands.front().slo, knee_options(req, jobs, options.run_progress));
     }
     if (options.range_seeds >= 2) d.range = design_range(d, req, catalog, jobs, options);
     // The scenario reader's capacity warning is left out: it measures the data against the
@@ -482,11 +620,22 @@ SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalo
 
 std::string format_sizing(const SizingResult& r) {
   const Requirements& q = r.req;
-  const std::string stat = latency_stat_name(q.slo.stat);
+  const std::string stat = latency_stat_name(q.demands.front().slo.stat);
+  const auto demand_text = [&q](std::size_t g) {
+    const Requirements::Demand& d = q.demands[g];
+    return thousands(q.group_iops(g)) + " IOPS of " + fmt("%.0f", static_cast<double>(d.block.count()) / 1024) + "K, " +
+           fmt("%.0f", d.read_pct) + " % read, " + fmt("%.0f", d.random_pct) + " % random at " +
+           latency_stat_name(d.slo.stat) + " <= " + fmt("%g", d.slo.limit_ms) + " ms";
+  };
   std::string out = "Requirements: " + q.name + " (" + q.source + ")\n";
-  out += "Demand: " + thousands(q.demand_iops()) + " IOPS of " + fmt("%.0f", static_cast<double>(q.block.count()) / 1024) +
-         "K, " + fmt("%.0f", q.read_pct) + " % read, " + fmt("%.0f", q.random_pct) + " % random at " + stat + " <= " +
-         fmt("%g", q.slo.limit_ms) + " ms; " + fmt("%.1f", q.demand_capacity_gb() / 1000) + " TB usable";
+  if (!q.grouped()) {
+    out += "Demand: " + demand_text(0);
+  } else {
+    out += "Demand: " + thousands(q.demand_iops()) + " IOPS in " + std::to_string(q.demands.size()) + " workloads at once (";
+    for (std::size_t g = 0; g < q.demands.size(); ++g) out += (g ? "; " : "") + q.demands[g].name + ": " + demand_text(g);
+    out += ")";
+  }
+  out += "; " + fmt("%.1f", q.demand_capacity_gb() / 1000) + " TB usable";
   if (q.growth() != 1) out += " (today x " + fmt("%.3f", q.growth()) + " growth)";
   out += "; with " + std::to_string(q.host_failures) + " host" + (q.host_failures == 1 ? "" : "s") + " down\n";
   out += "Candidates: " + std::to_string(r.candidates) + " (" + std::to_string(r.invalid) + " not valid in vSAN, " +
@@ -501,9 +650,14 @@ std::string format_sizing(const SizingResult& r) {
       out += "  capacity: the largest candidate holds " + fmt("%.1f", r.largest_usable_gb / 1000) + " TB usable < " +
              fmt("%.1f", q.demand_capacity_gb() / 1000) + " TB (raise hosts.max or add larger drives)\n";
     if (r.simulated > 0) {
-      out += "  latency and delivery: the best simulated design reached " + stat + " " +
-             fmt("%.3f", r.best_failed_latency_ms) + " ms against " + fmt("%g", q.slo.limit_ms) + " ms, and at most " +
-             thousands(r.best_failed_iops) + " of " + thousands(q.demand_iops()) + " IOPS\n";
+      if (!q.grouped())
+        out += "  latency and delivery: the best simulated design reached " + stat + " " +
+               fmt("%.3f", r.best_failed_latency_ms) + " ms against " + fmt("%g", q.demands.front().slo.limit_ms) +
+               " ms, and at most " + thousands(r.best_failed_iops) + " of " + thousands(q.demand_iops()) + " IOPS\n";
+      else
+        out += "  latency and delivery: the best simulated design's workload furthest from its target reached " +
+               fmt("%.3f", r.best_failed_latency_ms) + " ms, and it delivered at most " + thousands(r.best_failed_iops) +
+               " of " + thousands(q.demand_iops()) + " IOPS in all (the failures below name the workload)\n";
     }
   } else {
     out += "Cheapest designs that meet every requirement (each simulated with " + std::to_string(q.host_failures) +
@@ -512,24 +666,42 @@ std::string format_sizing(const SizingResult& r) {
       const Design& d = r.answers[i];
       out += " " + std::to_string(i + 1) + ". " + d.describe() + ": " + format_usd(d.cost.total_usd()) + ", " +
              format_usd(d.cost.per_usable_tb(d.capacity)) + " per usable TB, $" + fmt("%.3f", d.cost.total_usd() / q.demand_iops()) +
-             " per IOPS demanded\n     delivers " + fmt("%.0f", d.achieved_iops) + " IOPS at " + stat + " " +
-             fmt("%.3f", d.latency_ms) + " ms; usable " + fmt("%.1f", d.capacity.usable_gb / 1000) + " TB\n";
+             " per IOPS demanded\n     delivers " + fmt("%.0f", d.achieved_iops) + " IOPS";
+      if (!q.grouped()) {
+        out += " at " + stat + " " + fmt("%.3f", d.latency_ms) + " ms";
+      } else {
+        for (std::size_t g = 0; g < q.demands.size() && g < d.group_latency_ms.size(); ++g)
+          out += std::string(g ? ", " : " (") + q.demands[g].name + " " + fmt("%.0f", d.group_achieved_iops[g]) + " at " +
+                 latency_stat_name(q.demands[g].slo.stat) + " " + fmt("%.3f", d.group_latency_ms[g]) + " ms";
+        out += ")";
+      }
+      out += "; usable " + fmt("%.1f", d.capacity.usable_gb / 1000) + " TB\n";
       for (const std::string& w : d.warnings) out += "     warning: " + w + "\n";
       if (d.knee.found)
-        out += "     knee: " + thousands(d.knee.iops) + " IOPS at " + stat + " " + fmt("%.2f", d.knee.latency_ms) + " ms (" +
-               fmt("%.0f", 100 * (d.knee.iops / q.demand_iops() - 1)) + " % headroom), bottleneck " + d.knee.bottleneck +
+        out += "     knee: " + thousands(d.knee.iops) + " IOPS " +
+               (q.grouped() ? std::string("in the demand's mix, each workload within its target")
+                            : "at " + stat + " " + fmt("%.2f", d.knee.latency_ms) + " ms") +
+               " (" + fmt("%.0f", 100 * (d.knee.iops / q.demand_iops() - 1)) + " % headroom), bottleneck " + d.knee.bottleneck +
                (d.knee.ceiling ? " (the VMs' outstanding I/O sets it)" : "") + "\n";
       else if (!d.knee.probes.empty() || d.knee.closed_loop_iops > 0)
         out += "     knee: not found (no probe met the target)\n";
       if (d.range.seeds > 0) {
-        const AnswerRange &lat = d.range.at("latency_ms"), &knee = d.range.at("knee_iops");
+        const AnswerRange& knee = d.range.at("knee_iops");
         const int met = seeds_meeting(d, q);
-        out += "     range over " + std::to_string(d.range.seeds) + " seeds and the calibration (95 %, one cluster): " + stat +
-               " " + fmt("%.3f", lat.low) + " .. " + fmt("%.3f", lat.high) + " ms at the demand, knee " +
+        std::string latencies;
+        bool past = false;
+        for (std::size_t g = 0; g < q.demands.size(); ++g) {
+          const AnswerRange& lat = d.range.at(q.grouped() ? "latency_ms/" + q.demands[g].name : std::string("latency_ms"));
+          latencies += (g ? ", " : "") + (q.grouped() ? q.demands[g].name + " " : std::string()) +
+                       latency_stat_name(q.demands[g].slo.stat) + " " + fmt("%.3f", lat.low) + " .. " + fmt("%.3f", lat.high) + " ms";
+          past = past || lat.high > q.demands[g].slo.limit_ms;
+        }
+        out += "     range over " + std::to_string(d.range.seeds) + " seeds and the calibration (95 %, one cluster): " +
+               latencies + " at the demand, knee " +
                (std::isfinite(knee.low) ? thousands(knee.low) + " .. " + thousands(knee.high) + " IOPS"
                                         : "found on " + std::to_string(knee.found) + " of " + std::to_string(d.range.seeds) + " seeds") +
                "; meets the demand on " + std::to_string(met) +
-               " of " + std::to_string(d.range.seeds) + " seeds" + (lat.high > q.slo.limit_ms ? " (the range reaches past the target)" : "") + "\n";
+               " of " + std::to_string(d.range.seeds) + " seeds" + (past ? " (the range reaches past the target)" : "") + "\n";
       }
     }
     if (r.exhausted) out += "(fewer designs than asked for: every candidate was tried)\n";
@@ -553,7 +725,23 @@ std::string format_sizing(const SizingResult& r) {
 
 std::string to_json(const SizingResult& r) {
   const Requirements& q = r.req;
-  const auto design = [&q](const Design& d) {
+  std::string workloads = "[";   // every demand (one without a name for `workload:`)
+  for (std::size_t g = 0; g < q.demands.size(); ++g) {
+    const Requirements::Demand& d = q.demands[g];
+    workloads += (g ? ", " : "") + std::string("{\"name\": ") + json_string(d.name) + ", \"demand_iops\": " +
+                 json_number(q.group_iops(g)) + ", \"block_size_bytes\": " + std::to_string(d.block.count()) +
+                 ", \"read_pct\": " + json_number(d.read_pct) + ", \"random_pct\": " + json_number(d.random_pct) +
+                 ", \"stat\": \"" + latency_stat_name(d.slo.stat) + "\", \"limit_ms\": " + json_number(d.slo.limit_ms) +
+                 ", \"capacity_gb\": " + json_number(d.capacity_tb * 1000 * q.growth()) + ", \"vms\": " +
+                 std::to_string(d.vms) + "}";
+  }
+  workloads += "]";
+  const auto numbers = [](const std::vector<double>& v) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + json_number(v[i]);
+    return out + "]";
+  };
+  const auto design = [&q, &numbers](const Design& d) {
     return "{\"hosts\": " + std::to_string(d.hosts) + ", \"host_model\": " + json_string(d.host_model) +
            ", \"network\": " + json_string(d.network) + ", \"policy\": " + json_string(d.policy) +
            ", \"cost_usd\": " + json_number(d.cost.total_usd()) +
@@ -566,13 +754,16 @@ std::string to_json(const SizingResult& r) {
            ", \"knee_latency_ms\": " + json_number(d.knee.found ? d.knee.latency_ms : std::nan("")) +
            ", \"knee_bottleneck\": " + json_string(d.knee.bottleneck) +
            ", \"pass\": " + (d.pass ? "true" : "false") + ", \"reason\": " + json_string(d.reason) +
+           ", \"group_achieved_iops\": " + numbers(d.group_achieved_iops) + ", \"group_latency_ms\": " +
+           numbers(d.group_latency_ms) +
            ", \"range\": " + (d.range.seeds > 0 ? to_json(d.range) : std::string("null")) +
            ", \"seeds_meeting_demand\": " + (d.range.seeds > 0 ? std::to_string(seeds_meeting(d, q)) : std::string("null")) + "}";
   };
   std::string j = "{\"name\": " + json_string(q.name) + ", \"source\": " + json_string(q.source) +
                   ", \"demand_iops\": " + json_number(q.demand_iops()) + ", \"demand_capacity_gb\": " +
-                  json_number(q.demand_capacity_gb()) + ", \"stat\": \"" + latency_stat_name(q.slo.stat) +
-                  "\", \"limit_ms\": " + json_number(q.slo.limit_ms) + ", \"host_failures\": " +
+                  json_number(q.demand_capacity_gb()) + ", \"stat\": \"" + latency_stat_name(q.demands.front().slo.stat) +
+                  "\", \"limit_ms\": " + json_number(q.demands.front().slo.limit_ms) + ", \"workloads\": " + workloads +
+                  ", \"host_failures\": " +
                   std::to_string(q.host_failures) + ", \"candidates\": " + std::to_string(r.candidates) +
                   ", \"invalid\": " + std::to_string(r.invalid) + ", \"under_capacity\": " + std::to_string(r.under_capacity) +
                   ", \"simulated\": " + std::to_string(r.simulated) + ", \"wall_seconds\": " + json_number(r.wall_seconds) +

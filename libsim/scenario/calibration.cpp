@@ -209,7 +209,7 @@ Calibration Calibration::load(const std::string& path) {
       if (q.stderr_value > 0) fitted += (fitted.empty() ? "" : ", ") + q.name;
     if (fitted.empty()) fitted = "none (no parameter has a standard error)";
     if (!corr.IsMap()) throw InvalidArgument(line(corr) + "correlation: expected a map {parameter: {other: r}}");
-    std::vector<std::pair<std::string, std::string>> seen;
+    std::vector<std::pair<std::string, std::string>> pairs_seen;
     const auto name_of = [&](const YAML::Node& key, const std::string& at) {
       const std::string n = key.IsScalar() ? key.Scalar() : "";
       const auto p = std::find_if(c.params_.begin(), c.params_.end(), [&](const CalibrationParameter& q) { return q.name == n; });
@@ -232,8 +232,8 @@ Calibration Calibration::load(const std::string& path) {
           throw InvalidArgument(at + "expected a number in [-1, 1]");
         }
         const auto pair = a < b ? std::pair{a, b} : std::pair{b, a};
-        if (std::find(seen.begin(), seen.end(), pair) != seen.end()) throw InvalidArgument(at + "the pair is given twice");
-        seen.push_back(pair);
+        if (std::find(pairs_seen.begin(), pairs_seen.end(), pair) != pairs_seen.end()) throw InvalidArgument(at + "the pair is given twice");
+        pairs_seen.push_back(pair);
         try {
           c.set_correlation(a, b, r);
         } catch (const InvalidArgument& e) {

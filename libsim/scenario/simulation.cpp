@@ -337,9 +337,13 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     const int outstanding = l->vms() * l->spec().vmdks_per_vm * l->spec().outstanding_per_vmdk;
     r.vms += l->vms();
     r.configured_outstanding += outstanding;
-    if (!scenario.groups.empty())
-      r.groups.push_back({l->spec().name, l->spec().describe(), l->vms(), outstanding, l->spec().iops_limit_per_vm,
-                          summarize(*l, engine.now())});
+    if (!scenario.groups.empty()) {
+      GroupResult g{l->spec().name, l->spec().describe(), l->vms(), outstanding, l->spec().iops_limit_per_vm,
+                    summarize(*l, engine.now()), {}};
+      for (const VmStats& vm : l->vm_stats())
+        for (std::size_t op = 0; op < 2; ++op) g.pooled[op].merge(vm.latency[op]);
+      r.groups.push_back(std::move(g));
+    }
   }
   r.result = summarize(load.all(), engine.now());
   r.result.iops_ci = series->rate_interval();
@@ -411,7 +415,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     char buf[48];
     std::snprintf(buf, sizeof buf, " at %.0f %%", std::floor(100.0 * std::max(0.0, worst)));
     std::size_t open = 0;
-    for (const VmWorkload* l : load.all()) open += l->spec().iops_limit_per_vm > 0 ? 1 : 0;
+    for (const VmWorkload* l : load.all()) open += l->spec().iops_limit_per_vm > 0 ? 1u : 0u;
     const char* why = open == load.size()       ? "the open-loop rate limit sets the rate"
                       : open > 0                ? "the open groups' rates and the others' outstanding I/O set the rate"
                       : w.latency_target_ms > 0 ? "the latency target sets the outstanding I/O"

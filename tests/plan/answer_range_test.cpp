@@ -155,7 +155,7 @@ TEST_CASE("run and knee ranges hold their seeds and repeat bit for bit", "[range
   CHECK(std::count(header.begin(), header.end(), ',') == std::count(cells.begin(), cells.end(), ','));
 }
 
-TEST_CASE("seeds without an answer are counted and left out; B - A pairs seeds and is not clamped", "[range]") {
+TEST_CASE("seeds without an answer are counted and left out and B - A pairs seeds without clamping", "[range]") {
   const HardwareCatalog cat = with_errors();
   const Scenario s = short_default(cat);
   const ScenarioReader read = [](const HardwareCatalog& c) { return short_default(c); };
@@ -187,7 +187,7 @@ TEST_CASE("seeds without an answer are counted and left out; B - A pairs seeds a
   CHECK_FALSE(std::isfinite(once.at("knee_iops").low));
 
   // B - A: each seed's difference (B = A + seed - 2 here), effects subtracted, negative allowed.
-  const RangeAnswer a_answer = [](const Scenario& x, const ProgressFn&) { return std::vector<double>{100.0}; };
+  const RangeAnswer a_answer = [](const Scenario&, const ProgressFn&) { return std::vector<double>{100.0}; };
   const RangeAnswer b_answer = [](const Scenario& x, const ProgressFn&) {
     return std::vector<double>{98.0 + static_cast<double>(x.seed)};
   };

@@ -65,9 +65,13 @@ std::string error_of(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("size returns the cheapest designs the simulator passes, checked against the whole grid", "[sizing]") {
+namespace {
+
+// size_cluster against every candidate of the requirements simulated: it returns exactly the
+// cheapest passes and every cheaper failure it lists fails.
+SizingResult check_against_grid(const std::string& yaml) {
   HardwareCatalog cat = test::cat();
-  const std::string path = write_temp(grid_yaml());
+  const std::string path = write_temp(yaml);
   const Requirements req = read_requirements(path, cat);
   std::filesystem::remove(path);
   SizingOptions o;
@@ -116,6 +120,51 @@ TEST_CASE("size returns the cheapest designs the simulator passes, checked again
   CHECK(r.simulated < static_cast<int>(simulated.size()));   // the search stopped early
   const std::string text = format_sizing(r);
   CHECK_THAT(text, Catch::Contains("Cheapest designs that meet every requirement"));
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("size returns the cheapest designs the simulator passes, checked against the whole grid", "[sizing]") {
+  (void)check_against_grid(grid_yaml());
+}
+
+TEST_CASE("size with several workloads at once: each meets its own target, checked against the whole grid", "[sizing]") {
+  // The same grid with two demands: 4K OLTP at p95 5 ms beside a 64K sequential writer at a
+  // mean of 10 ms, each with its own VMs and data.
+  std::string two = grid_yaml();
+  two.replace(two.find("workload: {iops: 110000, block_size: 4k, read_pct: 70, p95_ms: 5, capacity_tb: 2, vms: 8}"),
+              std::string("workload: {iops: 110000, block_size: 4k, read_pct: 70, p95_ms: 5, capacity_tb: 2, vms: 8}").size(),
+              "workloads:\n"
+              "  - {name: oltp, iops: 100000, block_size: 4k, read_pct: 70, p95_ms: 5, capacity_tb: 1.5, vms: 6}\n"
+              "  - {name: seq, iops: 2000, block_size: 64k, read_pct: 0, random_pct: 0, mean_ms: 10, capacity_tb: 0.5, vms: 2}");
+  const SizingResult r = check_against_grid(two);
+  REQUIRE(r.req.demands.size() == 2);
+  CHECK(r.req.demand_iops() == Approx(102000));
+  for (const Design& d : r.answers) {
+    REQUIRE(d.group_latency_ms.size() == 2);
+    CHECK(d.group_latency_ms[0] <= 5);
+    CHECK(d.group_latency_ms[1] <= 10);
+    CHECK(d.group_achieved_iops[1] >= 0.97 * 2000);
+    CHECK(d.knee.group_share.size() == 2);
+  }
+  for (const Design& f : r.cheaper_failures)
+    if (f.simulated) CHECK_THAT(f.reason, Catch::StartsWith("workload oltp: ") || Catch::StartsWith("workload seq: "));
+  CHECK_THAT(format_sizing(r), Catch::Contains("IOPS in 2 workloads at once (oltp: 100,000 IOPS of 4K") &&
+                                   Catch::Contains("seq: 2,000 IOPS of 64K, 0 % read, 0 % random at mean <= 10 ms"));
+  CHECK_THAT(to_json(r), Catch::Contains("\"workloads\": [{\"name\": \"oltp\", \"demand_iops\": 100000"));
+  // Bad demands: both or neither of workload/workloads, one item only, names twice, profiles that differ.
+  std::string both = two + "workload: {iops: 1, p95_ms: 1}\n";
+  CHECK_THAT(error_of(both), Catch::Contains("give exactly one of workload (one demand) or workloads"));
+  std::string dup = two;
+  dup.replace(dup.find("name: seq"), 9, "name: oltp");
+  CHECK_THAT(error_of(dup), Catch::Contains("name 'oltp' is given to two workloads"));
+  std::string profile = two;
+  profile.replace(profile.find("mean_ms: 10,"), 12, "mean_ms: 10, compress_pct: 50,");
+  CHECK_THAT(error_of(profile), Catch::Contains("workloads[1]") && Catch::Contains("the data profile is the cluster's"));
+  std::string noname = two;
+  noname.replace(noname.find("name: seq, "), 11, "");
+  CHECK_THAT(error_of(noname), Catch::Contains("workloads[1]") && Catch::Contains("name"));
 }
 
 TEST_CASE("size --range gives each answer its range at the demand and of its knee", "[sizing][range]") {

@@ -31,16 +31,21 @@ namespace hcisim {
 struct Requirements {
   std::string name;
   std::string source;                  // the file
-  // The demand (one workload group).
-  double iops = 0;                     // today's IOPS
-  Bytes block = Bytes{8192};
-  double read_pct = 70;
-  double random_pct = 100;
-  KneeTarget slo;                      // mean, p95 or p99 latency over all I/Os
-  double capacity_tb = 0;              // usable VM data today (decimal TB)
-  double compress_pct = 0;             // the data, as fio sees it (data_services reduce it)
-  double dedupe_pct = 0;
-  int vms = 24;                        // VMs that carry the demand (4 VMDKs, 32 outstanding each)
+  // The demand: one workload group (`workload:`) or several at once (`workloads:`), each with
+  // its own rate, I/O, latency target and data.
+  struct Demand {
+    std::string name;                  // the group's ("" for `workload:`)
+    double iops = 0;                   // today's IOPS
+    Bytes block = Bytes{8192};
+    double read_pct = 70;
+    double random_pct = 100;
+    KneeTarget slo;                    // mean, p95 or p99 latency over the group's I/Os
+    double capacity_tb = 0;            // usable VM data today (decimal TB)
+    int vms = 24;                      // VMs that carry it (4 VMDKs, 32 outstanding each)
+  };
+  std::vector<Demand> demands;
+  double compress_pct = 0;             // the data, as fio sees it (data_services reduce it);
+  double dedupe_pct = 0;               // the same for every group (the cluster's data profile)
   double growth_pct_per_year = 0;
   int years = 0;
   int host_failures = 0;               // hosts down while the demand must still be met
@@ -62,8 +67,10 @@ struct Requirements {
   int max_simulations = 200;           // the search stops after this many runs
 
   double growth() const;               // (1 + growth/100) ^ years
-  double demand_iops() const { return iops * growth(); }
-  double demand_capacity_gb() const { return capacity_tb * 1000 * growth(); }
+  double demand_iops() const;          // every group's, grown
+  double demand_capacity_gb() const;
+  double group_iops(std::size_t g) const { return demands[g].iops * growth(); }
+  bool grouped() const { return demands.size() > 1; }
 };
 
 /// Reads a requirements file (YAML; README "Sizing" and docs/reference.md give the keys).
@@ -83,6 +90,9 @@ struct Design {
   bool capacity_ok = false;
   bool simulated = false;
   double offered_iops = 0, achieved_iops = 0, latency_ms = 0;   // with the failures, at the demand
+                                             // (several groups: latency_ms is the group's
+                                             // furthest from or past its target)
+  std::vector<double> group_achieved_iops, group_latency_ms;     // several groups: each one's
   std::string bottleneck;
   bool pass = false;
   std::string reason;                        // why it fails (capacity, latency, delivery)

@@ -72,6 +72,7 @@ struct GroupResult {
   int configured_outstanding = 0;
   double iops_limit_per_vm = 0;    // its open-loop rate (0: a closed loop)
   WorkloadResult result;           // without intervals (the run's are over all groups)
+  LatencyHistogram pooled[2];      // by IoOp, its I/Os over the measured window
 };
 
 struct RunResult {

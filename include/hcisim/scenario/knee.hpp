@@ -20,6 +20,8 @@ enum class LatencyStat : std::uint8_t { mean, p95, p99 };
 const char* latency_stat_name(LatencyStat s);
 /// A run's latency statistic over all I/Os (reads and writes pooled), in ms.
 double latency_statistic(const RunResult& r, LatencyStat s);
+/// The same over one workload group's I/Os.
+double latency_statistic(const GroupResult& g, LatencyStat s);
 
 struct KneeTarget {
   LatencyStat stat = LatencyStat::p95;
@@ -32,6 +34,9 @@ struct KneeOptions {
   double precision = 0.01;   // stop when the interval is this share of the closed loop's IOPS
   double delivered = 0.97;   // a probe passes only if it completes this share of what it offers
   ProgressFn run_progress;   // passed to every run (from worker threads at once): throw to stop
+  // Workload groups: each group's own target (in the scenario's group order) instead of the
+  // one target on all I/Os; a probe then passes when every group meets its own.
+  std::vector<KneeTarget> group_targets;
 };
 
 /// One run at an offered load.

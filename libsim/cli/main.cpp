@@ -826,7 +826,7 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   for (const GroupResult& ga : ra.groups)
     for (const GroupResult& gb : rb.groups) {
       if (ga.name != gb.name) continue;
-      const std::string g = "group " + ga.name.substr(0, 12) + " ";
+      const std::string g = "group " + ga.name + " ";
       row((g + "IOPS").c_str(), ga.result.iops, gb.result.iops);
       row((g + "read lat (ms)").c_str(), ga.result.read_latency_ms, gb.result.read_latency_ms);
       row((g + "write lat (ms)").c_str(), ga.result.write_latency_ms, gb.result.write_latency_ms);

@@ -155,6 +155,8 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
         w.expect_map({"name", "iops", "block_size", "read_pct", "random_pct", "mean_ms", "p95_ms", "p99_ms", "capacity_tb",
                       "compress_pct", "dedupe_pct", "vms"});
         d.name = w.required_text("name");
+        if (d.name.empty() || d.name.size() > 64)
+          w.fail_value(w.key_path("name"), d.name, "a workload's name, 1 to 64 characters", w.node()["name"]);
       } else {
         w.expect_map({"iops", "block_size", "read_pct", "random_pct", "mean_ms", "p95_ms", "p99_ms", "capacity_tb",
                       "compress_pct", "dedupe_pct", "vms"});
@@ -318,8 +320,9 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
     throw InvalidArgument(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
   if (q.demand_iops() > 1e9 || q.demand_capacity_gb() > 1e9)
-    throw InvalidArgument(path + ": growth: " + fmt("%g", q.growth_pct_per_year) + " % a year for " + std::to_string(q.years) +
-                          " years grows the demand to " + fmt("%.3g", q.demand_iops()) + " IOPS and " +
+    throw InvalidArgument(path + ": the demand" + (q.grouped() ? std::string(" (all workloads together)") : std::string()) +
+                          ", grown by " + fmt("%g", q.growth_pct_per_year) + " % a year for " + std::to_string(q.years) +
+                          " years, comes to " + fmt("%.3g", q.demand_iops()) + " IOPS and " +
                           fmt("%.3g", q.demand_capacity_gb() / 1000) + " TB; expected at most 1e9 IOPS and 1e6 TB");
   // Each combination of blocks must make a valid scenario with some host count in the range,
   // with the failures too; one that never does is wrong in itself (a device typo, a bad key,
@@ -417,6 +420,9 @@ void evaluate_design(Design& d, const Requirements& req, const RunResult& run) {
   d.group_achieved_iops.clear();
   d.group_latency_ms.clear();
   double worst = -1;
+  // A group's IOPS moves in steps of one I/O per window: a small group one or two I/Os short
+  // of 97 % is counting, not a cluster that cannot keep up.
+  const double counting = run.result.seconds > 0 ? 2 / run.result.seconds : 0;
   for (std::size_t g = 0; g < req.demands.size(); ++g) {
     const Requirements::Demand& q = req.demands[g];
     const GroupResult& r = run.groups.at(g);
@@ -426,22 +432,30 @@ void evaluate_design(Design& d, const Requirements& req, const RunResult& run) {
     if (lat / q.slo.limit_ms > worst) {
       worst = lat / q.slo.limit_ms;
       d.latency_ms = lat;
+      d.latency_workload = q.name;
     }
     const std::string stat = latency_stat_name(q.slo.stat);
     std::string why;
-    if (got < 0.97 * req.group_iops(g))
+    if (got + counting < 0.97 * req.group_iops(g))
       why = "delivers " + fmt("%.0f", got) + " of " + fmt("%.0f", req.group_iops(g)) + " IOPS (" + stat + " " + fmt("%.2f", lat) +
             " ms; bottleneck " + d.bottleneck + ")";
     else if (lat > q.slo.limit_ms)
       why = stat + " " + fmt("%.2f", lat) + " ms > " + fmt("%g", q.slo.limit_ms) + " ms (bottleneck " + d.bottleneck + ")";
-    if (!why.empty() && d.pass) {
+    if (!why.empty()) {
       d.pass = false;
-      d.reason = "workload " + q.name + ": " + why;
+      d.reason += (d.reason.empty() ? "" : "; ") + ("workload " + q.name + ": " + why);
     }
   }
 }
 
 namespace {
+
+// The latency target latency_ms is measured against: the one demand's, or its workload's.
+const KneeTarget& target_of(const Requirements& q, const Design& d) {
+  for (const Requirements::Demand& x : q.demands)
+    if (x.name == d.latency_workload) return x.slo;
+  return q.demands.front().slo;
+}
 
 // On how many seeds of its range a design met the demand (the search's rule: 97 % delivered
 // within the target).
@@ -592,9 +606,16 @@ SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalo
     const double limit = r.answers.back().cost.total_usd();
     std::erase_if(r.cheaper_failures, [limit](const Design& d) { return d.cost.total_usd() >= limit; });
   }
+  double best_ratio = std::numeric_limits<double>::infinity();
   for (const Design& d : r.cheaper_failures) {
     if (d.simulated) {
-      if (r.best_failed_latency_ms == 0 || d.latency_ms < r.best_failed_latency_ms) r.best_failed_latency_ms = d.latency_ms;
+      // Across workloads with other targets: the nearest to its own target.
+      const double ratio = d.latency_ms / target_of(req, d).limit_ms;
+      if (ratio < best_ratio) {
+        best_ratio = ratio;
+        r.best_failed_latency_ms = d.latency_ms;
+        r.best_failed_workload = d.latency_workload;
+      }
       r.best_failed_iops = std::max(r.best_failed_iops, d.achieved_iops);
     }
     r.largest_usable_gb = std::max(r.largest_usable_gb, d.capacity.usable_gb);
@@ -655,9 +676,10 @@ std::string format_sizing(const SizingResult& r) {
                fmt("%.3f", r.best_failed_latency_ms) + " ms against " + fmt("%g", q.demands.front().slo.limit_ms) +
                " ms, and at most " + thousands(r.best_failed_iops) + " of " + thousands(q.demand_iops()) + " IOPS\n";
       else
-        out += "  latency and delivery: the best simulated design's workload furthest from its target reached " +
-               fmt("%.3f", r.best_failed_latency_ms) + " ms, and it delivered at most " + thousands(r.best_failed_iops) +
-               " of " + thousands(q.demand_iops()) + " IOPS in all (the failures below name the workload)\n";
+        out += "  latency and delivery: the simulated design nearest its targets had workload " + r.best_failed_workload +
+               " at " + fmt("%.3f", r.best_failed_latency_ms) + " ms, its furthest from its target; at most " +
+               thousands(r.best_failed_iops) + " of " + thousands(q.demand_iops()) +
+               " IOPS were delivered in all (the failures below name each workload that fails)\n";
     }
   } else {
     out += "Cheapest designs that meet every requirement (each simulated with " + std::to_string(q.host_failures) +
@@ -751,7 +773,8 @@ std::string to_json(const SizingResult& r) {
            ", \"offered_iops\": " + json_number(d.offered_iops) + ", \"achieved_iops\": " + json_number(d.achieved_iops) +
            ", \"latency_ms\": " + json_number(d.latency_ms) + ", \"bottleneck\": " + json_string(d.bottleneck) +
            ", \"knee_iops\": " + json_number(d.knee.found ? d.knee.iops : std::nan("")) +
-           ", \"knee_latency_ms\": " + json_number(d.knee.found ? d.knee.latency_ms : std::nan("")) +
+           ", \"knee_latency_ms\": " + json_number(d.knee.found && !q.grouped() ? d.knee.latency_ms : std::nan("")) +
+           ", \"latency_workload\": " + (q.grouped() ? json_string(d.latency_workload) : std::string("null")) +
            ", \"knee_bottleneck\": " + json_string(d.knee.bottleneck) +
            ", \"pass\": " + (d.pass ? "true" : "false") + ", \"reason\": " + json_string(d.reason) +
            ", \"group_achieved_iops\": " + numbers(d.group_achieved_iops) + ", \"group_latency_ms\": " +

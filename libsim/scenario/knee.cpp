@@ -117,8 +117,10 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
   // Every group must get what it is offered (a starved group would hide behind the others).
   const auto delivered = [&](const RunResult& r, double x) {
     if (!groups) return r.result.iops >= options.delivered * x;
+    // A group's IOPS moves in steps of one I/O per window: two I/Os short is counting.
+    const double counting = r.result.seconds > 0 ? 2 / r.result.seconds : 0;
     for (std::size_t g = 0; g < share.size(); ++g)
-      if (r.groups[g].result.iops < options.delivered * x * share[g]) return false;
+      if (r.groups[g].result.iops + counting < options.delivered * x * share[g]) return false;
     return true;
   };
   // Enough completions for the statistic: a percentile needs at least 20 samples beyond it.

@@ -153,6 +153,36 @@ TEST_CASE("size with several workloads at once: each meets its own target, check
   CHECK_THAT(format_sizing(r), Catch::Contains("IOPS in 2 workloads at once (oltp: 100,000 IOPS of 4K") &&
                                    Catch::Contains("seq: 2,000 IOPS of 64K, 0 % read, 0 % random at mean <= 10 ms"));
   CHECK_THAT(to_json(r), Catch::Contains("\"workloads\": [{\"name\": \"oltp\", \"demand_iops\": 100000"));
+  // The second workload decides too: a made-up run where only it misses its rate, then its
+  // target, then both (every failing workload is named; latency_ms is the furthest past its
+  // own target).
+  RunResult run;
+  run.result.seconds = 1;
+  run.groups.resize(2);
+  run.groups[0].result.iops = 100000;
+  run.groups[0].result.pooled_latency_ms = 1;
+  for (int i = 0; i < 1000; ++i) run.groups[0].pooled[0].record(Time::from_ms(1));
+  run.groups[1].result.iops = 1800;
+  run.groups[1].result.pooled_latency_ms = 1.5;
+  run.result.iops = 101800;
+  Design d;
+  evaluate_design(d, r.req, run);
+  CHECK_FALSE(d.pass);
+  CHECK_THAT(d.reason, Catch::StartsWith("workload seq: delivers 1800 of 2000 IOPS"));
+  CHECK(d.latency_workload == "oltp");   // p95 1 ms of 5 is further than a mean 1.5 ms of 10
+  run.groups[1].result.iops = 1939;      // one I/O short of 97 %: counting, not a miss
+  evaluate_design(d, r.req, run);
+  CHECK(d.pass);
+  run.groups[1].result.pooled_latency_ms = 12;
+  evaluate_design(d, r.req, run);
+  CHECK_THAT(d.reason, Catch::Equals("workload seq: mean 12.00 ms > 10 ms (bottleneck )"));
+  CHECK(d.latency_workload == "seq");
+  CHECK(d.latency_ms == 12);
+  run.groups[0].result.iops = 50000;
+  evaluate_design(d, r.req, run);
+  CHECK_THAT(d.reason, Catch::StartsWith("workload oltp: delivers 50000 of 100000") && Catch::Contains("; workload seq: mean 12.00 ms"));
+  // The knee of every answer is at least the demand it met.
+  for (const Design& a : r.answers) CHECK(a.knee.iops >= 0.97 * r.req.demand_iops());
   // Bad demands: both or neither of workload/workloads, one item only, names twice, profiles that differ.
   std::string both = two + "workload: {iops: 1, p95_ms: 1}\n";
   CHECK_THAT(error_of(both), Catch::Contains("give exactly one of workload (one demand) or workloads"));
@@ -162,6 +192,12 @@ TEST_CASE("size with several workloads at once: each meets its own target, check
   std::string profile = two;
   profile.replace(profile.find("mean_ms: 10,"), 12, "mean_ms: 10, compress_pct: 50,");
   CHECK_THAT(error_of(profile), Catch::Contains("workloads[1]") && Catch::Contains("the data profile is the cluster's"));
+  std::string empty_name = two;
+  empty_name.replace(empty_name.find("name: seq"), 9, "name: \"\"");
+  CHECK_THAT(error_of(empty_name), Catch::Contains("workloads[1].name = '' is not allowed; expected a workload's name"));
+  std::string one_item = two;
+  one_item.erase(one_item.find("  - {name: seq"), one_item.find("\n", one_item.find("  - {name: seq")) - one_item.find("  - {name: seq") + 1);
+  CHECK_THAT(error_of(one_item), Catch::Contains("expected a list of 2 to 64 named demands"));
   std::string noname = two;
   noname.replace(noname.find("name: seq, "), 11, "");
   CHECK_THAT(error_of(noname), Catch::Contains("workloads[1]") && Catch::Contains("name"));
@@ -219,7 +255,7 @@ TEST_CASE("bad requirements name the file and the block and why", "[sizing][erro
   std::string block = grid_yaml();
   block.replace(block.find("block_size: 4k"), 14, "block_size: 3");
   CHECK_THAT(error_of(block), Catch::Contains("workload.block_size = '3' is not allowed; expected a multiple of 512 bytes"));
-  CHECK_THAT(error_of(grid_yaml("growth: {per_year_pct: 1000, years: 20}\n")), Catch::Contains("growth: 1000 % a year for 20 years"));
+  CHECK_THAT(error_of(grid_yaml("growth: {per_year_pct: 1000, years: 20}\n")), Catch::Contains("the demand, grown by 1000 % a year for 20 years, comes to"));
   std::string ds = grid_yaml();
   ds.replace(ds.find("  policies:"), 0, "  data_services: {compresion: true}\n");
   CHECK_THAT(error_of(ds), Catch::Contains("unknown key 'candidates.data_services.compresion'"));

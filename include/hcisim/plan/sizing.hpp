@@ -93,6 +93,7 @@ struct Design {
                                              // (several groups: latency_ms is the group's
                                              // furthest from or past its target)
   std::vector<double> group_achieved_iops, group_latency_ms;     // several groups: each one's
+  std::string latency_workload;              // several groups: whose latency latency_ms is
   std::string bottleneck;
   bool pass = false;
   std::string reason;                        // why it fails (capacity, latency, delivery)
@@ -117,6 +118,7 @@ struct SizingResult {
   bool stopped = false;                      // the search hit run.max_simulations
   // Over the failures listed: how close they came (for "which requirement and why").
   double best_failed_latency_ms = 0, best_failed_iops = 0, largest_usable_gb = 0;
+  std::string best_failed_workload;          // several workloads: whose latency that is
   double wall_seconds = 0;
 };
 

@@ -54,6 +54,17 @@ std::string replace(std::string s, const std::string& from, const std::string& t
   return s.replace(pos, from.size(), to);
 }
 
+// Seed 000's four NUCs with RAID-1, for the workload-group tests (a workload follows).
+const char* const kFourNucs = R"(name: mixed
+cluster:
+  hosts: 4
+  host:
+    cpu: {model: intel-core-i7-11700b}
+    network: {speed_gbe: 10}
+    disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]
+policy: {raid: raid1, ftt: 1}
+)";
+
 Scenario parse(const std::string& text, const std::vector<std::string>& sets = {}) {
   return parse_scenario(text, "test.yaml", sets, cat());
 }
@@ -499,15 +510,7 @@ TEST_CASE("cluster.more_hosts adds hosts that differ: their own CPU and storage,
 }
 
 TEST_CASE("workload.groups run several workloads at once: results per group and in total") {
-  const std::string base = R"(name: mixed
-cluster:
-  hosts: 4
-  host:
-    cpu: {model: intel-core-i7-11700b}
-    network: {speed_gbe: 10}
-    disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]
-policy: {raid: raid1, ftt: 1}
-workload:
+  const std::string base = std::string(kFourNucs) + R"(workload:
   duration_s: 0.4
   warmup_s: 0.1
   vmdks_per_vm: 4
@@ -590,15 +593,7 @@ workload:
 }
 
 TEST_CASE("workload groups: sources, overrides, aliases and the base's keys (review)") {
-  const std::string base = R"(name: mixed
-cluster:
-  hosts: 4
-  host:
-    cpu: {model: intel-core-i7-11700b}
-    network: {speed_gbe: 10}
-    disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]
-policy: {raid: raid1, ftt: 1}
-workload:
+  const std::string base = std::string(kFourNucs) + R"(workload:
   duration_s: 0.3
   warmup_s: 0.1
   block_size: 8k

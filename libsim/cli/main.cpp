@@ -71,11 +71,13 @@ usage:
       offered load (an open loop with the workload's outstanding I/O as its cap) is bisected
       to 1 %, each round's probes in parallel; prints the knee, its bottleneck and the probes;
       --range: the knee on N seeds with its range, as run --range
-  hcisim size REQUIREMENTS [--json] [--jobs N] [--prices FILE] [--range [--replications N]]
+  hcisim size REQUIREMENTS [--json] [--jobs N] [--prices FILE] [--range [--replications N]] [--no-prune]
       inverse sizing: the cheapest designs of the file's candidates (host models, networks,
       policies, host counts) that meet its demand (IOPS at a latency target, usable TB,
       growth, hosts down), each simulated at the demand, and why every cheaper one fails;
-      --range adds each answer's range at the demand and of its knee, as run --range
+      the analytic path (as curve) fails a design whose ceiling is far short of the demand
+      without its run (--no-prune: simulate every one); --range adds each answer's range
+      at the demand and of its knee, as run --range
   hcisim curve [FILE] [--mean-ms X] [--check | --range] [--json] [--jobs N] [--set KEY=VALUE]...
       the analytic fast path: the IOPS-latency curve by mean-value analysis over the
       simulator's own resources (demands from one pilot run at 1 outstanding I/O per VMDK),
@@ -136,6 +138,7 @@ struct Args {
   std::string prices;                         // --prices FILE
   bool check = false;                         // curve --check
   bool range = false;                         // --range: seeds and calibration errors
+  bool no_prune = false;                      // size --no-prune: simulate every candidate in turn
   bool replications_given = false;
 };
 
@@ -217,6 +220,7 @@ Args parse_args(int argc, char** argv) {
     else if (arg == "--cv") a.cv = true;
     else if (arg == "--check") a.check = true;
     else if (arg == "--range") a.range = true;
+    else if (arg == "--no-prune") a.no_prune = true;
     else if (arg == "--seeds") {
       a.seeds = split_list(value("--seeds"));
       if (a.seeds.empty()) usage_error("--seeds lists no seed; expected e.g. --seeds 000,003");
@@ -261,7 +265,8 @@ Args parse_args(int argc, char** argv) {
     } else if (!arg.empty() && arg[0] == '-') {
       usage_error("unknown option '" + arg +
                   "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --cv, --seeds, --params, "
-                  "--iterations, --loss, --replications, --mean-ms, --p95-ms, --p99-ms, --prices, --check, --range, --help");
+                  "--iterations, --loss, --replications, --mean-ms, --p95-ms, --p99-ms, --prices, --check, --range, --no-prune, "
+                  "--help");
     } else {
       a.files.push_back(arg);
     }
@@ -294,6 +299,7 @@ Args parse_args(int argc, char** argv) {
       {a.out_given, "--out", {"sweep", "calibrate"}},
       {a.jobs > 0, "--jobs", {"sweep", "accuracy", "calibrate", "run", "compare", "knee", "size", "curve"}},
       {a.check, "--check", {"curve"}},
+      {a.no_prune, "--no-prune", {"size"}},
       {a.range, "--range", {"run", "knee", "sweep", "compare", "curve", "size"}},
       {a.all, "--all", {"accuracy"}},
       {a.cv, "--cv", {"accuracy"}},
@@ -532,6 +538,7 @@ int cmd_size(const Args& a, HardwareCatalog& cat) {
   if (!a.prices.empty()) cat.add_prices(load_price_file(a.prices, cat));
   SizingOptions o;
   o.jobs = a.jobs;
+  o.prune = !a.no_prune;
   if (a.range) o.range_seeds = range_options(a).seeds;
   const SizingResult r = size_cluster(req, cat, o);
   std::fputs(a.json ? to_json(r).c_str() : format_sizing(r).c_str(), stdout);

@@ -92,6 +92,20 @@ AnalyticKnee analytic_knee(const AnalyticModel& m, double limit_ms) {
   return k;
 }
 
+double analytic_ceiling(const AnalyticModel& m, std::string* station) {
+  // The bottleneck law (Denning and Buzen 1978): a station of c servers and demand D per I/O
+  // passes at most c / D I/Os per second, whatever the population.
+  double ceiling = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < m.stations.size(); ++i) {
+    const double x = m.stations[i].servers / m.stations[i].demand_s;
+    if (x < ceiling) {
+      ceiling = x;
+      if (station) *station = m.names[i];
+    }
+  }
+  return ceiling;
+}
+
 std::vector<int> default_curve_points(const AnalyticModel& m) {
   const double from = m.pilot_outstanding_per_vmdk;
   // Twice the configured outstanding I/O, within the solver's 1e6 population and 4096 per VMDK.

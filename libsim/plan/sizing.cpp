@@ -16,6 +16,7 @@
 #include "../scenario/yaml_reader.hpp"
 #include "hcisim/core/check.hpp"
 #include "hcisim/core/parallel.hpp"
+#include "hcisim/plan/analytic.hpp"
 #include "hcisim/report/text_escape.hpp"
 #include "hcisim/workload/workload_parsers.hpp"
 #include "hcisim/scenario/price_file.hpp"
@@ -546,6 +547,52 @@ Ranged design_range(const Design& d, const Requirements& req, const HardwareCata
 
 }  // namespace
 
+namespace {
+
+// The analytic path's pruning: each design of the round as a closed network from its own pilot
+// (plan/analytic.hpp); one whose ceiling with kPruneMargin to spare is short of 97 % of the
+// demand (the delivery rule) fails here, and the rest go on to be simulated. A pilot that
+// cannot build a model (no I/O completed) leaves its design to the simulator.
+// The pilot measures utilisations, which settle in far fewer I/Os than a latency percentile:
+// its measured window is at most this long (after the run's own warm-up).
+constexpr double kPilotSeconds = 0.1;
+
+std::vector<Design*> prune_round(const std::vector<Design*>& round, const Requirements& req, int jobs,
+                                 const SizingOptions& options, SizingResult& r) {
+  std::vector<double> ceiling(round.size(), std::numeric_limits<double>::infinity());
+  std::vector<std::string> station(round.size());
+  parallel_for(round.size(), jobs, [&](std::size_t i) {
+    try {
+      Scenario pilot = knee_scenario(round[i]->scenario);
+      pilot.workload.duration_s = std::min(pilot.workload.duration_s, kPilotSeconds);
+      ceiling[i] = analytic_ceiling(analytic_model(pilot, options.run_progress), &station[i]);
+    } catch (const InvalidArgument&) {
+    }
+  });
+  r.piloted += static_cast<int>(round.size());
+  const double need = 0.97 * req.demand_iops();
+  std::vector<Design*> keep;
+  for (std::size_t i = 0; i < round.size(); ++i) {
+    Design& d = *round[i];
+    if (std::isfinite(ceiling[i])) {
+      d.analytic_ceiling_iops = ceiling[i];
+      d.analytic_station = station[i];
+    }
+    if (ceiling[i] * (1 + kPruneMargin) < need) {
+      d.pruned = true;
+      d.reason = "analytic ceiling " + fmt("%.0f", ceiling[i]) + " IOPS (" + station[i] + " saturates) is short of " +
+                 fmt("%.0f", need) + " by more than " + fmt("%.0f", kPruneMargin * 100) + " %; not simulated";
+      r.cheaper_failures.push_back(d);
+      ++r.pruned;
+    } else {
+      keep.push_back(&d);
+    }
+  }
+  return keep;
+}
+
+}  // namespace
+
 SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalog, const SizingOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   SizingResult r;
@@ -588,6 +635,7 @@ SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalo
       if (d->capacity_ok) round.push_back(d);
       else r.cheaper_failures.push_back(*d);
     }
+    if (options.prune && !req.grouped()) round = prune_round(round, req, jobs, options, r);
     std::vector<Scenario> runs;
     for (const Design* d : round) runs.push_back(d->scenario);
     std::vector<RunResult> results(runs.size());
@@ -600,6 +648,9 @@ SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalo
     }
   }
   r.exhausted = !r.stopped && static_cast<int>(r.answers.size()) < req.top;
+  // Pruned and simulated failures of one round were listed apart: cheapest first again.
+  std::stable_sort(r.cheaper_failures.begin(), r.cheaper_failures.end(),
+                   [](const Design& a, const Design& b) { return a.cost.total_usd() < b.cost.total_usd(); });
   // Only failures cheaper than the last answer explain it; at its cost or beyond they are not
   // "cheaper".
   if (!r.answers.empty()) {
@@ -661,7 +712,11 @@ std::string format_sizing(const SizingResult& r) {
   out += "; with " + std::to_string(q.host_failures) + " host" + (q.host_failures == 1 ? "" : "s") + " down\n";
   out += "Candidates: " + std::to_string(r.candidates) + " (" + std::to_string(r.invalid) + " not valid in vSAN, " +
          std::to_string(r.under_capacity) + " under the capacity); simulated " + std::to_string(r.simulated) +
-         " in order of cost, in " + fmt("%.1f", r.wall_seconds) + " s\n";
+         " in order of cost";
+  if (r.piloted > 0)
+    out += " (the analytic path piloted " + std::to_string(r.piloted) + " and failed " + std::to_string(r.pruned) +
+           " of them without a run)";
+  out += ", in " + fmt("%.1f", r.wall_seconds) + " s\n";
   if (r.answers.empty()) {
     out += r.stopped ? "Stopped after run.max_simulations = " + std::to_string(q.max_simulations) +
                            " simulations without an answer.\n"
@@ -670,6 +725,13 @@ std::string format_sizing(const SizingResult& r) {
     if (r.simulated == 0 && r.largest_usable_gb < q.demand_capacity_gb())
       out += "  capacity: the largest candidate holds " + fmt("%.1f", r.largest_usable_gb / 1000) + " TB usable < " +
              fmt("%.1f", q.demand_capacity_gb() / 1000) + " TB (raise hosts.max or add larger drives)\n";
+    if (r.pruned > 0) {
+      double best = 0;
+      for (const Design& d : r.cheaper_failures)
+        if (d.pruned) best = std::max(best, d.analytic_ceiling_iops);
+      out += "  delivery: the analytic path's highest ceiling among the pruned designs was " + thousands(best) + " of " +
+             thousands(q.demand_iops()) + " IOPS\n";
+    }
     if (r.simulated > 0) {
       if (!q.grouped())
         out += "  latency and delivery: the best simulated design reached " + stat + " " +
@@ -770,6 +832,8 @@ std::string to_json(const SizingResult& r) {
            ", \"cost_per_usable_tb_usd\": " + json_number(d.cost.per_usable_tb(d.capacity)) +
            ", \"cost_per_demanded_iops_usd\": " + json_number(d.cost.total_usd() / q.demand_iops()) +
            ", \"usable_gb\": " + json_number(d.capacity.usable_gb) + ", \"simulated\": " + (d.simulated ? "true" : "false") +
+           ", \"pruned\": " + (d.pruned ? "true" : "false") + ", \"analytic_ceiling_iops\": " +
+           json_number(d.analytic_ceiling_iops > 0 ? d.analytic_ceiling_iops : std::nan("")) +
            ", \"offered_iops\": " + json_number(d.offered_iops) + ", \"achieved_iops\": " + json_number(d.achieved_iops) +
            ", \"latency_ms\": " + json_number(d.latency_ms) + ", \"bottleneck\": " + json_string(d.bottleneck) +
            ", \"knee_iops\": " + json_number(d.knee.found ? d.knee.iops : std::nan("")) +
@@ -789,7 +853,8 @@ std::string to_json(const SizingResult& r) {
                   ", \"host_failures\": " +
                   std::to_string(q.host_failures) + ", \"candidates\": " + std::to_string(r.candidates) +
                   ", \"invalid\": " + std::to_string(r.invalid) + ", \"under_capacity\": " + std::to_string(r.under_capacity) +
-                  ", \"simulated\": " + std::to_string(r.simulated) + ", \"wall_seconds\": " + json_number(r.wall_seconds) +
+                  ", \"simulated\": " + std::to_string(r.simulated) + ", \"piloted\": " + std::to_string(r.piloted) +
+                  ", \"pruned\": " + std::to_string(r.pruned) + ", \"wall_seconds\": " + json_number(r.wall_seconds) +
                   ", \"answers\": [";
   for (std::size_t i = 0; i < r.answers.size(); ++i) j += (i ? ", " : "") + design(r.answers[i]);
   j += "], \"cheaper_failures\": [";

@@ -169,7 +169,7 @@ std::string curve(const std::string& kind, const std::string& text, const std::s
 
 // Inverse sizing (plan/sizing.hpp) of a requirements file, as JSON.
 std::string size(const std::string& path, int jobs, const std::string& prices_text, const std::string& prices_name,
-                 int range_seeds) {
+                 int range_seeds, bool prune) {
   HardwareCatalog cat = HardwareCatalog::load();
   const Requirements req = read_requirements(path, cat);
   if (!prices_text.empty()) cat.add_prices(parse_price_file(prices_text, prices_name, cat));
@@ -177,6 +177,7 @@ std::string size(const std::string& path, int jobs, const std::string& prices_te
     SizingOptions o;
     o.jobs = jobs;
     o.range_seeds = range_seeds;
+    o.prune = prune;
     o.run_progress = progress;
     return size_cluster(req, cat, o);
   });
@@ -292,7 +293,7 @@ PYBIND11_MODULE(_hcisim, m) {
   m.def("curve", &curve, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("check"),
         py::arg("limit_ms"), py::arg("jobs"), py::arg("range_seeds") = 0);
   m.def("size", &size, py::arg("path"), py::arg("jobs"), py::arg("prices_text") = "", py::arg("prices_name") = "",
-        py::arg("range_seeds") = 0);
+        py::arg("range_seeds") = 0, py::arg("prune") = true);
   m.def("ranged", &ranged, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("answer"),
         py::arg("stat"), py::arg("limit_ms"), py::arg("seeds"), py::arg("jobs"));
   m.def("check", &check_scenario, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"),

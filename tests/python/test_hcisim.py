@@ -266,6 +266,13 @@ def test_size_answers_with_simulated_designs():
     assert all(f["cost_usd"] <= r["answers"][-1]["cost_usd"] and not f["pass"] for f in r["cheaper_failures"])
     with pytest.raises(ValueError, match="does not exist"):
         hcisim.size("/nonexistent-requirements.yaml")
+    # Pruning by the analytic path, or every candidate simulated: the same answer.
+    small = ROOT / "tests" / "cli" / "size-small.yaml"
+    pruned, plain = hcisim.size(small, jobs=2), hcisim.size(small, jobs=2, prune=False)
+    assert pruned["piloted"] >= 1 and plain["piloted"] == 0
+    assert [a["hosts"] for a in pruned["answers"]] == [a["hosts"] for a in plain["answers"]]
+    with pytest.raises(ValueError, match="prune"):
+        hcisim.size(small, prune="no")
 
 
 def test_curve_is_the_analytic_path_with_the_simulator_beside_it():

@@ -66,6 +66,10 @@ struct AnalyticKnee {
 };
 AnalyticKnee analytic_knee(const AnalyticModel& m, double limit_ms);
 
+/// The most IOPS any population gets through the network: the bottleneck law's min over the
+/// stations of servers / demand (infinity with no station); `station` names that station.
+double analytic_ceiling(const AnalyticModel& m, std::string* station = nullptr);
+
 /// What `hcisim curve` reports: the model, its curve and, when checked, the simulator beside
 /// it (closed-loop runs at the same points and find_knee at the same mean target).
 struct CurveReport {

@@ -89,6 +89,9 @@ struct Design {
   ClusterCost cost;
   bool capacity_ok = false;
   bool simulated = false;
+  bool pruned = false;                       // failed by the analytic path, not simulated
+  double analytic_ceiling_iops = 0;          // the analytic path's ceiling, when piloted
+  std::string analytic_station;              // the station that sets it
   double offered_iops = 0, achieved_iops = 0, latency_ms = 0;   // with the failures, at the demand
                                              // (several groups: latency_ms is the group's
                                              // furthest from or past its target)
@@ -111,6 +114,7 @@ struct Design {
 struct SizingResult {
   Requirements req;
   int candidates = 0, invalid = 0, under_capacity = 0, simulated = 0;
+  int piloted = 0, pruned = 0;               // the analytic path's pilots, and what it failed
   std::vector<Design> answers;               // cheapest first, at most req.top
   std::vector<Design> cheaper_failures;      // every valid candidate cheaper than the last answer
                                              // that fails, cheapest first
@@ -125,9 +129,20 @@ struct SizingResult {
 struct SizingOptions {
   int jobs = 0;                              // parallel runs (0: every core)
   bool knee = true;                          // find each answer's knee
+  /// Prune by the analytic path (plan/analytic.hpp) before simulating: a candidate whose
+  /// bottleneck-law ceiling, with kPruneMargin to spare, is short of the demand fails without
+  /// its run. One workload only (the analytic network is one class).
+  bool prune = true;
   int range_seeds = 0;                       // >= 2: each answer's range (plan/answer_range.hpp)
   ProgressFn run_progress;
 };
+
+/// How far short of the demand the analytic ceiling must fall for a candidate to be pruned: the
+/// ceiling's demands come from a pilot at one outstanding I/O per VMDK, and service that changes
+/// with load (write-buffer fill, destage batches, congestion) moves the simulator's ceiling;
+/// the analytic knee agrees with the simulator's within 15 % on the seeds' clusters
+/// (tests/plan/analytic_test.cpp), and the margin is wider than that.
+inline constexpr double kPruneMargin = 0.25;
 
 /// Every candidate design of `req`, built and priced (not simulated), in the order of the
 /// file's blocks and host counts: for tests and for an exhaustive look.

@@ -250,13 +250,16 @@ def curve(scenario=None, set=None, mean_ms=None, check=False, jobs=0, range_seed
     return json.loads(_hcisim.curve(kind, text, name, _sets(set), bool(check), limit, int(jobs), n))
 
 
-def size(requirements, jobs=0, prices=None, range_seeds=None):
+def size(requirements, jobs=0, prices=None, range_seeds=None, prune=True):
     """Inverse sizing (the CLI's ``hcisim size FILE --json``): the cheapest designs of the
     requirements file's candidates that meet its demand, each simulated at the demand with its
     hosts down, with cost, capacity and knee, and every cheaper candidate with why it fails.
     Returns a dict (answers, cheaper_failures, ...); ``prices`` is laid over the file's. With
     ``range_seeds`` N, each answer carries ``range``: achieved_iops and latency_ms at the demand
-    and knee_iops over N seeds with the calibration's errors (the CLI's ``size --range``)."""
+    and knee_iops over N seeds with the calibration's errors (the CLI's ``size --range``).
+    With ``prune`` (the default) the analytic path fails a design whose ceiling is far short
+    of the demand without its run (``pruned`` in its entry); False simulates every one in
+    turn (the CLI's ``--no-prune``)."""
     if not isinstance(requirements, (str, os.PathLike)):
         raise TypeError("requirements: expected the path of a requirements file")
     path = os.fspath(requirements)
@@ -264,8 +267,10 @@ def size(requirements, jobs=0, prices=None, range_seeds=None):
         raise InvalidInput(f"requirements file '{path}' does not exist or is not a file")
     if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or not 0 <= jobs <= 256:
         raise InvalidInput(f"size: jobs = {jobs!r}; expected an integer 0..256")
+    if not isinstance(prune, bool):
+        raise InvalidInput(f"size: prune = {prune!r}; expected True or False")
     n = 0 if range_seeds is None else _range_seeds("size", range_seeds)   # the answers keep their cost
-    return json.loads(_hcisim.size(path, int(jobs), *_prices(prices), n))
+    return json.loads(_hcisim.size(path, int(jobs), *_prices(prices), n, prune))
 
 
 def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None, range_seeds=None):

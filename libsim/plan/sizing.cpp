@@ -550,12 +550,19 @@ Ranged design_range(const Design& d, const Requirements& req, const HardwareCata
 namespace {
 
 // The analytic path's pruning: each design of the round as a closed network from its own pilot
-// (plan/analytic.hpp); one whose ceiling with kPruneMargin to spare is short of 97 % of the
-// demand (the delivery rule) fails here, and the rest go on to be simulated. A pilot that
+// (plan/analytic.hpp); one whose ceiling is more than kPruneMargin short of 97 % of the demand
+// (the delivery rule) fails here, and the rest go on to be simulated. A pilot that
 // cannot build a model (no I/O completed) leaves its design to the simulator.
 // The pilot measures utilisations, which settle in far fewer I/Os than a latency percentile:
 // its measured window is at most this long (after the run's own warm-up).
 constexpr double kPilotSeconds = 0.1;
+
+// The search's order: cheapest first; at equal cost, the one that holds more (RAID-6 beside
+// RAID-5 on the same hosts costs the same).
+bool cheaper_first(const Design& a, const Design& b) {
+  if (a.cost.total_usd() != b.cost.total_usd()) return a.cost.total_usd() < b.cost.total_usd();
+  return a.capacity.usable_gb > b.capacity.usable_gb;
+}
 
 std::vector<Design*> prune_round(const std::vector<Design*>& round, const Requirements& req, int jobs,
                                  const SizingOptions& options, SizingResult& r) {
@@ -564,6 +571,7 @@ std::vector<Design*> prune_round(const std::vector<Design*>& round, const Requir
   parallel_for(round.size(), jobs, [&](std::size_t i) {
     try {
       Scenario pilot = knee_scenario(round[i]->scenario);
+      pilot.workload.auto_duration = false;
       pilot.workload.duration_s = std::min(pilot.workload.duration_s, kPilotSeconds);
       ceiling[i] = analytic_ceiling(analytic_model(pilot, options.run_progress), &station[i]);
     } catch (const InvalidArgument&) {
@@ -578,8 +586,9 @@ std::vector<Design*> prune_round(const std::vector<Design*>& round, const Requir
       d.analytic_ceiling_iops = ceiling[i];
       d.analytic_station = station[i];
     }
-    if (ceiling[i] * (1 + kPruneMargin) < need) {
+    if (ceiling[i] < (1 - kPruneMargin) * need) {
       d.pruned = true;
+      d.bottleneck = station[i];
       d.reason = "analytic ceiling " + fmt("%.0f", ceiling[i]) + " IOPS (" + station[i] + " saturates) is short of " +
                  fmt("%.0f", need) + " by more than " + fmt("%.0f", kPruneMargin * 100) + " %; not simulated";
       r.cheaper_failures.push_back(d);
@@ -614,18 +623,13 @@ SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalo
     if (!d.capacity_ok) ++r.under_capacity;
     order.push_back(&d);
   }
-  // Cheapest first; at equal cost, the one that holds more (RAID-6 beside RAID-5 on the same
-  // hosts costs the same).
-  std::stable_sort(order.begin(), order.end(), [](const Design* a, const Design* b) {
-    if (a->cost.total_usd() != b->cost.total_usd()) return a->cost.total_usd() < b->cost.total_usd();
-    return a->capacity.usable_gb > b->capacity.usable_gb;
-  });
+  std::stable_sort(order.begin(), order.end(), [](const Design* a, const Design* b) { return cheaper_first(*a, *b); });
   // In order of cost, `jobs` simulations at a time, until `top` pass: a round's passes are the
   // cheapest ones left, since every cheaper candidate has been decided.
   const int jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::size_t next = 0;
   while (static_cast<int>(r.answers.size()) < req.top && next < order.size()) {
-    if (r.simulated >= req.max_simulations) {
+    if (r.simulated + r.piloted >= req.max_simulations) {
       r.stopped = true;
       break;
     }
@@ -649,8 +653,7 @@ SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalo
   }
   r.exhausted = !r.stopped && static_cast<int>(r.answers.size()) < req.top;
   // Pruned and simulated failures of one round were listed apart: cheapest first again.
-  std::stable_sort(r.cheaper_failures.begin(), r.cheaper_failures.end(),
-                   [](const Design& a, const Design& b) { return a.cost.total_usd() < b.cost.total_usd(); });
+  std::stable_sort(r.cheaper_failures.begin(), r.cheaper_failures.end(), cheaper_first);
   // Only failures cheaper than the last answer explain it; at its cost or beyond they are not
   // "cheaper".
   if (!r.answers.empty()) {

@@ -63,13 +63,26 @@ std::string vmdk_size(double gb) { return fmt("%.0f", std::max(1.0, std::ceil(gb
 // The scenario of one candidate: `with_data` gives the VMDKs the demand's data (else a token).
 std::string scenario_yaml(const Requirements& req, const Requirements::Block& host, const Requirements::Block& net,
                           const Requirements::Block& policy, int hosts, bool with_data, bool with_failures) {
-  YAML::Node h = YAML::Load(host.yaml);
+  // With existing hosts, the added ones come first (esx01, ...: the hosts that fail) and the
+  // existing ones follow as cluster.more_hosts; with none added, the existing ones alone.
+  const bool added = hosts > 0 || req.existing_hosts == 0;
+  YAML::Node h = YAML::Load(added ? host.yaml : req.existing_yaml);
   const bool esa = h["pool"].IsDefined();
   h["network"] = YAML::Load(net.yaml);
   std::ostringstream y;
-  y << "name: " << json_string(std::to_string(hosts) + " x " + host.label + ", " + net.label + ", " + policy.label) << "\n"
+  y << "name: "
+    << json_string(std::to_string(hosts) + " x " + host.label +
+                   (req.existing_hosts > 0 ? " + " + std::to_string(req.existing_hosts) + " existing" : std::string()) + ", " +
+                   net.label + ", " + policy.label)
+    << "\n"
     << "seed: " << req.seed << "\n"
-    << "cluster:\n  hosts: " << hosts << "\n  architecture: " << (esa ? "esa" : "osa") << "\n  host: " << flow(h) << "\n";
+    << "cluster:\n  hosts: " << (added ? hosts : req.existing_hosts) << "\n  architecture: " << (esa ? "esa" : "osa")
+    << "\n  host: " << flow(h) << "\n";
+  if (added && req.existing_hosts > 0) {
+    YAML::Node more = YAML::Load(req.existing_yaml);
+    more["count"] = req.existing_hosts;
+    y << "  more_hosts: [" << flow(more) << "]\n";
+  }
   if (with_failures && req.host_failures > 0) {
     y << "  failed_hosts: [";
     for (int i = 0; i < req.host_failures; ++i) y << (i ? ", " : "") << host_name(i + 1);
@@ -119,6 +132,26 @@ std::string reason_of(const InvalidArgument& e) {
   return m;
 }
 
+// What a design costs to buy: every host, or with existing hosts only the ones added (the
+// first hosts of its scenario), their NICs, switch ports and licences (cores, and TiB of their
+// raw capacity after the format overhead, as capacity() counts it).
+ClusterCost bought_cost(const Requirements& req, const Scenario& healthy) {
+  ClusterSpec bought = healthy.cluster;
+  bought.failed_hosts.clear();
+  if (req.existing_hosts == 0) return cluster_cost(bought, scenario_capacity(healthy), healthy.prices);
+  const std::size_t added = bought.hosts.size() - static_cast<std::size_t>(req.existing_hosts);
+  bought.hosts.resize(added);
+  CapacityReport raw;
+  for (const HostSpec& h : bought.hosts) {
+    double gb = 0;
+    for (const auto& dg : h.disk_groups)
+      for (const auto& d : dg.capacity) gb += d.device.capacity_gb;
+    for (const auto& d : h.pool) gb += d.device.capacity_gb;
+    raw.raw_gb += gb * (1.0 - CapacityOptions{}.format_overhead);
+  }
+  return cluster_cost(bought, raw, healthy.prices);
+}
+
 }  // namespace
 
 double Requirements::growth() const { return std::pow(1 + growth_pct_per_year / 100, years); }
@@ -136,18 +169,24 @@ double Requirements::demand_capacity_gb() const {
 }
 
 std::string Design::describe() const {
-  return std::to_string(hosts) + " x " + host_model + ", " + network + ", " + policy;
+  const std::string what = existing_hosts == 0 ? std::to_string(hosts) + " x " + host_model
+                           : hosts == 0        ? std::to_string(existing_hosts) + " existing (none added)"
+                                               : std::to_string(hosts) + " x " + host_model + " + " +
+                                                     std::to_string(existing_hosts) + " existing";
+  return what + ", " + network + ", " + policy;
 }
 
 Requirements read_requirements(const std::string& path, HardwareCatalog& catalog) {
   const YAML::Node root = detail::parse_yaml_map(
       detail::read_small_file(path, "requirements file", 1u << 20), path,
-      "a requirements file is a map with the keys name, workload (or workloads), growth, host_failures, candidates, prices, run and top");
+      "a requirements file is a map with the keys name, workload (or workloads), growth, host_failures, existing, candidates, "
+      "prices, run and top");
   Requirements q;
   q.source = path;
   try {
     const YamlReader r(root, path, "");
-    r.expect_map({"name", "workload", "workloads", "growth", "host_failures", "candidates", "prices", "run", "top"});
+    r.expect_map({"name", "workload", "workloads", "growth", "host_failures", "existing", "candidates", "prices", "run",
+                  "top"});
     q.name = r.text("name", path);
     // One demand: the workload's keys (and a name in `workloads:`).
     const auto read_demand = [&](const YamlReader& w, bool named) {
@@ -230,13 +269,28 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
       q.years = static_cast<int>(g.integer("years", 1, 0, 20));
     }
     q.host_failures = static_cast<int>(r.integer("host_failures", 0, 0, 3));
+    if (r.has("existing")) {
+      // The hosts the cluster has: a count and a scenario's cluster.host keys without the
+      // network (the candidates' networks carry them all).
+      const YamlReader e = r.child("existing");
+      e.expect_map({"count", "host"});
+      if (!e.has("count")) e.fail("count is missing: how many hosts the cluster has today, 1..63");
+      q.existing_hosts = static_cast<int>(e.integer("count", 1, 1, 63));
+      const YamlReader eh = e.child("host");
+      eh.expect_map({"cpu", "disk_groups", "pool"});
+      q.existing_yaml = flow(eh.node());
+      q.min_hosts = 0;
+      q.max_hosts = 8;
+    }
     const YamlReader c = r.child("candidates");
     c.expect_map({"hosts", "host_models", "networks", "policies", "data_services"});
     if (c.has("hosts")) {
       const YamlReader h = c.child("hosts");
       h.expect_map({"min", "max"});
-      q.min_hosts = static_cast<int>(h.integer("min", 3, 2, 64));
-      q.max_hosts = static_cast<int>(h.integer("max", 16, 2, 64));
+      // With existing hosts, the hosts added (0 allowed); else the cluster's.
+      const long lowest = q.existing_hosts > 0 ? 0 : 2, highest = 64 - q.existing_hosts;
+      q.min_hosts = static_cast<int>(h.integer("min", q.min_hosts, lowest, highest));
+      q.max_hosts = static_cast<int>(h.integer("max", std::min(q.max_hosts, static_cast<int>(highest)), lowest, highest));
       if (q.max_hosts < q.min_hosts) h.fail("max is below min; expected min <= max");
     }
     const auto blocks = [&](const char* key, std::vector<Requirements::Block>& into, bool named) {
@@ -365,6 +419,8 @@ std::vector<Design> candidate_designs(const Requirements& req, const HardwareCat
     for (const auto& n : req.networks)
       for (const auto& p : req.policies)
         for (int hosts = req.min_hosts; hosts <= req.max_hosts; ++hosts) {
+          // Adding no host is one design whatever the host model: the first model's.
+          if (hosts == 0 && &h != &req.host_models.front()) continue;
           Design d;
           d.candidate = out.size();
           d.host_model = h.label;
@@ -378,7 +434,8 @@ std::vector<Design> candidate_designs(const Requirements& req, const HardwareCat
             Scenario healthy = build(req, h, n, p, hosts, false, true, catalog);
             healthy.cluster.failed_hosts.clear();
             d.capacity = scenario_capacity(healthy);
-            d.cost = cluster_cost(healthy.cluster, d.capacity, healthy.prices);
+            d.cost = bought_cost(req, healthy);
+            d.existing_hosts = req.existing_hosts;
             d.capacity_ok = d.capacity.usable_gb >= req.demand_capacity_gb();
             if (d.capacity_ok) d.scenario = build(req, h, n, p, hosts, true, true, catalog);
             if (!d.capacity_ok)
@@ -713,6 +770,9 @@ std::string format_sizing(const SizingResult& r) {
   out += "; " + fmt("%.1f", q.demand_capacity_gb() / 1000) + " TB usable";
   if (q.growth() != 1) out += " (today x " + fmt("%.3f", q.growth()) + " growth)";
   out += "; with " + std::to_string(q.host_failures) + " host" + (q.host_failures == 1 ? "" : "s") + " down\n";
+  if (q.existing_hosts > 0)
+    out += "Existing: " + std::to_string(q.existing_hosts) + " hosts, owned (a design costs the hosts it adds, " +
+           std::to_string(q.min_hosts) + " to " + std::to_string(q.max_hosts) + "; those fail first)\n";
   out += "Candidates: " + std::to_string(r.candidates) + " (" + std::to_string(r.invalid) + " not valid in vSAN, " +
          std::to_string(r.under_capacity) + " under the capacity); simulated " + std::to_string(r.simulated) +
          " in order of cost";
@@ -829,7 +889,8 @@ std::string to_json(const SizingResult& r) {
     return out + "]";
   };
   const auto design = [&q, &numbers](const Design& d) {
-    return "{\"hosts\": " + std::to_string(d.hosts) + ", \"host_model\": " + json_string(d.host_model) +
+    return "{\"hosts\": " + std::to_string(d.hosts) + ", \"existing_hosts\": " + std::to_string(d.existing_hosts) +
+           ", \"host_model\": " + json_string(d.host_model) +
            ", \"network\": " + json_string(d.network) + ", \"policy\": " + json_string(d.policy) +
            ", \"cost_usd\": " + json_number(d.cost.total_usd()) +
            ", \"cost_per_usable_tb_usd\": " + json_number(d.cost.per_usable_tb(d.capacity)) +
@@ -853,7 +914,7 @@ std::string to_json(const SizingResult& r) {
                   ", \"demand_iops\": " + json_number(q.demand_iops()) + ", \"demand_capacity_gb\": " +
                   json_number(q.demand_capacity_gb()) + ", \"stat\": \"" + latency_stat_name(q.demands.front().slo.stat) +
                   "\", \"limit_ms\": " + json_number(q.demands.front().slo.limit_ms) + ", \"workloads\": " + workloads +
-                  ", \"host_failures\": " +
+                  ", \"existing_hosts\": " + std::to_string(q.existing_hosts) + ", \"host_failures\": " +
                   std::to_string(q.host_failures) + ", \"candidates\": " + std::to_string(r.candidates) +
                   ", \"invalid\": " + std::to_string(r.invalid) + ", \"under_capacity\": " + std::to_string(r.under_capacity) +
                   ", \"simulated\": " + std::to_string(r.simulated) + ", \"piloted\": " + std::to_string(r.piloted) +

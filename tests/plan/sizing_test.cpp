@@ -298,3 +298,58 @@ TEST_CASE("bad requirements name the file and the block and why", "[sizing][erro
   wide.replace(wide.find("{min: 3, max: 5}"), 16, "{min: 3, max: 12}");
   CHECK(error_of(wide) == "no error");
 }
+
+TEST_CASE("size adds hosts to an existing cluster and prices only what it adds", "[sizing]") {
+  // Seed 000's four hosts today; add 0..3 of the same host. Alone (one down) they are far
+  // short of 110K; with one added (the added host down) the four carry it.
+  const std::string yaml = R"(name: expand
+workload: {iops: 110000, block_size: 4k, read_pct: 70, p95_ms: 5, capacity_tb: 2, vms: 8}
+host_failures: 1
+existing:
+  count: 4
+  host: {cpu: {model: intel-core-i7-11700b}, disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}
+candidates:
+  hosts: {min: 0, max: 3}
+  host_models:
+    - {name: a, cpu: {model: intel-core-i7-11700b}, disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}
+    - {name: b, cpu: {model: intel-core-i7-11700b}, disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}
+  networks: [{nic: intel-x520-da1, speed_gbe: 10, switch: ubiquiti-usw-aggregation}]
+  policies: [{raid: raid1, ftt: 1}]
+prices: )" + default_data_dir() + R"(/../examples/prices/illustrative-2023.yaml
+run: {duration_s: 0.3, warmup_s: 0.1}
+top: 1
+)";
+  HardwareCatalog cat = test::cat();
+  const std::string path = write_temp(yaml);
+  const Requirements req = read_requirements(path, cat);
+  std::filesystem::remove(path);
+  CHECK(req.existing_hosts == 4);
+  const std::vector<Design> all = candidate_designs(req, cat);
+  // Adding none is one design (not one per host model); models a and b add 1..3 each.
+  REQUIRE(all.size() == 7);
+  CHECK(all[0].describe() == "4 existing (none added), 10 GbE intel-x520-da1 on ubiquiti-usw-aggregation, raid1 ftt 1");
+  CHECK(all[0].cost.total_usd() == 0);
+  // The added hosts come first (esx01 fails) and the existing ones follow; the cost grows with
+  // the hosts added alone, and two identical models cost the same.
+  REQUIRE(all[1].scenario.cluster.hosts.size() == 5);
+  CHECK(all[1].scenario.cluster.failed_hosts == std::vector<int>{0});
+  CHECK(all[1].cost.total_usd() > 0);
+  CHECK(all[2].cost.total_usd() > all[1].cost.total_usd());
+  CHECK(all[4].cost.total_usd() == all[1].cost.total_usd());
+  CHECK(all[1].capacity.usable_gb > all[0].capacity.usable_gb);
+  SizingOptions o;
+  o.jobs = 2;
+  o.knee = false;
+  const SizingResult r = size_cluster(req, cat, o);
+  REQUIRE(r.answers.size() == 1);
+  CHECK(r.answers[0].describe() == "1 x a + 4 existing, 10 GbE intel-x520-da1 on ubiquiti-usw-aggregation, raid1 ftt 1");
+  REQUIRE(r.cheaper_failures.size() == 1);
+  CHECK(r.cheaper_failures[0].hosts == 0);
+  CHECK_THAT(format_sizing(r), Catch::Contains("Existing: 4 hosts, owned"));
+  CHECK_THAT(to_json(r), Catch::Contains("\"existing_hosts\": 4"));
+  // Bad input, named.
+  CHECK_THAT(error_of("name: x\nworkload: {iops: 1, p95_ms: 1}\nexisting: {host: {cpu: {model: intel-core-i7-11700b}}}\n"),
+             Catch::Contains("count is missing"));
+  CHECK_THAT(error_of("name: x\nworkload: {iops: 1, p95_ms: 1}\nexisting: {count: 2, host: {network: {speed_gbe: 10}}}\n"),
+             Catch::Contains("network"));
+}

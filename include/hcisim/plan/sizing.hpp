@@ -53,6 +53,10 @@ struct Requirements {
   double growth_pct_per_year = 0;
   int years = 0;
   int host_failures = 0;               // hosts down while the demand must still be met
+  // Hosts the cluster has today (`existing:`), owned and so not priced: a candidate adds its
+  // host count of a host model to them (0 allowed), on the candidate's network. 0: none.
+  int existing_hosts = 0;
+  std::string existing_yaml;           // their cluster.host keys (cpu, disk_groups or pool)
   // The candidates: YAML flow text of each block, as a scenario's keys take it.
   struct Block {
     std::string label;                 // a host model's name, or a short description
@@ -86,7 +90,8 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
 /// One candidate design and what became of it.
 struct Design {
   std::string host_model, network, policy;   // the blocks' labels
-  int hosts = 0;
+  int hosts = 0;                             // of host_model (with existing hosts: those added)
+  int existing_hosts = 0;                    // Requirements::existing_hosts, beside them
   bool valid = true;
   std::string invalid_reason;                // vSAN's rule it breaks
   CapacityReport capacity;                   // all hosts up

@@ -60,11 +60,28 @@ double vmdk_gb(const Requirements& req, std::size_t g, bool with_data) {
 }
 std::string vmdk_size(double gb) { return fmt("%.0f", std::max(1.0, std::ceil(gb * 1e9 / 1048576.0))) + "m"; }
 
+// A host's size for choosing which hosts fail: its capacity and pool devices (a list item
+// counts `count` of them), then its CPU sockets, from its cluster.host keys.
+std::pair<long, long> host_size(const YAML::Node& h) {
+  const auto items = [](const YAML::Node& list) {
+    long n = 0;
+    if (list && list.IsSequence())
+      for (const auto& d : list) n += d.IsMap() && d["count"] ? d["count"].as<long>(1) : 1;
+    return n;
+  };
+  long devices = items(h["pool"]);
+  if (h["disk_groups"] && h["disk_groups"].IsSequence())
+    for (const auto& g : h["disk_groups"])
+      if (g.IsMap()) devices += items(g["capacity"]);
+  const long sockets = h["cpu"] && h["cpu"].IsMap() && h["cpu"]["sockets"] ? h["cpu"]["sockets"].as<long>(1) : 1;
+  return {devices, sockets};
+}
+
 // The scenario of one candidate: `with_data` gives the VMDKs the demand's data (else a token).
 std::string scenario_yaml(const Requirements& req, const Requirements::Block& host, const Requirements::Block& net,
                           const Requirements::Block& policy, int hosts, bool with_data, bool with_failures) {
-  // With existing hosts, the added ones come first (esx01, ...: the hosts that fail) and the
-  // existing ones follow as cluster.more_hosts; with none added, the existing ones alone.
+  // With existing hosts, the added ones come first (esx01, ...) and the existing ones follow as
+  // cluster.more_hosts; with none added, the existing ones alone.
   const bool added = hosts > 0 || req.existing_hosts == 0;
   YAML::Node h = YAML::Load(added ? host.yaml : req.existing_yaml);
   const bool esa = h["pool"].IsDefined();
@@ -84,8 +101,16 @@ std::string scenario_yaml(const Requirements& req, const Requirements::Block& ho
     y << "  more_hosts: [" << flow(more) << "]\n";
   }
   if (with_failures && req.host_failures > 0) {
+    // The hosts that fail are the first ones; with existing hosts beside added ones, the larger
+    // kind's first (more capacity and pool devices, then more CPU sockets): the worst case of
+    // losing that many hosts of one kind.
+    int first = 1;
+    if (added && req.existing_hosts > 0 && hosts > 0) {
+      const YAML::Node mine = YAML::Load(host.yaml), theirs = YAML::Load(req.existing_yaml);
+      if (host_size(theirs) > host_size(mine)) first = hosts + 1;
+    }
     y << "  failed_hosts: [";
-    for (int i = 0; i < req.host_failures; ++i) y << (i ? ", " : "") << host_name(i + 1);
+    for (int i = 0; i < req.host_failures; ++i) y << (i ? ", " : "") << host_name(first + i);
     y << "]\n";
   }
   y << "policy: " << policy.yaml << "\n"
@@ -772,7 +797,7 @@ std::string format_sizing(const SizingResult& r) {
   out += "; with " + std::to_string(q.host_failures) + " host" + (q.host_failures == 1 ? "" : "s") + " down\n";
   if (q.existing_hosts > 0)
     out += "Existing: " + std::to_string(q.existing_hosts) + " hosts, owned (a design costs the hosts it adds, " +
-           std::to_string(q.min_hosts) + " to " + std::to_string(q.max_hosts) + "; those fail first)\n";
+           std::to_string(q.min_hosts) + " to " + std::to_string(q.max_hosts) + "; the larger kind's hosts fail)\n";
   out += "Candidates: " + std::to_string(r.candidates) + " (" + std::to_string(r.invalid) + " not valid in vSAN, " +
          std::to_string(r.under_capacity) + " under the capacity); simulated " + std::to_string(r.simulated) +
          " in order of cost";

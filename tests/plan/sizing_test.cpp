@@ -347,6 +347,21 @@ top: 1
   CHECK(r.cheaper_failures[0].hosts == 0);
   CHECK_THAT(format_sizing(r), Catch::Contains("Existing: 4 hosts, owned"));
   CHECK_THAT(to_json(r), Catch::Contains("\"existing_hosts\": 4"));
+  // Existing hosts larger than the added ones (two disk groups against one): an existing host
+  // fails instead (esx02, after the one added).
+  std::string larger = yaml;
+  const std::string one_dg = "disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}\ncandidates:";
+  REQUIRE(larger.find(one_dg) != std::string::npos);
+  larger.replace(larger.find(one_dg), one_dg.size(),
+                 "disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}, "
+                 "{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}\ncandidates:");
+  const std::string larger_path = write_temp(larger);
+  const Requirements big = read_requirements(larger_path, cat);
+  std::filesystem::remove(larger_path);
+  const std::vector<Design> with_big = candidate_designs(big, cat);
+  REQUIRE(with_big.size() == 7);
+  CHECK(with_big[1].scenario.cluster.failed_hosts == std::vector<int>{1});
+  CHECK(with_big[0].scenario.cluster.failed_hosts == std::vector<int>{0});   // none added: an existing one
   // Bad input, named.
   CHECK_THAT(error_of("name: x\nworkload: {iops: 1, p95_ms: 1}\nexisting: {host: {cpu: {model: intel-core-i7-11700b}}}\n"),
              Catch::Contains("count is missing"));

@@ -107,7 +107,8 @@ std::string scenario_yaml(const Requirements& req, const Requirements::Block& ho
     int first = 1;
     if (added && req.existing_hosts > 0 && hosts > 0) {
       const YAML::Node mine = YAML::Load(host.yaml), theirs = YAML::Load(req.existing_yaml);
-      if (host_size(theirs) > host_size(mine)) first = hosts + 1;
+      // The larger kind's hosts, then the last added ones if more fail than there are.
+      if (host_size(theirs) > host_size(mine)) first = std::min(hosts + 1, hosts + req.existing_hosts - req.host_failures + 1);
     }
     y << "  failed_hosts: [";
     for (int i = 0; i < req.host_failures; ++i) y << (i ? ", " : "") << host_name(first + i);
@@ -160,11 +161,13 @@ std::string reason_of(const InvalidArgument& e) {
 // What a design costs to buy: every host, or with existing hosts only the ones added (the
 // first hosts of its scenario), their NICs, switch ports and licences (cores, and TiB of their
 // raw capacity after the format overhead, as capacity() counts it).
-ClusterCost bought_cost(const Requirements& req, const Scenario& healthy) {
+ClusterCost bought_cost(const Requirements& req, const Scenario& healthy, const Requirements::Block& net) {
   ClusterSpec bought = healthy.cluster;
   bought.failed_hosts.clear();
   if (req.existing_hosts == 0) return cluster_cost(bought, scenario_capacity(healthy), healthy.prices);
   const std::size_t added = bought.hosts.size() - static_cast<std::size_t>(req.existing_hosts);
+  ClusterSpec existing = bought;
+  existing.hosts.erase(existing.hosts.begin(), existing.hosts.begin() + static_cast<std::ptrdiff_t>(added));
   bought.hosts.resize(added);
   CapacityReport raw;
   for (const HostSpec& h : bought.hosts) {
@@ -174,7 +177,29 @@ ClusterCost bought_cost(const Requirements& req, const Scenario& healthy) {
     for (const auto& d : h.pool) gb += d.device.capacity_gb;
     raw.raw_gb += gb * (1.0 - CapacityOptions{}.format_overhead);
   }
-  return cluster_cost(bought, raw, healthy.prices);
+  ClusterCost c = cluster_cost(bought, raw, healthy.prices);
+  // On a network other than theirs, the existing hosts' NICs, switch ports and cables too.
+  if (flow(YAML::Load(net.yaml)) != flow(YAML::Load(req.existing_network_yaml))) {
+    const ClusterCost recabled = cluster_cost(existing, CapacityReport{}, healthy.prices);
+    for (const CostLine& line : recabled.lines)
+      if (line.group == "network") {
+        const auto same = std::find_if(c.lines.begin(), c.lines.end(),
+                                       [&](const CostLine& l) { return l.group == line.group && l.item == line.item; });
+        if (same == c.lines.end()) {
+          c.lines.push_back(line);
+        } else {
+          same->count += line.count;
+          same->usd += line.usd;
+        }
+        c.priced_usd += line.usd;
+        c.network_usd += line.usd;
+      }
+    for (const std::string& m : recabled.missing)
+      if (std::find(c.missing.begin(), c.missing.end(), m) == c.missing.end() &&
+          (m.rfind("nic", 0) == 0 || m.rfind("switch", 0) == 0 || m.rfind("cable", 0) == 0))
+        c.missing.push_back(m);
+  }
+  return c;
 }
 
 }  // namespace
@@ -208,6 +233,7 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
       "prices, run and top");
   Requirements q;
   q.source = path;
+  std::string existing_where, existing_network_where;   // file:line of existing.host, existing.network
   try {
     const YamlReader r(root, path, "");
     r.expect_map({"name", "workload", "workloads", "growth", "host_failures", "existing", "candidates", "prices", "run",
@@ -298,14 +324,22 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
       // The hosts the cluster has: a count and a scenario's cluster.host keys without the
       // network (the candidates' networks carry them all).
       const YamlReader e = r.child("existing");
-      e.expect_map({"count", "host"});
+      e.expect_map({"count", "host", "network"});
       if (!e.has("count")) e.fail("count is missing: how many hosts the cluster has today, 1..63");
       q.existing_hosts = static_cast<int>(e.integer("count", 1, 1, 63));
       const YamlReader eh = e.child("host");
       eh.expect_map({"cpu", "disk_groups", "pool"});
       q.existing_yaml = flow(eh.node());
+      if (!e.has("network"))
+        e.fail("network is missing: the existing hosts' cluster.host.network (e.g. {nic: intel-x520-da1, speed_gbe: 10, "
+               "switch: ubiquiti-usw-aggregation}); a candidate on another network pays for their NICs and ports too");
+      const YamlReader en = e.child("network");
+      if (!en.is_map()) en.fail("expected a map: a scenario's cluster.host.network");
+      q.existing_network_yaml = flow(en.node());
+      existing_where = e.where(eh.node());
+      existing_network_where = e.where(en.node()) + ": existing.network";
       q.min_hosts = 0;
-      q.max_hosts = 8;
+      q.max_hosts = std::min(8, 64 - q.existing_hosts);
     }
     const YamlReader c = r.child("candidates");
     c.expect_map({"hosts", "host_models", "networks", "policies", "data_services"});
@@ -338,7 +372,15 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
       }
     };
     blocks("host_models", q.host_models, true);
-    blocks("networks", q.networks, false);
+    if (q.existing_hosts > 0 && !c.has("networks")) {
+      // Without networks of their own, the candidates keep the existing hosts' network.
+      Requirements::Block b;
+      b.yaml = b.label = q.existing_network_yaml;
+      b.where = existing_network_where;
+      q.networks.push_back(std::move(b));
+    } else {
+      blocks("networks", q.networks, false);
+    }
     blocks("policies", q.policies, false);
     // Short labels where the block holds only the usual keys; the whole block otherwise, so
     // two designs never print alike.
@@ -404,15 +446,42 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
                           ", grown by " + fmt("%g", q.growth_pct_per_year) + " % a year for " + std::to_string(q.years) +
                           " years, comes to " + fmt("%.3g", q.demand_iops()) + " IOPS and " +
                           fmt("%.3g", q.demand_capacity_gb() / 1000) + " TB; expected at most 1e9 IOPS and 1e6 TB");
+  if (q.existing_hosts > 0) {
+    // The existing hosts' own keys, checked alone (three of them under RAID-1) so an error
+    // names existing.host or existing.network, not a candidate.
+    Requirements::Block alone_host{"existing", q.existing_yaml, existing_where};
+    Requirements::Block alone_net{"existing", q.existing_network_yaml, existing_network_where};
+    Requirements alone = q;
+    alone.existing_hosts = 0;
+    try {
+      (void)build(alone, alone_host, alone_net, {"raid1", "{raid: raid1, ftt: 1}", ""}, 3, false, false, catalog);
+    } catch (const InvalidArgument& e) {
+      std::string why = reason_of(e);
+      for (const auto& [from, to] : {std::pair<std::string, std::string>{"cluster.host.network", "existing.network"},
+                                     {"cluster.host", "existing.host"}})
+        for (std::size_t at = why.find(from); at != std::string::npos; at = why.find(from, at + to.size()))
+          why.replace(at, from.size(), to);
+      throw InvalidArgument(existing_where + ": existing: " + why);
+    }
+    // One architecture: the existing hosts' (disk groups: OSA; a pool: ESA).
+    const bool existing_esa = YAML::Load(q.existing_yaml)["pool"].IsDefined();
+    for (const auto& h : q.host_models)
+      if (YAML::Load(h.yaml)["pool"].IsDefined() != existing_esa)
+        throw InvalidArgument(h.where + " ('" + h.label + "') is " + (existing_esa ? "OSA (disk_groups)" : "ESA (a pool)") +
+                              " and the existing hosts are " + (existing_esa ? "ESA (a pool)" : "OSA (disk_groups)") +
+                              ": a cluster has one architecture");
+  }
   // Each combination of blocks must make a valid scenario with some host count in the range,
   // with the failures too; one that never does is wrong in itself (a device typo, a bad key,
-  // a policy that cannot lose host_failures hosts).
+  // a policy that cannot lose host_failures hosts). With existing hosts, a host model is tried
+  // with at least one of it added (none added is the existing hosts alone).
+  const int lowest = q.existing_hosts > 0 && q.max_hosts >= 1 ? std::max(q.min_hosts, 1) : q.min_hosts;
   for (const auto& h : q.host_models)
     for (const auto& n : q.networks)
       for (const auto& p : q.policies) {
         std::string healthy_error, failed_error;
         bool healthy = false, with_failures = false;
-        for (int hosts = q.min_hosts; hosts <= q.max_hosts && !with_failures; ++hosts) {
+        for (int hosts = lowest; hosts <= q.max_hosts && !with_failures; ++hosts) {
           try {
             (void)build(q, h, n, p, hosts, false, false, catalog);
             healthy = true;
@@ -429,7 +498,9 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
         }
         if (!healthy)
           throw InvalidArgument(h.where + " with " + n.where + " and " + p.where + ": no host count from " +
-                                std::to_string(q.min_hosts) + " to " + std::to_string(q.max_hosts) +
+                                std::to_string(lowest) + " to " + std::to_string(q.max_hosts) +
+                                (q.existing_hosts > 0 ? " added to the " + std::to_string(q.existing_hosts) + " existing"
+                                                      : std::string()) +
                                 " makes it valid: " + healthy_error);
         if (!with_failures)
           throw InvalidArgument(path + ": host_failures = " + std::to_string(q.host_failures) + " is impossible with " +
@@ -459,7 +530,7 @@ std::vector<Design> candidate_designs(const Requirements& req, const HardwareCat
             Scenario healthy = build(req, h, n, p, hosts, false, true, catalog);
             healthy.cluster.failed_hosts.clear();
             d.capacity = scenario_capacity(healthy);
-            d.cost = bought_cost(req, healthy);
+            d.cost = bought_cost(req, healthy, n);
             d.existing_hosts = req.existing_hosts;
             d.capacity_ok = d.capacity.usable_gb >= req.demand_capacity_gb();
             if (d.capacity_ok) d.scenario = build(req, h, n, p, hosts, true, true, catalog);

@@ -308,6 +308,7 @@ host_failures: 1
 existing:
   count: 4
   host: {cpu: {model: intel-core-i7-11700b}, disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}
+  network: {nic: intel-x520-da1, speed_gbe: 10, switch: ubiquiti-usw-aggregation}
 candidates:
   hosts: {min: 0, max: 3}
   host_models:
@@ -350,11 +351,11 @@ top: 1
   // Existing hosts larger than the added ones (two disk groups against one): an existing host
   // fails instead (esx02, after the one added).
   std::string larger = yaml;
-  const std::string one_dg = "disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}\ncandidates:";
+  const std::string one_dg = "disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}\n  network:";
   REQUIRE(larger.find(one_dg) != std::string::npos);
   larger.replace(larger.find(one_dg), one_dg.size(),
                  "disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}, "
-                 "{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}\ncandidates:");
+                 "{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}\n  network:");
   const std::string larger_path = write_temp(larger);
   const Requirements big = read_requirements(larger_path, cat);
   std::filesystem::remove(larger_path);
@@ -362,9 +363,58 @@ top: 1
   REQUIRE(with_big.size() == 7);
   CHECK(with_big[1].scenario.cluster.failed_hosts == std::vector<int>{1});
   CHECK(with_big[0].scenario.cluster.failed_hosts == std::vector<int>{0});   // none added: an existing one
-  // Bad input, named.
-  CHECK_THAT(error_of("name: x\nworkload: {iops: 1, p95_ms: 1}\nexisting: {host: {cpu: {model: intel-core-i7-11700b}}}\n"),
-             Catch::Contains("count is missing"));
-  CHECK_THAT(error_of("name: x\nworkload: {iops: 1, p95_ms: 1}\nexisting: {count: 2, host: {network: {speed_gbe: 10}}}\n"),
-             Catch::Contains("network"));
+  // More failures than larger hosts: one existing host (the larger) and two down, so the last
+  // added host fails beside it.
+  std::string one_big = larger;
+  one_big.replace(one_big.find("count: 4"), 8, "count: 1");
+  one_big.replace(one_big.find("host_failures: 1"), 16, "host_failures: 2");
+  one_big.replace(one_big.find("policies: [{raid: raid1, ftt: 1}]"), 33, "policies: [{raid: raid1, ftt: 2}]");
+  one_big.replace(one_big.find("hosts: {min: 0, max: 3}"), 23, "hosts: {min: 4, max: 5}");
+  const std::string one_big_path = write_temp(one_big);
+  const Requirements two_down = read_requirements(one_big_path, cat);
+  std::filesystem::remove(one_big_path);
+  const std::vector<Design> d2 = candidate_designs(two_down, cat);
+  REQUIRE(d2.size() == 4);
+  CHECK(d2[0].hosts == 4);
+  CHECK(d2[0].scenario.cluster.failed_hosts == std::vector<int>{3, 4});
+  // A candidate network other than the existing hosts' pays for their NICs and ports too.
+  std::string faster = yaml;
+  const std::string nets = "  networks: [{nic: intel-x520-da1, speed_gbe: 10, switch: ubiquiti-usw-aggregation}]";
+  REQUIRE(faster.find(nets) != std::string::npos);
+  faster.replace(faster.find(nets), nets.size(),
+                 "  networks: [{nic: intel-x520-da1, speed_gbe: 10, switch: ubiquiti-usw-aggregation}, "
+                 "{nic: broadcom-57414-25g, speed_gbe: 25, switch: dell-s5248f-on}]");
+  const std::string faster_path = write_temp(faster);
+  const Requirements fast = read_requirements(faster_path, cat);
+  std::filesystem::remove(faster_path);
+  const std::vector<Design> both = candidate_designs(fast, cat);
+  REQUIRE(both.size() == 14);   // (none added + 3 of a + 3 of b) on each network
+  CHECK(both[0].cost.total_usd() == 0);                       // none added, the same network
+  CHECK(both[4].network.find("25 GbE") != std::string::npos);   // none added, re-cabled
+  CHECK(both[4].cost.total_usd() > 0);
+  CHECK(both[4].cost.network_usd == both[4].cost.total_usd());
+  CHECK(both[5].cost.total_usd() > both[1].cost.total_usd());
+  // Bad input, named: at its line, and a host model that is wrong even with existing hosts
+  // beside it (none added would be valid without it).
+  const std::string head = "name: x\nworkload: {iops: 1, p95_ms: 1}\n";
+  const std::string host = "{cpu: {model: intel-core-i7-11700b}, disk_groups: [{cache: optane-p4800x-750gb, capacity: "
+                           "[lexar-nm620-2tb]}]}";
+  const std::string net = "{nic: intel-x520-da1, speed_gbe: 10, switch: ubiquiti-usw-aggregation}";
+  const std::string cands = "candidates: {hosts: {min: 0, max: 2}, host_models: [{name: m, cpu: {model: intel-core-i7-11700b}, "
+                            "disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}], policies: [{raid: raid1}]}\n";
+  CHECK_THAT(error_of(head + "existing: {host: " + host + ", network: " + net + "}\n" + cands), Catch::Contains("count is missing"));
+  CHECK_THAT(error_of(head + "existing: {count: 3, host: " + host + "}\n" + cands), Catch::Contains("network is missing"));
+  CHECK_THAT(error_of(head + "existing: {count: 3, host: {cpu: {model: intel-core-i7-11700b}, disk_groups: [{cache: "
+                             "optane-p4800x-750gb, capacity: [lexar-nm620-2tbX]}]}, network: " + net + "}\n" + cands),
+             Catch::Contains(":3: existing: existing.host.disk_groups[0].capacity[0]") && Catch::Contains("lexar-nm620-2tbX"));
+  std::string typo = cands;
+  typo.replace(typo.find("[lexar-nm620-2tb]"), 17, "[lexar-nm620-2tbX]");
+  CHECK_THAT(error_of(head + "existing: {count: 3, host: " + host + ", network: " + net + "}\n" + typo),
+             Catch::Contains("candidates.host_models[0]") && Catch::Contains("lexar-nm620-2tbX"));
+  std::string esa = cands;
+  esa.replace(esa.find("disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]"),
+              std::string("disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]").size(),
+              "pool: [{device: samsung-pm1733-3.84tb, count: 4}]");
+  CHECK_THAT(error_of(head + "existing: {count: 3, host: " + host + ", network: " + net + "}\n" + esa),
+             Catch::Contains("is ESA (a pool) and the existing hosts are OSA (disk_groups)"));
 }

@@ -54,9 +54,11 @@ struct Requirements {
   int years = 0;
   int host_failures = 0;               // hosts down while the demand must still be met
   // Hosts the cluster has today (`existing:`), owned and so not priced: a candidate adds its
-  // host count of a host model to them (0 allowed), on the candidate's network. 0: none.
+  // host count of a host model to them (0 allowed). On a candidate network other than theirs,
+  // their NICs, switch ports and cables are priced too (the cluster is re-cabled). 0: none.
   int existing_hosts = 0;
   std::string existing_yaml;           // their cluster.host keys (cpu, disk_groups or pool)
+  std::string existing_network_yaml;   // their cluster.host.network
   // The candidates: YAML flow text of each block, as a scenario's keys take it.
   struct Block {
     std::string label;                 // a host model's name, or a short description

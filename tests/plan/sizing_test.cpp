@@ -63,6 +63,16 @@ std::string error_of(const std::string& text) {
   return "no error";
 }
 
+// A requirements text, read through a temporary file.
+Requirements requirements_of(const std::string& text, HardwareCatalog& cat) {
+  const std::string path = write_temp(text);
+  struct Remove {
+    std::string p;
+    ~Remove() { std::filesystem::remove(p); }
+  } remove{path};
+  return read_requirements(path, cat);
+}
+
 }  // namespace
 
 namespace {
@@ -321,9 +331,7 @@ run: {duration_s: 0.3, warmup_s: 0.1}
 top: 1
 )";
   HardwareCatalog cat = test::cat();
-  const std::string path = write_temp(yaml);
-  const Requirements req = read_requirements(path, cat);
-  std::filesystem::remove(path);
+  const Requirements req = requirements_of(yaml, cat);
   CHECK(req.existing_hosts == 4);
   const std::vector<Design> all = candidate_designs(req, cat);
   // Adding none is one design (not one per host model); models a and b add 1..3 each.
@@ -356,9 +364,7 @@ top: 1
   larger.replace(larger.find(one_dg), one_dg.size(),
                  "disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}, "
                  "{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}\n  network:");
-  const std::string larger_path = write_temp(larger);
-  const Requirements big = read_requirements(larger_path, cat);
-  std::filesystem::remove(larger_path);
+  const Requirements big = requirements_of(larger, cat);
   const std::vector<Design> with_big = candidate_designs(big, cat);
   REQUIRE(with_big.size() == 7);
   CHECK(with_big[1].scenario.cluster.failed_hosts == std::vector<int>{1});
@@ -370,9 +376,7 @@ top: 1
   one_big.replace(one_big.find("host_failures: 1"), 16, "host_failures: 2");
   one_big.replace(one_big.find("policies: [{raid: raid1, ftt: 1}]"), 33, "policies: [{raid: raid1, ftt: 2}]");
   one_big.replace(one_big.find("hosts: {min: 0, max: 3}"), 23, "hosts: {min: 4, max: 5}");
-  const std::string one_big_path = write_temp(one_big);
-  const Requirements two_down = read_requirements(one_big_path, cat);
-  std::filesystem::remove(one_big_path);
+  const Requirements two_down = requirements_of(one_big, cat);
   const std::vector<Design> d2 = candidate_designs(two_down, cat);
   REQUIRE(d2.size() == 4);
   CHECK(d2[0].hosts == 4);
@@ -384,9 +388,7 @@ top: 1
   faster.replace(faster.find(nets), nets.size(),
                  "  networks: [{nic: intel-x520-da1, speed_gbe: 10, switch: ubiquiti-usw-aggregation}, "
                  "{nic: broadcom-57414-25g, speed_gbe: 25, switch: dell-s5248f-on}]");
-  const std::string faster_path = write_temp(faster);
-  const Requirements fast = read_requirements(faster_path, cat);
-  std::filesystem::remove(faster_path);
+  const Requirements fast = requirements_of(faster, cat);
   const std::vector<Design> both = candidate_designs(fast, cat);
   REQUIRE(both.size() == 14);   // (none added + 3 of a + 3 of b) on each network
   CHECK(both[0].cost.total_usd() == 0);                       // none added, the same network

@@ -170,16 +170,10 @@ ClusterCost bought_cost(const Requirements& req, const Scenario& healthy, const 
   existing.hosts.erase(existing.hosts.begin(), existing.hosts.begin() + static_cast<std::ptrdiff_t>(added));
   bought.hosts.resize(added);
   CapacityReport raw;
-  for (const HostSpec& h : bought.hosts) {
-    double gb = 0;
-    for (const auto& dg : h.disk_groups)
-      for (const auto& d : dg.capacity) gb += d.device.capacity_gb;
-    for (const auto& d : h.pool) gb += d.device.capacity_gb;
-    raw.raw_gb += gb * (1.0 - CapacityOptions{}.format_overhead);
-  }
+  for (const HostSpec& h : bought.hosts) raw.raw_gb += host_raw_gb(h, bought.architecture);
   ClusterCost c = cluster_cost(bought, raw, healthy.prices);
   // On a network other than theirs, the existing hosts' NICs, switch ports and cables too.
-  if (flow(YAML::Load(net.yaml)) != flow(YAML::Load(req.existing_network_yaml))) {
+  if (net.yaml != req.existing_network_yaml) {   // both flow text of their maps
     const ClusterCost recabled = cluster_cost(existing, CapacityReport{}, healthy.prices);
     for (const CostLine& line : recabled.lines)
       if (line.group == "network") {

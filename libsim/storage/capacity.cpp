@@ -15,6 +15,17 @@ void CapacityOptions::validate() const {
     check::fail("capacity largest_object_gb", largest_object_gb, "0..1e9 GB");
 }
 
+double host_raw_gb(const HostSpec& h, Architecture architecture, const CapacityOptions& options) {
+  double gb = 0;
+  if (architecture == Architecture::osa) {
+    for (const auto& dg : h.disk_groups)
+      for (const auto& d : dg.capacity) gb += d.device.capacity_gb;
+  } else {
+    for (const auto& d : h.pool) gb += d.device.capacity_gb;
+  }
+  return gb * (1.0 - options.format_overhead);
+}
+
 CapacityReport capacity(const ClusterSpec& cluster, const DataProfile& data, const CapacityOptions& options) {
   cluster.validate();
   options.validate();
@@ -25,15 +36,7 @@ CapacityReport capacity(const ClusterSpec& cluster, const DataProfile& data, con
     if (std::find(cluster.failed_hosts.begin(), cluster.failed_hosts.end(), static_cast<int>(i)) !=
         cluster.failed_hosts.end())
       continue;
-    const HostSpec& h = cluster.hosts[i];
-    double host_gb = 0;
-    if (cluster.architecture == Architecture::osa) {
-      for (const auto& dg : h.disk_groups)
-        for (const auto& d : dg.capacity) host_gb += d.device.capacity_gb;
-    } else {
-      for (const auto& d : h.pool) host_gb += d.device.capacity_gb;
-    }
-    host_gb *= 1.0 - options.format_overhead;
+    const double host_gb = host_raw_gb(cluster.hosts[i], cluster.architecture, options);
     r.raw_gb += host_gb;
     largest_host = std::max(largest_host, host_gb);
     ++r.hosts_counted;

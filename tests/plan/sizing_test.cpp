@@ -63,6 +63,13 @@ std::string error_of(const std::string& text) {
   return "no error";
 }
 
+// `text` with its one `from` replaced by `to` (which must be there).
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
 // A requirements text, read through a temporary file.
 Requirements requirements_of(const std::string& text, HardwareCatalog& cat) {
   const std::string path = write_temp(text);
@@ -358,12 +365,9 @@ top: 1
   CHECK_THAT(to_json(r), Catch::Contains("\"existing_hosts\": 4"));
   // Existing hosts larger than the added ones (two disk groups against one): an existing host
   // fails instead (esx02, after the one added).
-  std::string larger = yaml;
-  const std::string one_dg = "disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}\n  network:";
-  REQUIRE(larger.find(one_dg) != std::string::npos);
-  larger.replace(larger.find(one_dg), one_dg.size(),
-                 "disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}, "
-                 "{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}\n  network:");
+  const std::string larger = replaced(yaml, "disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}\n  network:",
+                                      "disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}, "
+                                      "{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}\n  network:");
   const Requirements big = requirements_of(larger, cat);
   const std::vector<Design> with_big = candidate_designs(big, cat);
   REQUIRE(with_big.size() == 7);
@@ -371,23 +375,19 @@ top: 1
   CHECK(with_big[0].scenario.cluster.failed_hosts == std::vector<int>{0});   // none added: an existing one
   // More failures than larger hosts: one existing host (the larger) and two down, so the last
   // added host fails beside it.
-  std::string one_big = larger;
-  one_big.replace(one_big.find("count: 4"), 8, "count: 1");
-  one_big.replace(one_big.find("host_failures: 1"), 16, "host_failures: 2");
-  one_big.replace(one_big.find("policies: [{raid: raid1, ftt: 1}]"), 33, "policies: [{raid: raid1, ftt: 2}]");
-  one_big.replace(one_big.find("hosts: {min: 0, max: 3}"), 23, "hosts: {min: 4, max: 5}");
+  std::string one_big = replaced(larger, "count: 4", "count: 1");
+  one_big = replaced(one_big, "host_failures: 1", "host_failures: 2");
+  one_big = replaced(one_big, "policies: [{raid: raid1, ftt: 1}]", "policies: [{raid: raid1, ftt: 2}]");
+  one_big = replaced(one_big, "hosts: {min: 0, max: 3}", "hosts: {min: 4, max: 5}");
   const Requirements two_down = requirements_of(one_big, cat);
   const std::vector<Design> d2 = candidate_designs(two_down, cat);
   REQUIRE(d2.size() == 4);
   CHECK(d2[0].hosts == 4);
   CHECK(d2[0].scenario.cluster.failed_hosts == std::vector<int>{3, 4});
   // A candidate network other than the existing hosts' pays for their NICs and ports too.
-  std::string faster = yaml;
-  const std::string nets = "  networks: [{nic: intel-x520-da1, speed_gbe: 10, switch: ubiquiti-usw-aggregation}]";
-  REQUIRE(faster.find(nets) != std::string::npos);
-  faster.replace(faster.find(nets), nets.size(),
-                 "  networks: [{nic: intel-x520-da1, speed_gbe: 10, switch: ubiquiti-usw-aggregation}, "
-                 "{nic: broadcom-57414-25g, speed_gbe: 25, switch: dell-s5248f-on}]");
+  const std::string faster = replaced(yaml, "  networks: [{nic: intel-x520-da1, speed_gbe: 10, switch: ubiquiti-usw-aggregation}]",
+                                      "  networks: [{nic: intel-x520-da1, speed_gbe: 10, switch: ubiquiti-usw-aggregation}, "
+                                      "{nic: broadcom-57414-25g, speed_gbe: 25, switch: dell-s5248f-on}]");
   const Requirements fast = requirements_of(faster, cat);
   const std::vector<Design> both = candidate_designs(fast, cat);
   REQUIRE(both.size() == 14);   // (none added + 3 of a + 3 of b) on each network
@@ -409,14 +409,11 @@ top: 1
   CHECK_THAT(error_of(head + "existing: {count: 3, host: {cpu: {model: intel-core-i7-11700b}, disk_groups: [{cache: "
                              "optane-p4800x-750gb, capacity: [lexar-nm620-2tbX]}]}, network: " + net + "}\n" + cands),
              Catch::Contains(":3: existing: existing.host.disk_groups[0].capacity[0]") && Catch::Contains("lexar-nm620-2tbX"));
-  std::string typo = cands;
-  typo.replace(typo.find("[lexar-nm620-2tb]"), 17, "[lexar-nm620-2tbX]");
+  const std::string typo = replaced(cands, "[lexar-nm620-2tb]", "[lexar-nm620-2tbX]");
   CHECK_THAT(error_of(head + "existing: {count: 3, host: " + host + ", network: " + net + "}\n" + typo),
              Catch::Contains("candidates.host_models[0]") && Catch::Contains("lexar-nm620-2tbX"));
-  std::string esa = cands;
-  esa.replace(esa.find("disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]"),
-              std::string("disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]").size(),
-              "pool: [{device: samsung-pm1733-3.84tb, count: 4}]");
+  const std::string esa = replaced(cands, "disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]",
+                                  "pool: [{device: samsung-pm1733-3.84tb, count: 4}]");
   CHECK_THAT(error_of(head + "existing: {count: 3, host: " + host + ", network: " + net + "}\n" + esa),
              Catch::Contains("is ESA (a pool) and the existing hosts are OSA (disk_groups)"));
 }

@@ -53,4 +53,8 @@ struct CapacityReport {
 
 CapacityReport capacity(const ClusterSpec& cluster, const DataProfile& data, const CapacityOptions& options = {});
 
+/// One host's raw capacity (decimal GB): its capacity devices (OSA) or pool (ESA), after the
+/// format overhead, as `capacity` counts each host that is up.
+double host_raw_gb(const HostSpec& host, Architecture architecture, const CapacityOptions& options = {});
+
 }  // namespace hcisim

@@ -75,9 +75,13 @@ Calibration Calibration::defaults() {
        "high capacity-device read latency with dedupe on (S2-10), and seed 000's hosts ran at 90 % "
        "memory use, leaving no room to cache the map",
        kNotFitted},
-      {"lsom_cost_factor", 1.0, 1.0, 0, 0.01, 10.0,
-       "OSA: work of a disk group's LSOM worlds relative to the same stages on shared cores (osa.lsom_worlds_per_dg)",
-       "used only with osa.lsom_worlds_per_dg > 0",
+      {"lsom_cost_factor", 1.0, 1.0, 0, 0.1, 1.0,
+       "OSA: per-operation work of a disk group's LSOM world (component and destage-batch stages) relative to the "
+       "same stages on shared cores (osa.lsom_worlds_per_dg)",
+       "at most the shared-core cost (1): a world pinned to its core does the same work without the hand-offs "
+       "between worlds (a wake-up and a cold cache each) that vsan_cpu_scale prices into every stage on shared "
+       "cores; at least a tenth of it, the stage's own work near vsan_cpu_scale's lower bound (Ceph Crimson's "
+       "6k-cycle target per layer, S3-10)",
        kNotFitted},
   };
   return c;

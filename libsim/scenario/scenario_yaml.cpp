@@ -450,7 +450,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   }
   if (c.has("osa")) {
     const YamlReader o = c.child("osa");
-    o.expect_map({"write_buffer_gb", "hybrid_read_cache_share", "destage_start_fill", "destage_batch_blocks",
+    o.expect_map({"write_buffer_gb", "hybrid_read_cache_share", "destage_start_fill", "destage_idle_fill", "destage_batch_blocks",
                   "destage_depth", "congestion_start_fill", "congestion_full_fill", "congestion_delay_a_us",
                   "congestion_delay_b", "stripe_unit_kb", "dedupe_lookup_miss", "lsom_worlds_per_dg",
                   "lsom_cost_factor"});
@@ -461,6 +461,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     s.write_buffer = Bytes{static_cast<std::int64_t>(buffer_gb * 1e9)};
     s.hybrid_read_cache_share = o.number("hybrid_read_cache_share", s.hybrid_read_cache_share);
     s.destage_start_fill = o.number("destage_start_fill", s.destage_start_fill);
+    s.destage_idle_fill = o.number("destage_idle_fill", s.destage_idle_fill);
     s.destage_batch_blocks = static_cast<int>(o.integer("destage_batch_blocks", s.destage_batch_blocks, 1, 4096));
     s.destage_depth = static_cast<int>(o.integer("destage_depth", s.destage_depth, 1, 256));
     s.congestion_start_fill = o.number("congestion_start_fill", s.congestion_start_fill);

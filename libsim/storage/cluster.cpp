@@ -142,6 +142,7 @@ void Cluster::after_client_cpu(std::uint32_t req) {
     for (int i = 0; i < targets.count; ++i) {
       const std::uint32_t g = targets.group[static_cast<std::size_t>(i)];
       groups_[g].buffer.write(i == 0 && targets.data_first ? per_target : parity, runs_per_byte);
+      groups_[g].last_write = engine_.now();
       pump_destage(g);
     }
   }
@@ -376,6 +377,41 @@ void Cluster::run_lsom(std::uint32_t sub, HostCpu& cpu, Time work) {
   else cpu.run(token(kSubCpu, sub), work);
 }
 
+// ASSUMED: the elevator is one thread of the group's LSOM world, so the world holds at most one
+// destage batch at a time and a foreground operation waits behind at most one (VMware
+// publishes neither the elevator's threads nor its batch size). With every batch in flight
+// queued at the world at once, a write waited behind up to destage_depth batches even at
+// light load: seed 000's write p95 came out at 5 ms against 1.0 measured, and its p95 knee at
+// 5 ms fell to about 1,100 IOPS. The batches' device I/O still overlaps (destage_depth).
+void Cluster::run_destage_cpu(std::uint32_t sub, HostCpu& cpu, Time work) {
+  DiskGroup& dg = groups_[subops_[sub].parent];
+  if (dg.parked.empty()) {   // no LSOM world: the shared cores, FIFO
+    cpu.run(token(kSubCpu, sub), work);
+    return;
+  }
+  if (dg.world_destaging) {
+    // Bounded: every batch in flight fits (sized in build_osa).
+    dg.parked[(dg.parked_head + dg.parked_count++) % dg.parked.size()] = {sub, work};
+    ++counters_.destage_waits;
+    return;
+  }
+  dg.world_destaging = true;
+  run_lsom(sub, cpu, work);   // the batch's device is the group's cache device
+}
+
+void Cluster::next_destage_cpu(std::uint32_t group) {
+  DiskGroup& dg = groups_[group];
+  if (dg.parked.empty()) return;
+  if (dg.parked_count == 0) {
+    dg.world_destaging = false;
+    return;
+  }
+  const DiskGroup::Parked next = dg.parked[dg.parked_head];
+  dg.parked_head = (dg.parked_head + 1) % dg.parked.size();
+  --dg.parked_count;
+  run_lsom(next.sub, *cpus_[static_cast<std::size_t>(dg.host)], next.work);
+}
+
 Station* Cluster::world_of(std::uint32_t device) const {
   if (lsom_.empty()) return nullptr;
   const int g = devices_[device].group;
@@ -426,10 +462,11 @@ void Cluster::subop_done(std::uint32_t sub) {
       if (spec_.policy.encryption)
         work += cpu.charge(CpuStage::encryption, b) +
                 cpu.charge(CpuStage::encryption, Bytes{scaled(s.device_bytes, reduction_.total())});
-      run_lsom(sub, cpu, work);   // s.device is the group's cache device
+      run_destage_cpu(sub, cpu, work);
       return;
     }
     case SubKind::destage_cpu: {
+      next_destage_cpu(s.parent);
       DiskGroup& dg = groups_[s.parent];
       s.kind = SubKind::destage_write;
       s.op = IoOp::write;
@@ -524,12 +561,18 @@ Cluster::Targets Cluster::write_targets(const Request& r) const {
 }
 
 
+// The elevator: destage_depth batches per capacity device while the buffer is above its
+// start fill (or must free room); when no write has come for destage_idle_after, one batch per
+// capacity device down to the idle fill (cluster_spec.hpp, OsaSettings).
 void Cluster::pump_destage(std::uint32_t g) {
   DiskGroup& dg = groups_[g];
-  const int depth = spec_.osa.destage_depth * static_cast<int>(dg.capacity.size());
+  const bool pressed = dg.buffer.wants_destage(false) || draining_ || dg.wait_head != kNone || dg.resync_waiting;
+  const bool idle = !pressed && idle_group(dg) && dg.buffer.wants_destage(true);
+  const int per_device = pressed ? spec_.osa.destage_depth : 1;
+  const int depth = per_device * static_cast<int>(dg.capacity.size());
   const double batch = static_cast<double>(spec_.osa.destage_batch_blocks) * kBlock;
   while (dg.destage_in_flight < depth &&
-         (dg.buffer.wants_destage(false) || draining_ || dg.wait_head != kNone || dg.resync_waiting)) {
+         (idle || dg.buffer.wants_destage(false) || draining_ || dg.wait_head != kNone || dg.resync_waiting)) {
     // Real bytes not yet claimed by a destage (dirty bytes count k-fold while aging).
     const double k = dg.buffer.time_compression();
     const double available = (dg.buffer.dirty() - k * dg.destage_bytes_in_flight) / k;

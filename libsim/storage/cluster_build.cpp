@@ -30,9 +30,9 @@ Cluster::Cluster(Engine& engine, const ClusterSpec& spec, const DataProfile& dat
   if (spec_.architecture == Architecture::esa)
     for (double* f : {&costs.dom_client_us, &costs.dom_owner_us, &costs.component_us}) *f *= spec_.esa.cpu_per_io_factor;
   if (spec_.architecture == Architecture::osa && spec_.osa.lsom_worlds_per_dg > 0)
-    // The stages that then run only on the LSOM worlds (OSA compresses and dedupes at destage).
-    for (double* f : {&costs.component_us, &costs.destage_us, &costs.dedupe_us_per_kib, &costs.compression_us_per_kib})
-      *f *= spec_.osa.lsom_cost_factor;
+    // The per-operation stages that then run only on the LSOM worlds. Their per-KiB work
+    // (OSA compresses and dedupes at destage) also runs there, at the algorithms' own rates.
+    for (double* f : {&costs.component_us, &costs.destage_us}) *f *= spec_.osa.lsom_cost_factor;
   for (const HostSpec& h : spec_.hosts) {
     // OSA LSOM worlds each pin a core (lsom_worlds_per_dg, cluster_spec.hpp); ESA hosts have
     // no disk groups.
@@ -76,6 +76,8 @@ void Cluster::build_osa() {
       const double wb = std::min(cache_bytes * wb_share, static_cast<double>(spec_.osa.write_buffer.count()));
       dg.buffer = WriteBuffer(Bytes{static_cast<std::int64_t>(wb)}, spec_.osa);
       dg.buffer.track_runs(dg.hybrid);   // only disks pay per extent (pump_destage)
+      if (spec_.osa.lsom_worlds_per_dg > 0)
+        dg.parked.resize(static_cast<std::size_t>(spec_.osa.destage_depth) * dg.capacity.size());
       dg.read_cache = dg.hybrid ? cache_bytes * spec_.osa.hybrid_read_cache_share : 0.0;
       groups_.push_back(std::move(dg));
       host_groups_[h].push_back(g);
@@ -189,7 +191,7 @@ void Cluster::set_buffer_time_compression(double k) {
   const double batch = static_cast<double>(spec_.osa.destage_batch_blocks) * kBlock;
   for (std::uint32_t g = 0; g < groups_.size(); ++g) {
     WriteBuffer& b = groups_[g].buffer;
-    b.set_time_compression(std::max(1.0, std::min(k, b.capacity() / (200.0 * batch))));
+    b.set_time_compression(std::max(1.0, std::min(k, b.capacity() / (200.0 * batch))), idle_group(groups_[g]));
     if (host_up(groups_[g].host)) pump_destage(g);   // a failed host does nothing
   }
   for (std::size_t h = 0; h < resync_hosts_.size(); ++h) pump_resync(static_cast<int>(h));   // room changed

@@ -148,10 +148,10 @@ void ClusterSpec::validate() const {
   } catch (const InvalidArgument& e) {
     throw InvalidArgument(std::string("cluster ") + e.what());
   }
-  if (!(osa.destage_idle_fill >= 0 && osa.destage_idle_fill < osa.destage_start_fill &&
+  if (!(osa.destage_idle_fill >= 0 && osa.destage_idle_fill <= osa.destage_start_fill &&
         osa.destage_start_fill < osa.congestion_start_fill && osa.congestion_start_fill < osa.congestion_full_fill &&
         osa.congestion_full_fill <= 1.0))
-    reject("osa", "fill thresholds must satisfy 0 <= destage_idle_fill < destage_start_fill < "
+    reject("osa", "fill thresholds must satisfy 0 <= destage_idle_fill <= destage_start_fill < "
                   "congestion_start_fill < congestion_full_fill <= 1");
   const Layout l = resolve_layout(policy, architecture, static_cast<int>(hosts.size()), witness_host);
   std::vector<bool> down(hosts.size(), false);

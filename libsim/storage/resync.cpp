@@ -188,6 +188,7 @@ void Cluster::resync_read_done(std::uint32_t copy) {
   } else {
     const std::uint32_t g = resync_group(job, c.column_offset);
     groups_[g].buffer.write(Bytes{c.bytes}, 0.0);   // one sequential run, destaged like any write
+    groups_[g].last_write = engine_.now();
     pump_destage(g);
     s.device = groups_[g].cache;
   }

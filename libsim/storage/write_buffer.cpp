@@ -11,15 +11,16 @@ namespace hcisim {
 WriteBuffer::WriteBuffer(Bytes capacity, const OsaSettings& settings)
     : capacity_(static_cast<double>(capacity.count())), settings_(settings) {}
 
-void WriteBuffer::set_time_compression(double k) {
+void WriteBuffer::set_time_compression(double k, bool idle) {
   if (!std::isfinite(k) || !(k >= 1.0)) check::fail("write buffer time compression", k, "a finite number >= 1");
   // End of aging. A buffer whose elevator ran while aging has reached its steady state: the
   // fill hovers at the destage threshold and the elevator drains what arrives. Aged destage
   // removes k bytes per byte written back, so it leaves the fill up to k batches below the
   // threshold, a gap real ingest takes many seconds to close; put the fill back at the
   // threshold so the measured window destages at the ingest rate, as the steady state does.
+  // An idle buffer's elevator keeps the idle fill instead (no ingest refills it).
   if (k == 1.0 && k_ > 1.0 && destaged_while_aging_)
-    set_dirty(std::max(dirty_, settings_.destage_start_fill * capacity_));
+    set_dirty(std::max(dirty_, (idle ? settings_.destage_idle_fill : settings_.destage_start_fill) * capacity_));
   destaged_while_aging_ = false;
   k_ = k;
 }

@@ -191,6 +191,10 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.lsom_cost_factor=1e13"}),
                     Catch::Contains("osa.lsom_cost_factor") && Catch::Contains("<= 1000"));
   CHECK(parse(kExample, {"cluster.esa.gc_factor=4"}).cluster.esa.gc_factor == 4);
+  // The elevator's idle fill: at most its start fill (equal turns the idle drain off).
+  CHECK(parse(kExample, {"cluster.osa.destage_idle_fill=0.3"}).cluster.osa.destage_idle_fill == 0.3);
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.destage_idle_fill=0.5"}),
+                    Catch::Contains("0 <= destage_idle_fill <= destage_start_fill"));
   // D13: an empty value is said to be empty, not "a list or map".
   CHECK_THROWS_WITH(parse(kExample, {"workload.duration_s="}),
                     Catch::Contains("workload.duration_s is empty; expected a number"));
@@ -269,8 +273,10 @@ TEST_CASE("fuzz review D8: a write waiting for room in two write buffers is not 
                                               "workload.block_size=16m", "workload.vmdks_per_vm=1",
                                               "workload.outstanding_per_vmdk=1", "workload.read_pct=0"},
                                              cat()));
+  // The bug left 5.9 of 8; the window's edges hold up to 8 I/Os of half a second each in
+  // 12 s, a bias of up to 4 % (the disk groups' LSOM worlds make these writes that slow).
   INFO("IOPS " << r.result.iops << ", latency " << r.result.pooled_latency_ms << " ms");
-  CHECK(r.result.iops * r.result.pooled_latency_ms * 1e-3 == Approx(8.0).epsilon(0.03));
+  CHECK(r.result.iops * r.result.pooled_latency_ms * 1e-3 == Approx(8.0).epsilon(0.06));
   for (const ThreadStats& t : r.threads) CHECK(t.ios[1] > 0);   // every VM wrote in the window
 }
 

@@ -37,6 +37,16 @@ WorkloadResult run_loop(const ClusterSpec& spec, const WorkloadSpec& w, Time war
   return summarize(loop, engine.now());
 }
 
+// Starts `loop` on `cluster` from prepared write buffers and ages them 100 times for 300 ms,
+// as a 30 s warm-up would (WriteBuffer "Aging").
+void age_buffers(Engine& engine, VmWorkload& loop, Cluster& cluster) {
+  loop.start(cluster);
+  cluster.prepare_write_buffers();
+  cluster.set_buffer_time_compression(100.0);
+  engine.run_for(300_ms);
+  cluster.set_buffer_time_compression(1.0);
+}
+
 }  // namespace
 
 TEST_CASE("conservation: every issued I/O completes exactly once") {
@@ -169,6 +179,41 @@ TEST_CASE("OSA: with a working set larger than the write buffer, writes fall to 
         Approx(2.0 * static_cast<double>(k.host_write_bytes)).epsilon(0.10));
 }
 
+TEST_CASE("idle destage: without writes the elevator drains the buffer to its idle fill, reads then miss it") {
+  // OsaSettings::destage_idle_fill: a read-only workload leaves the buffer idle, so an aged
+  // warm-up ends at the idle fill and reads find their block there with probability
+  // idle fill x buffer / working set; any write keeps the start fill; an idle fill equal
+  // to the start fill turns the drain off.
+  auto aged = [](double read_pct, double idle_fill, double* hit) {
+    ClusterSpec osa = test::osa_cluster(4);
+    osa.osa.write_buffer = 4_GiB;
+    osa.osa.destage_idle_fill = idle_fill;
+    WorkloadSpec w;
+    w.read_pct = read_pct;
+    w.vmdks_per_vm = 2;
+    w.outstanding_per_vmdk = 2;
+    w.vmdk_size = 16_GiB;
+    Engine engine;
+    VmWorkload loop(engine, w, 9);
+    Cluster cluster(engine, osa, {}, 9, loop);
+    age_buffers(engine, loop, cluster);
+    engine.run_for(50_ms);
+    const WriteBuffer& b = cluster.write_buffer(0, 0);
+    *hit = b.hit_probability();
+    CHECK(*hit == Approx(b.fill() * b.capacity() / b.working_set()).epsilon(1e-9));
+    return b.fill();
+  };
+  double hit_idle = 0, hit_mixed = 0, hit_off = 0;
+  const double idle = aged(100, 0.05, &hit_idle);
+  const double mixed = aged(70, 0.05, &hit_mixed);
+  const double off = aged(100, 0.30, &hit_off);
+  INFO("fill read-only " << idle << " (hit " << hit_idle << "), 70/30 " << mixed << ", drain off " << off);
+  CHECK(idle == Approx(0.05).margin(0.01));
+  CHECK(mixed == Approx(0.30).margin(0.01));
+  CHECK(off == Approx(0.30).margin(1e-3));
+  CHECK(hit_idle < 0.25 * hit_off);
+}
+
 TEST_CASE("aging: a time-compressed warm-up reaches the steady state of a long warm-up") {
   // Same destage-bound setup as above, both runs from prepared buffers. Reference: 1.6 s of
   // warm-up at k = 1. Aged: 200 ms at k = 8 (WriteBuffer "Aging" says this stands for 1.6 s).
@@ -225,11 +270,7 @@ TEST_CASE("aging ends in the steady state: the measured window destages what arr
   Engine engine;
   VmWorkload loop(engine, w, 9);
   Cluster cluster(engine, osa, {}, 9, loop);
-  loop.start(cluster);
-  cluster.prepare_write_buffers();
-  cluster.set_buffer_time_compression(100.0);
-  engine.run_for(300_ms);
-  cluster.set_buffer_time_compression(1.0);
+  age_buffers(engine, loop, cluster);
   const double hit = cluster.write_buffer(0, 0).hit_probability();
   const double start_fill = cluster.write_buffer(0, 0).fill();
   loop.reset_stats();
@@ -432,6 +473,15 @@ TEST_CASE("OSA LSOM worlds run the destage fingerprinting and compression, remot
   CHECK(k.bg_device_read_bytes > 0);
   CHECK(world_busy_s == Approx(expected_s).epsilon(0.05));
   CHECK(remote_stack_jobs > 0);   // receive and reply stack costs on hosts without VMs
+  // The elevator hands its world one batch at a time: with 8 batches in flight per capacity
+  // device some wait for the world; with one in flight none does, and the work is the same.
+  CHECK(k.destage_waits > 0);
+  ClusterSpec one = c;
+  one.osa.destage_depth = 1;
+  IoCounters k1;
+  run_loop(one, w, 50_ms, 400_ms, DataProfile{50, 50}, &k1);
+  CHECK(k1.bg_device_read_bytes > 0);
+  CHECK(k1.destage_waits == 0);
 }
 
 TEST_CASE("hybrid OSA: random writes beyond the write buffer run at the disks' seek rate") {

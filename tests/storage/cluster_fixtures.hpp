@@ -48,6 +48,9 @@ inline ClusterSpec osa_cluster(int hosts, int groups = 1, int capacity = 1,
     c.hosts.push_back(host);
   }
   c.client_cache_mb = 0;   // exact device and network counts: no in-memory read cache
+  // The mechanism tests run every stage on the shared cores; the LSOM-world tests (and every
+  // scenario, by default) give each disk group its world.
+  c.osa.lsom_worlds_per_dg = 0;
   c.fabric.kind = FabricKind::single_switch;
   c.fabric.nic = catalog().nic("broadcom-57414-25g");
   c.fabric.leaf = catalog().network_switch("dell-s5248f-on");

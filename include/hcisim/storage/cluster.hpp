@@ -195,6 +195,17 @@ class Cluster final : public EventHandler,
     bool hybrid = false;
     int destage_in_flight = 0;
     double destage_bytes_in_flight = 0;
+    Time last_write = kNeverWritten;         // a write last reserved room here (idle destage)
+    // With an LSOM world, the elevator hands the world one batch at a time (run_destage_cpu):
+    // batches read from the cache wait here, in order, while the world holds one.
+    struct Parked {
+      std::uint32_t sub;
+      Time work;
+    };
+    std::vector<Parked> parked;              // ring, sized for every batch in flight
+    std::size_t parked_head = 0;
+    std::size_t parked_count = 0;
+    bool world_destaging = false;
     std::uint32_t wait_head = kNone;         // requests waiting for room (intrusive FIFO)
     std::uint32_t wait_tail = kNone;
     bool resync_waiting = false;             // a resync piece waits for room (resync.cpp)
@@ -235,6 +246,7 @@ class Cluster final : public EventHandler,
     bool lookup_first = false;               // OSA dedupe: a metadata read precedes the data read
   };
   static constexpr std::uint32_t kNone = 0xffffffffu;
+  static constexpr Time kNeverWritten = Time::ns(std::numeric_limits<std::int64_t>::min() / 2);
   static constexpr std::int64_t kBlock = 4096;   // vSAN's 4 KiB block (write buffer, dedupe map)
   /// `bytes` / `divisor` (a reduction ratio), rounded.
   static std::int64_t scaled(std::int64_t bytes, double divisor) {
@@ -309,6 +321,13 @@ class Cluster final : public EventHandler,
   bool full_stripe(const Request& r) const;
   std::int64_t strided_parity_bytes(const Request& r) const;
   void pump_destage(std::uint32_t group);
+  /// A destage batch's fingerprinting and compression: on the shared cores, or handed to the
+  /// group's LSOM world one batch at a time (the elevator is one thread of that world).
+  void run_destage_cpu(std::uint32_t sub, HostCpu& cpu, Time work);
+  /// The world finished a batch: it takes the next parked one, if any.
+  void next_destage_cpu(std::uint32_t group);
+  /// No write has reserved room in the group for OsaSettings::destage_idle_after.
+  bool idle_group(const DiskGroup& dg) const { return engine_.now() - dg.last_write >= spec_.osa.destage_idle_after; }
   void wake_waiters(std::uint32_t group);
   // ESA capacity leg
   void stripe_out(std::uint32_t object);

@@ -46,7 +46,14 @@ struct OsaSettings {
   Bytes read_cache_line = Bytes{1 << 20};        // hybrid read cache line (1 MB)
   // Destage elevator (calibration parameters; VMware's thresholds are not published):
   double destage_start_fill = 0.30;              // destage runs above this buffer fill ...
-  double destage_idle_fill = 0.05;               // ... and, slowly, down to this when writes are idle
+  // ... and, one batch per capacity device at a time, down to this when no write has come
+  // for destage_idle_after. ASSUMED (no source gives either): an elevator that empties the
+  // buffer between bursts is what a write buffer is for, and VMware's all-flash read path
+  // leaves reads to the capacity tier (sourced-figures S2-05); destage_idle_fill equal to
+  // destage_start_fill turns the idle drain off. It moves only workloads without writes
+  // (seed 003's 4K read rows, seed 004's read-only sweep cases).
+  double destage_idle_fill = 0.05;
+  Time destage_idle_after = Time::ns(1'000'000'000);
   int destage_batch_blocks = 64;                 // 4 KiB blocks per elevator batch
   int destage_depth = 8;                         // concurrent destage I/Os per capacity device
   // Congestion (0..255 per disk group), delay = a * exp(b * congestion) at the DOM client:
@@ -65,12 +72,17 @@ struct OsaSettings {
   // saturate while the host has idle cores. VMware measured a second disk group per host
   // roughly doubling a cluster's performance, with host and network not the limit ("How To
   // Double Your VSAN Performance", vSphere blog, 2015-03); facts section 1: dedupe and
-  // compression run per disk group in the software-limited destage path. 0: the shared cores.
-  // Like the other OsaSettings it has no effect on ESA clusters (so one --set can apply to
-  // every scenario of an accuracy or calibration run).
-  int lsom_worlds_per_dg = 0;
-  // Scales the work those worlds do (the component, destage, dedupe and compression costs
-  // of CpuCosts) relative to the same stages on shared cores. A calibration parameter.
+  // compression run per disk group in the software-limited destage path ("fast NVMe caches can
+  // out-run destage"). 0: the shared cores. One world, the default, chosen from the fit
+  // (docs/accuracy.md): a world is one FIFO server, so a write's component work can wait
+  // behind one elevator batch (the elevator hands it one at a time) and a disk group's
+  // operations are capped by one core. Like the
+  // other OsaSettings it has no effect on ESA clusters (so one --set can apply to every
+  // scenario of an accuracy or calibration run).
+  int lsom_worlds_per_dg = 1;
+  // Scales the per-operation work those worlds do (the component and destage-batch costs of
+  // CpuCosts) relative to the same stages on shared cores; their per-KiB work (dedupe
+  // fingerprints, compression) runs at the algorithms' own rates. A calibration parameter.
   double lsom_cost_factor = 1.0;
 };
 

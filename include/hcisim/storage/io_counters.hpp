@@ -27,6 +27,7 @@ struct IoCounters {
   std::uint64_t waited_for_buffer = 0;   // writes that found a full write buffer
   std::uint64_t congestion_delays = 0;   // writes delayed by congestion
   std::uint64_t client_cache_hits = 0;   // reads served by the host's in-memory cache
+  std::uint64_t destage_waits = 0;       // destage batches that waited for their group's LSOM world
   std::int64_t resync_bytes = 0;         // component bytes rebuilt (Cluster::start_resync)
 };
 

@@ -38,8 +38,9 @@ class WriteBuffer {
   WriteBuffer(Bytes capacity, const OsaSettings& settings);
 
   /// Counts each byte written or destaged `k` (>= 1) times (see "Aging" above). Returning
-  /// to k = 1 puts a buffer whose elevator ran while aging back at the destage threshold.
-  void set_time_compression(double k);
+  /// to k = 1 puts a buffer whose elevator ran while aging back at the fill its elevator
+  /// keeps: the destage threshold, or the idle fill when no write came (`idle`).
+  void set_time_compression(double k, bool idle = false);
   double time_compression() const { return k_; }
   /// Sets the dirty bytes (clamped to 0..min(capacity, working set)).
   void set_dirty(double bytes);
@@ -96,7 +97,7 @@ class WriteBuffer {
   /// Delay injected at the DOM client for a write to this disk group.
   Time congestion_delay() const;
   /// Whether the elevator should run: above destage_start_fill, or above destage_idle_fill
-  /// when `idle` (no write arrived recently).
+  /// when `idle` (no write arrived for OsaSettings::destage_idle_after).
   bool wants_destage(bool idle) const {
     return fill() > settings_.destage_start_fill || (idle && fill() > settings_.destage_idle_fill);
   }

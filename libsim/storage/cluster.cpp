@@ -571,6 +571,13 @@ void Cluster::pump_destage(std::uint32_t g) {
   const int per_device = pressed ? spec_.osa.destage_depth : 1;
   const int depth = per_device * static_cast<int>(dg.capacity.size());
   const double batch = static_cast<double>(spec_.osa.destage_batch_blocks) * kBlock;
+  // Writes came within destage_idle_after and the buffer is above its idle fill: look again
+  // when that time has passed (one event per group at a time), so the drain starts even if
+  // nothing else calls this pump.
+  if (!pressed && !dg.idle_check_pending && dg.buffer.wants_destage(true) && !idle_group(dg)) {
+    dg.idle_check_pending = true;
+    engine_.schedule_at(dg.last_write + spec_.osa.destage_idle_after, *this, kIdleCheck, g);
+  }
   while (dg.destage_in_flight < depth &&
          (idle || dg.buffer.wants_destage(false) || draining_ || dg.wait_head != kNone || dg.resync_waiting)) {
     // Real bytes not yet claimed by a destage (dirty bytes count k-fold while aging).
@@ -647,6 +654,10 @@ void Cluster::on_event(Engine&, EventTag tag, std::uint64_t arg) {
   } else if (tag == kResyncPump) {
     resync_hosts_[arg].pump_scheduled = false;
     pump_resync(static_cast<int>(arg));
+  } else if (tag == kIdleCheck) {
+    const auto g = static_cast<std::uint32_t>(arg);
+    groups_[g].idle_check_pending = false;
+    if (host_up(groups_[g].host)) pump_destage(g);
   }
 }
 

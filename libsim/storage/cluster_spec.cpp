@@ -135,7 +135,7 @@ void ClusterSpec::validate() const {
       throw InvalidArgument(std::string("(host.network) ") + e.what());
     }
     // Upper bounds far above any physical value (calibration ranges: gc 1-4, CPU factor
-    // 0.3-1, LSOM 0.01-10), low enough that no time or byte count overflows (D9).
+    // 0.3-1, LSOM 0.1-1), low enough that no time or byte count overflows (D9).
     check::positive_at_most(esa.gc_factor, 100, "esa.gc_factor");
     check::positive_at_most(esa.cpu_per_io_factor, 100, "esa.cpu_per_io_factor");
     cpu_costs.validate();
@@ -145,6 +145,9 @@ void ClusterSpec::validate() const {
     if (!(resync.throttle_mbps == 0 || (resync.throttle_mbps >= 1 && resync.throttle_mbps <= 512)))
       check::fail("resync.throttle_mbps", resync.throttle_mbps, "0 (no cap) or 1 .. 512 Mb/s (esxcli's range)");
     check::in_range(resync.outstanding, 1, 64, "resync.outstanding");
+    if (!(osa.destage_idle_fill >= 0 && osa.destage_idle_fill <= osa.destage_start_fill))
+      check::fail("osa.destage_idle_fill", osa.destage_idle_fill,
+                  "a fill from 0 to osa.destage_start_fill (equal turns the idle drain off)");
   } catch (const InvalidArgument& e) {
     throw InvalidArgument(std::string("cluster ") + e.what());
   }

@@ -214,6 +214,38 @@ TEST_CASE("idle destage: without writes the elevator drains the buffer to its id
   CHECK(hit_idle < 0.25 * hit_off);
 }
 
+TEST_CASE("idle destage starts a second after the last write, without another event to wake it") {
+  // 3 MiB of writes into 16 MiB buffers leave them under the start fill, so nothing destages
+  // while writes come; a second after the last one the elevator drains them to the idle fill.
+  for (const double idle_fill : {0.05, 0.30}) {
+    ClusterSpec osa = test::osa_cluster(4);
+    osa.osa.write_buffer = 16_MiB;
+    osa.osa.destage_idle_fill = idle_fill;
+    Engine engine;
+    Recorder rec;
+    Cluster cluster(engine, osa, {}, 3, rec);
+    const int obj = cluster.add_object(0, 64_GiB, 64_GiB);
+    for (std::uint64_t i = 0; i < 768; ++i) cluster.submit(i, obj, 0, IoOp::write, i * 7 * 4096, 4_KiB);
+    engine.run_for(900_ms);
+    double most = 0;
+    for (int h = 0; h < 4; ++h) most = std::max(most, cluster.write_buffer(h, 0).fill());
+    CHECK(most > 0.15);
+    CHECK(cluster.counters().bg_device_writes == 0);
+    engine.run();
+    INFO("idle fill " << idle_fill << ": ended at " << engine.now().seconds() << " s");
+    double left = 0;
+    for (int h = 0; h < 4; ++h) left = std::max(left, cluster.write_buffer(h, 0).fill());
+    if (idle_fill < osa.osa.destage_start_fill) {
+      CHECK(cluster.counters().bg_device_writes > 0);
+      CHECK(left <= idle_fill);
+      CHECK(engine.now().seconds() > 1.0);
+    } else {
+      CHECK(cluster.counters().bg_device_writes == 0);   // the drain is off
+      CHECK(left == Approx(most));
+    }
+  }
+}
+
 TEST_CASE("aging: a time-compressed warm-up reaches the steady state of a long warm-up") {
   // Same destage-bound setup as above, both runs from prepared buffers. Reference: 1.6 s of
   // warm-up at k = 1. Aged: 200 ms at k = 8 (WriteBuffer "Aging" says this stands for 1.6 s).
@@ -449,6 +481,7 @@ TEST_CASE("OSA LSOM worlds run the destage fingerprinting and compression, remot
   // the destaged KiB x (dedupe + compression per KiB) at the host clock (2.5 / 3.0 GHz).
   ClusterSpec c = test::osa_cluster(4);
   c.osa.lsom_worlds_per_dg = 1;
+  c.osa.lsom_cost_factor = 0.5;   // scales per-operation work only: the per-KiB work is not scaled
   c.osa.write_buffer = 256_MiB;
   c.services.dedupe = true;
   c.services.compression = true;

@@ -39,7 +39,7 @@ struct FitOptions {
   // Parameters that several seeds inform. usb_bridge_latency_us (seed 002 alone),
   // esa_cpu_per_io_factor (seed 001 alone), dedupe_lookup_miss and stack_latency_us (only
   // seed 000 has dedupe or in-sample latency rows) keep values set from their sources.
-  std::vector<std::string> parameters = {"guest_cpu_us", "vsan_cpu_scale", "cpu_per_kib_scale"};
+  std::vector<std::string> parameters = {"guest_cpu_us", "vsan_cpu_scale", "cpu_per_kib_scale", "lsom_cost_factor"};
   AccuracyOptions accuracy;          // which seeds, shorter durations, threads
   int max_iterations = 12;
   FitLoss loss = FitLoss::least_squares;

@@ -176,7 +176,7 @@ class Cluster final : public EventHandler,
   // requester), so each test is one comparison on the hot path.
   enum class SubKind : std::uint8_t { foreground, resync_read, resync_write, destage_read, destage_cpu, destage_write,
                                       stripe, fill };
-  enum EventTagKind : EventTag { kAfterDelay = 1, kResyncPump };
+  enum EventTagKind : EventTag { kAfterDelay = 1, kResyncPump, kIdleCheck };
 
   struct DeviceSlot {
     std::unique_ptr<StorageDevice> device;
@@ -196,6 +196,7 @@ class Cluster final : public EventHandler,
     int destage_in_flight = 0;
     double destage_bytes_in_flight = 0;
     Time last_write = kNeverWritten;         // a write last reserved room here (idle destage)
+    bool idle_check_pending = false;         // a kIdleCheck event is scheduled (pump_destage)
     // With an LSOM world, the elevator hands the world one batch at a time (run_destage_cpu):
     // batches read from the cache wait here, in order, while the world holds one.
     struct Parked {

@@ -121,9 +121,7 @@ Ranged answer_range(const Scenario& scenario, const ScenarioReader& read, const 
     for (const CalibrationParameter& p : catalog.calibration().parameters()) {
       if (!(p.stderr_value > 0)) continue;
       // A parameter this cluster does not use moves nothing: its runs are skipped.
-      if (p.name == "lsom_cost_factor" &&
-          !(scenario.cluster.architecture == Architecture::osa && scenario.cluster.osa.lsom_worlds_per_dg > 0))
-        continue;
+      if (!catalog.calibration().moves(p.name, scenario.cluster)) continue;
       const double to = moved_value(p);
       if (to == p.fitted) continue;   // a range of zero width: nothing to move
       HardwareCatalog moved = catalog;

@@ -17,6 +17,23 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
+// The host CPU split by stage, cores per host averaged over the hosts (stages that took
+// less than 0.005 of a core left out).
+std::string cpu_stage_line(const std::vector<HostResourceRow>& hosts) {
+  if (hosts.empty()) return "";
+  std::string line = "CPU by stage (cores per host, full-speed thread time):";
+  bool any = false;
+  for (int st = 0; st < kCpuStages; ++st) {
+    double sum = 0;
+    for (const HostResourceRow& h : hosts) sum += h.stage_cores[static_cast<std::size_t>(st)];
+    const double mean = sum / static_cast<double>(hosts.size());
+    if (mean < 0.005) continue;
+    line += std::string(any ? ", " : " ") + cpu_stage_name(static_cast<CpuStage>(st)) + " " + fmt("%.2f", mean);
+    any = true;
+  }
+  return any ? line + "\n" : "";
+}
+
 // Resync's copy rate over the measured window, MB/s (0 when none ran).
 double resync_rate_mbps(const RunResult& r) {
   return r.result.seconds > 0 ? static_cast<double>(r.counters.resync_bytes) / 1e6 / r.result.seconds : 0.0;
@@ -137,7 +154,8 @@ std::string format_hcibench(const RunResult& r) {
      << " GB (" << r.capacity.slack_rule << "), usable for VM data " << fmt("%.0f", r.capacity.usable_gb) << " GB\n"
      << format_cost(r.cost, r.capacity, w.iops, "at this load")
      << "Resource Usage:\n"
-     << format_resource_table(r.hosts);
+     << format_resource_table(r.hosts)
+     << cpu_stage_line(r.hosts);
   return os.str();
 }
 
@@ -282,10 +300,15 @@ std::string to_json(const RunResult& r) {
      << ", \"total_bytes\": " << r.resync.total_bytes << ", \"done_bytes\": " << r.resync.done_bytes
      << ", \"window_bytes\": " << r.counters.resync_bytes << "},\n"
      << "  \"hosts\": [";
-  for (std::size_t i = 0; i < r.hosts.size(); ++i)
+  for (std::size_t i = 0; i < r.hosts.size(); ++i) {
     os << (i ? ", " : "") << "{\"host\": " << json_string(r.hosts[i].host)
        << ", \"cpu_usage_pct\": " << num(r.hosts[i].cpu_usage_pct)
-       << ", \"cpu_utilization_pct\": " << num(r.hosts[i].cpu_utilization_pct) << "}";
+       << ", \"cpu_utilization_pct\": " << num(r.hosts[i].cpu_utilization_pct) << ", \"cpu_cores_by_stage\": {";
+    for (int st = 0; st < kCpuStages; ++st)
+      os << (st ? ", " : "") << json_string(cpu_stage_name(static_cast<CpuStage>(st))) << ": "
+         << num(r.hosts[i].stage_cores[static_cast<std::size_t>(st)]);
+    os << "}}";
+  }
   os << "],\n  \"utilisation\": {";
   bool first = true;
   for (const char* c : kClasses) {

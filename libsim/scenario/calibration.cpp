@@ -311,6 +311,25 @@ void Calibration::apply_drives(ClusterSpec& cluster) const {
   }
 }
 
+bool Calibration::moves(const std::string& name, const ClusterSpec& cluster) const {
+  value(name);   // throws for an unknown name
+  const bool osa = cluster.architecture == Architecture::osa;
+  if (name == "esa_gc_factor" || name == "esa_cpu_per_io_factor") return !osa;
+  if (name == "congestion_delay_a_us") return osa;
+  if (name == "dedupe_lookup_miss") return osa && cluster.services.dedupe;
+  if (name == "lsom_cost_factor") return osa && cluster.osa.lsom_worlds_per_dg > 0;
+  if (name == "usb_bridge_latency_us") {
+    const auto usb = [](const DriveSpec& d) { return d.connection.name.rfind("usb-", 0) == 0; };
+    for (const HostSpec& h : cluster.hosts) {
+      for (const DiskGroupSpec& g : h.disk_groups)
+        if (usb(g.cache) || std::any_of(g.capacity.begin(), g.capacity.end(), usb)) return true;
+      if (std::any_of(h.pool.begin(), h.pool.end(), usb)) return true;
+    }
+    return false;
+  }
+  return true;
+}
+
 std::string Calibration::to_yaml() const {
   std::ostringstream os;
   os << "# Calibrated software constants of hcisim: the model parameters that are not datasheet\n"

@@ -372,6 +372,9 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     if (!cluster.host_up(h)) continue;
     const HostCpu& cpu = cluster.cpu(h);
     r.hosts.push_back({scenario.cluster.hosts[static_cast<std::size_t>(h)].name, cpu.usage_pct(), cpu.utilization_pct(), -1});
+    for (int st = 0; st < kCpuStages; ++st)
+      r.hosts.back().stage_cores[static_cast<std::size_t>(st)] =
+          r.result.seconds > 0 ? cpu.stage_time(static_cast<CpuStage>(st)).seconds() / r.result.seconds : 0.0;
     // The shared cores; cores pinned to LSOM worlds are the "lsom" class below.
     const double shared = cpu.cores().utilisation();   // busy threads: 1 when every thread is taken
     add_use(r.resources, "cpu", scenario.cluster.hosts[static_cast<std::size_t>(h)].name, shared, counts);

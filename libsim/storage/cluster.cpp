@@ -567,14 +567,15 @@ Cluster::Targets Cluster::write_targets(const Request& r) const {
 void Cluster::pump_destage(std::uint32_t g) {
   DiskGroup& dg = groups_[g];
   const bool pressed = dg.buffer.wants_destage(false) || draining_ || dg.wait_head != kNone || dg.resync_waiting;
-  const bool idle = !pressed && idle_group(dg) && dg.buffer.wants_destage(true);
+  const bool above_idle_fill = !pressed && dg.buffer.wants_destage(true);
+  const bool idle = above_idle_fill && idle_group(dg);   // no write for destage_idle_after
   const int per_device = pressed ? spec_.osa.destage_depth : 1;
   const int depth = per_device * static_cast<int>(dg.capacity.size());
   const double batch = static_cast<double>(spec_.osa.destage_batch_blocks) * kBlock;
   // Writes came within destage_idle_after and the buffer is above its idle fill: look again
   // when that time has passed (one event per group at a time), so the drain starts even if
   // nothing else calls this pump.
-  if (!pressed && !dg.idle_check_pending && dg.buffer.wants_destage(true) && !idle_group(dg)) {
+  if (above_idle_fill && !idle && !dg.idle_check_pending) {
     dg.idle_check_pending = true;
     engine_.schedule_at(dg.last_write + spec_.osa.destage_idle_after, *this, kIdleCheck, g);
   }

@@ -13,6 +13,7 @@
 #include "hcisim/core/check.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"
+#include "../storage/cluster_fixtures.hpp"
 
 using namespace hcisim;
 namespace fs = std::filesystem;
@@ -98,6 +99,29 @@ TEST_CASE("calibration files round-trip and reject unknown or out-of-range param
                     Catch::Contains("se.yaml:2: parameters.guest_cpu_us.stderr = -5 is not allowed; expected a standard error >= 0"));
   std::ofstream(dir / "se.yaml") << "parameters:\n  guest_cpu_us: {stderr: .inf}\n";
   CHECK_THROWS_WITH(Calibration::load((dir / "se.yaml").string()), Catch::Contains("stderr = .inf is not allowed"));
+}
+
+TEST_CASE("a calibration parameter moves only the clusters whose mechanism uses it") {
+  const Calibration c = Calibration::defaults();
+  ClusterSpec osa = test::osa_cluster(3);
+  const ClusterSpec esa = test::esa_cluster(3);
+  CHECK(c.moves("vsan_cpu_scale", osa));
+  CHECK(c.moves("vsan_cpu_scale", esa));
+  CHECK_FALSE(c.moves("esa_gc_factor", osa));
+  CHECK(c.moves("esa_cpu_per_io_factor", esa));
+  CHECK(c.moves("congestion_delay_a_us", osa));
+  CHECK_FALSE(c.moves("congestion_delay_a_us", esa));
+  CHECK_FALSE(c.moves("lsom_cost_factor", osa));   // the fixture runs no LSOM world
+  CHECK_FALSE(c.moves("dedupe_lookup_miss", osa));
+  CHECK_FALSE(c.moves("usb_bridge_latency_us", osa));
+  osa.osa.lsom_worlds_per_dg = 1;
+  osa.services.dedupe = true;
+  osa.hosts[1].disk_groups[0].capacity[0] = test::drive("intel-p4500-2tb", "usb-nvme");
+  CHECK(c.moves("lsom_cost_factor", osa));
+  CHECK(c.moves("dedupe_lookup_miss", osa));
+  CHECK(c.moves("usb_bridge_latency_us", osa));
+  CHECK_FALSE(c.moves("lsom_cost_factor", esa));
+  CHECK_THROWS(c.moves("cpu_cost_scael", osa));
 }
 
 TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slow]") {

@@ -340,7 +340,7 @@ TEST_CASE("the built-in default scenario runs, deterministically, and obeys Litt
   for (const char* key : {"\"iops\"", "\"throughput_mbps\"", "\"read_latency_ms\"", "\"write_latency_ms\"",
                           "\"read_p95_ms\"", "\"write_p95_ms\"", "\"pooled_read_p95_ms\"", "\"pooled_write_p95_ms\"",
                           "\"read_p99_ms\"", "\"write_p99_ms\"", "\"outstanding_io\"", "\"simulated_ios\"",
-                          "\"cpu_usage_pct\"", "\"utilisation\"", "\"bottleneck\"", "\"capacity\"", "\"seed\"",
+                          "\"cpu_usage_pct\"", "\"cpu_cores_by_stage\"", "\"utilisation\"", "\"bottleneck\"", "\"capacity\"", "\"seed\"",
                           "\"version\""})
     CHECK_THAT(json, Catch::Contains(key));
   CHECK(csv_header().find("iops,read_iops") != std::string::npos);

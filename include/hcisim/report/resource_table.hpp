@@ -2,8 +2,11 @@
 // per host with cpu.usage%, cpu.utilization% and mem.usage%, then an Average row.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
+
+#include "hcisim/hw/cpu_spec.hpp"
 
 namespace hcisim {
 
@@ -12,6 +15,9 @@ struct HostResourceRow {
   double cpu_usage_pct = 0;         // HostCpu::usage_pct()
   double cpu_utilization_pct = 0;   // HostCpu::utilization_pct()
   double mem_usage_pct = -1;        // < 0: not modelled, printed as "-"
+  /// Where the CPU went: core-seconds per second of each stage (CpuStage order) charged in
+  /// the measured window, at a thread's full speed (HostCpu::stage_time), LSOM worlds included.
+  std::array<double, kCpuStages> stage_cores{};
 };
 
 /// The table as fixed-width text, figures with two decimals, ending in an Average row.

@@ -61,6 +61,11 @@ class Calibration {
     apply_settings(cluster);
     apply_drives(cluster);
   }
+  /// Whether moving `name` can change this cluster's runs: the ESA factors act on ESA clusters
+  /// only, congestion_delay_a_us on OSA ones, dedupe_lookup_miss on OSA with dedupe on,
+  /// lsom_cost_factor on OSA with LSOM worlds, usb_bridge_latency_us where a drive sits behind
+  /// a USB bridge; every other parameter on every cluster. Throws for an unknown name.
+  bool moves(const std::string& name, const ClusterSpec& cluster) const;
   /// YAML text of the whole file.
   std::string to_yaml() const;
   /// A table of the parameters: value, range, whether fitted, and a warning for a fitted

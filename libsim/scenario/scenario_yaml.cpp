@@ -1022,6 +1022,7 @@ data_services: {dedupe: true, compression: true}
 workload:
   hcibench: fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-50compress-50dedupe
   vms: 8
+  vmdk_size: 10g                         # not stated: HCIBench's default data disk
   duration_s: 2
   warmup_s: 0.5
 )";

@@ -53,9 +53,20 @@ class WriteBuffer {
   /// Accounts a write of `bytes` (after coalescing with dirty blocks) whose data is
   /// contiguous in runs of 1 / `runs_per_byte` bytes (a random write: its own size; a
   /// sequential stream: the whole stream, 0 runs per byte). Returns the bytes added.
+  ///
+  /// Coalescing depends on the pattern. A random write lands on a dirty block with
+  /// probability D/W (uniform access). A sequential stream writes its region in order, round
+  /// and round; the elevator drains the log oldest first (ASSUMED: PLOG is a physical log, so
+  /// its oldest entries go first), so a stream's dirty blocks are the last ones it wrote, and
+  /// its next block is dirty only once they cover its whole region. With the streams' dirty
+  /// shares in proportion to their regions, that is once D reaches W: until then every
+  /// sequential byte is fresh, however small W is against the buffer.
   double write(Bytes bytes, double runs_per_byte) {
     const double b = static_cast<double>(bytes.count());
-    const double fresh = working_set_ > 0 ? b * std::max(0.0, 1.0 - dirty_ / working_set_) : b;
+    double fresh = b;
+    if (working_set_ > 0)
+      fresh = runs_per_byte > 0 ? b * std::max(0.0, 1.0 - dirty_ / working_set_)
+                                : std::clamp((working_set_ - dirty_) / k_, 0.0, b);
     dirty_ = std::min(capacity_, dirty_ + k_ * fresh);
     if (track_runs_) {
       fresh_bytes_ += fresh;

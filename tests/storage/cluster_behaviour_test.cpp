@@ -584,6 +584,38 @@ TEST_CASE("encryption CPU is its cost per operation times the operations: ESA pe
   }
 }
 
+TEST_CASE("reads decompress only data stored compressed: ESA every read, OSA reads from the capacity tier") {
+  // 100 % reads, compression on, no dedupe. ESA stores 50 %-compressible data compressed and
+  // incompressible data as is; OSA's reads that find their block in the write buffer (the
+  // only ones left when the whole working set is buffered) read it as written.
+  const auto decompression = [](bool esa, double compress_pct, double buffered_fill) {
+    ClusterSpec spec = esa ? test::esa_cluster(3) : test::osa_cluster(3);
+    spec.services.compression = true;
+    spec.services.dedupe = false;
+    spec.osa.destage_start_fill = buffered_fill;
+    spec.osa.destage_idle_fill = buffered_fill;   // no idle drain
+    spec.osa.congestion_start_fill = std::max(spec.osa.congestion_start_fill, buffered_fill + 0.005);
+    spec.osa.congestion_full_fill = 1.0;
+    WorkloadSpec w;
+    w.read_pct = 100;
+    w.vmdk_size = 1_GiB;
+    double cores = 0;
+    Engine engine;
+    VmWorkload loop(engine, w, 11);
+    Cluster cluster(engine, spec, DataProfile{compress_pct, 0}, 11, loop);
+    loop.start(cluster);
+    cluster.prepare_write_buffers();   // dirty = destage_start_fill x capacity, at most the working set
+    engine.run_for(20_ms);
+    for (int h = 0; h < 3; ++h) cores += cluster.cpu(h).stage_share(CpuStage::decompression);
+    return cores;
+  };
+  CHECK(decompression(true, 50, 0.3) > 0);
+  CHECK(decompression(true, 0, 0.3) == 0);
+  CHECK(decompression(false, 50, 0.0) > 0);     // nothing buffered: every read from capacity
+  CHECK(decompression(false, 0, 0.0) == 0);
+  CHECK(decompression(false, 50, 0.99) == 0);   // 1 GiB VMDKs, all buffered: no capacity read
+}
+
 TEST_CASE("a sequential stream skips the SSD per-command cost, random I/O pays it") {
   auto cache_busy = [](int random_pct) {
     ClusterSpec spec = test::one_host_osa("intel-s4500-3.84tb", "sata-hba");

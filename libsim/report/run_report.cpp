@@ -105,7 +105,7 @@ std::string json_interval(const ConfidenceInterval& ci) {
          ", \"batches\": " + std::to_string(ci.batches) + ", \"batch_seconds\": " + num(ci.batch_seconds) + "}";
 }
 
-constexpr const char* kClasses[] = {"cpu", "cache_device", "capacity_device", "pool_device", "network_port"};
+constexpr const char* kClasses[] = {"cpu", "cache_device", "capacity_device", "pool_device", "network_port", "lsom"};
 
 }  // namespace
 

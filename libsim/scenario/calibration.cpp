@@ -14,6 +14,9 @@
 namespace hcisim {
 
 namespace {
+// Every USB bridge row of connections.csv is named usb-*.
+bool behind_usb_bridge(const DriveSpec& d) { return d.connection.name.rfind("usb-", 0) == 0; }
+
 constexpr const char* kNotFitted = "not fitted: the value its source or argument gives (range)";
 }  // namespace
 
@@ -300,7 +303,7 @@ void Calibration::apply_settings(ClusterSpec& cluster) const {
 void Calibration::apply_drives(ClusterSpec& cluster) const {
   const double usb = value("usb_bridge_latency_us");
   auto fix = [usb](DriveSpec& d) {
-    if (d.connection.name.rfind("usb-", 0) == 0) d.connection.added_latency_us = usb;   // every USB bridge row
+    if (behind_usb_bridge(d)) d.connection.added_latency_us = usb;
   };
   for (HostSpec& h : cluster.hosts) {
     for (DiskGroupSpec& g : h.disk_groups) {
@@ -319,7 +322,7 @@ bool Calibration::moves(const std::string& name, const ClusterSpec& cluster) con
   if (name == "dedupe_lookup_miss") return osa && cluster.services.dedupe;
   if (name == "lsom_cost_factor") return osa && cluster.osa.lsom_worlds_per_dg > 0;
   if (name == "usb_bridge_latency_us") {
-    const auto usb = [](const DriveSpec& d) { return d.connection.name.rfind("usb-", 0) == 0; };
+    const auto usb = behind_usb_bridge;
     for (const HostSpec& h : cluster.hosts) {
       for (const DiskGroupSpec& g : h.disk_groups)
         if (usb(g.cache) || std::any_of(g.capacity.begin(), g.capacity.end(), usb)) return true;

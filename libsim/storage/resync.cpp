@@ -187,7 +187,7 @@ void Cluster::resync_read_done(std::uint32_t copy) {
     s.device = pool_device(job.target, static_cast<int>(job.object), object_offset(c.column_offset));
   } else {
     const std::uint32_t g = resync_group(job, c.column_offset);
-    groups_[g].buffer.write(Bytes{c.bytes}, 0.0);   // one sequential run, destaged like any write
+    groups_[g].buffer.write_new(Bytes{c.bytes});   // blocks it has never held; destaged like any write
     groups_[g].last_write = engine_.now();
     pump_destage(g);
     s.device = groups_[g].cache;

@@ -121,6 +121,14 @@ TEST_CASE("a calibration parameter moves only the clusters whose mechanism uses 
   CHECK(c.moves("dedupe_lookup_miss", osa));
   CHECK(c.moves("usb_bridge_latency_us", osa));
   CHECK_FALSE(c.moves("lsom_cost_factor", esa));
+  CHECK(c.moves("esa_gc_factor", esa));
+  CHECK_FALSE(c.moves("esa_cpu_per_io_factor", osa));
+  ClusterSpec usb_cache = test::osa_cluster(3);
+  usb_cache.hosts[0].disk_groups[0].cache = test::drive("optane-p4800x-375gb", "usb-bot-nvme");
+  CHECK(c.moves("usb_bridge_latency_us", usb_cache));
+  ClusterSpec usb_pool = test::esa_cluster(3);
+  usb_pool.hosts[2].pool[1] = test::drive("samsung-pm1733-3.84tb", "usb-nvme");
+  CHECK(c.moves("usb_bridge_latency_us", usb_pool));
   CHECK_THROWS(c.moves("cpu_cost_scael", osa));
 }
 

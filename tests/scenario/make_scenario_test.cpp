@@ -130,21 +130,27 @@ TEST_CASE("a result's resources and hosts are found by name") {
 
 TEST_CASE("the CPU split by stage adds up to the busy cores") {
   // One thread per core and no LSOM world: every charged microsecond is a busy thread's.
-  const Scenario s = parse_scenario(default_scenario_yaml(), "<built-in default>",
-                                    {"workload.duration_s=0.5", "workload.warmup_s=0.2",
-                                     "cluster.host.cpu.threads_per_core=1", "cluster.osa.lsom_worlds_per_dg=0"},
-                                    cat());
-  const RunResult r = simulate(s);
-  REQUIRE(r.hosts.size() == 4);
-  for (const HostResourceRow& h : r.hosts) {
-    double sum = 0;
-    for (double cores : h.stage_cores) sum += cores;
-    const double busy = h.cpu_utilization_pct / 100 * s.cluster.hosts[0].cpu.threads();
-    CHECK(sum == Approx(busy).epsilon(0.03));
-    CHECK(h.stage_cores[static_cast<std::size_t>(CpuStage::guest)] > 0);
-    CHECK(h.stage_cores[static_cast<std::size_t>(CpuStage::encryption)] == 0);   // no encryption asked for
+  // The split is charged when work is queued, so work still queued at the window's ends
+  // makes the only difference (0.03 % here); with the disk groups' LSOM worlds their cores'
+  // busy time counts too.
+  for (const char* worlds : {"cluster.osa.lsom_worlds_per_dg=0", "cluster.osa.lsom_worlds_per_dg=1"}) {
+    const Scenario s = parse_scenario(default_scenario_yaml(), "<built-in default>",
+                                      {"workload.duration_s=0.5", "workload.warmup_s=0.2",
+                                       "cluster.host.cpu.threads_per_core=1", worlds},
+                                      cat());
+    const RunResult r = simulate(s);
+    REQUIRE(r.hosts.size() == 4);
+    for (const HostResourceRow& h : r.hosts) {
+      double sum = 0;
+      for (double cores : h.stage_cores) sum += cores;
+      const double busy = h.cpu_utilization_pct / 100 * s.cluster.hosts[0].cpu.threads();
+      INFO(worlds << ": " << h.host << " stages add up to " << sum << " cores, busy " << busy);
+      CHECK(sum == Approx(busy).epsilon(0.005));
+      CHECK(h.stage_cores[static_cast<std::size_t>(CpuStage::guest)] > 0);
+      CHECK(h.stage_cores[static_cast<std::size_t>(CpuStage::encryption)] == 0);   // no encryption asked for
+    }
+    CHECK_THAT(format_hcibench(r), Catch::Contains("CPU by stage (cores per host") && Catch::Contains(" network "));
   }
-  CHECK_THAT(format_hcibench(r), Catch::Contains("CPU by stage (cores per host") && Catch::Contains(" network "));
 }
 
 TEST_CASE("JSON and CSV carry the inputs and the scenario's warnings") {

@@ -647,21 +647,26 @@ TEST_CASE("reads decompress only data stored compressed: ESA every read, OSA rea
     WorkloadSpec w;
     w.read_pct = 100;
     w.vmdk_size = 1_GiB;
-    double cores = 0;
+    double share = 0;
     Engine engine;
     VmWorkload loop(engine, w, 11);
     Cluster cluster(engine, spec, DataProfile{compress_pct, 0}, 11, loop);
     loop.start(cluster);
     cluster.prepare_write_buffers();   // dirty = destage_start_fill x capacity, at most the working set
     engine.run_for(20_ms);
-    for (int h = 0; h < 3; ++h) cores += cluster.cpu(h).stage_share(CpuStage::decompression);
-    return cores;
+    for (int h = 0; h < 3; ++h) share += cluster.cpu(h).stage_share(CpuStage::decompression);
+    return share;
   };
   CHECK(decompression(true, 50, 0.3) > 0);
   CHECK(decompression(true, 0, 0.3) == 0);
   CHECK(decompression(false, 50, 0.0) > 0);     // nothing buffered: every read from capacity
   CHECK(decompression(false, 0, 0.0) == 0);
   CHECK(decompression(false, 50, 0.99) == 0);   // 1 GiB VMDKs, all buffered: no capacity read
+  // The thresholds: an OSA block kept compressed must fit in 2 KB (40 % compressible: 2458 B
+  // does not), an ESA one must save a 512-byte sector (10 %: 3687 B still takes 8 sectors).
+  CHECK(decompression(false, 40, 0.0) == 0);
+  CHECK(decompression(true, 10, 0.3) == 0);
+  CHECK(decompression(true, 13, 0.3) > 0);      // 3564 B: 7 sectors
 }
 
 TEST_CASE("a sequential stream skips the SSD per-command cost, random I/O pays it") {

@@ -56,9 +56,10 @@ class WriteBuffer {
   ///
   /// Coalescing depends on the pattern. A random write lands on a dirty block with
   /// probability D/W (uniform access). A sequential stream writes its region in order, round
-  /// and round; the elevator drains the log oldest first (ASSUMED: PLOG is a physical log, so
-  /// its oldest entries go first), so a stream's dirty blocks are the last ones it wrote, and
-  /// its next block is dirty only once they cover its whole region. With the streams' dirty
+  /// and round; the elevator takes the log's oldest entries first (ASSUMED: PLOG is a physical
+  /// log; mean_extent's address order is within the batch it takes), so a stream's dirty
+  /// blocks are the last ones it wrote, and its next block is dirty only once they cover its
+  /// whole region. With the streams' dirty
   /// shares in proportion to their regions, that is once D reaches W: until then every
   /// sequential byte is fresh, however small W is against the buffer.
   double write(Bytes bytes, double runs_per_byte) {
@@ -73,6 +74,14 @@ class WriteBuffer {
       fresh_runs_ += fresh * runs_per_byte;
     }
     return fresh;
+  }
+  /// Accounts a write of blocks the buffer cannot hold yet (a resync copy into a new
+  /// component): every byte is fresh, in one sequential run. Returns the bytes added.
+  double write_new(Bytes bytes) {
+    const double b = static_cast<double>(bytes.count());
+    dirty_ = std::min(capacity_, dirty_ + k_ * b);
+    if (track_runs_) fresh_bytes_ += b;
+    return b;
   }
   /// Keep the run statistics behind mean_extent (hybrid disk groups; all-flash destage
   /// does not use them).

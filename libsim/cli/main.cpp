@@ -89,7 +89,8 @@ usage:
   hcisim accuracy [--all] [--cv] [--seeds 000,003] [--replications N] [--set KEY=VALUE]... [--jobs N]
       run every scenario of data/measurements.csv with data/calibration.yaml and print
       measured vs predicted with errors (--all also lists rows not predicted, and why);
-      --cv adds leave-one-seed-out cross-validation (one fit per seed, on 1 s runs);
+      --cv adds leave-one-seed-out cross-validation (one fit per seed, on 1 s runs; every
+      held-out row, then the summary);
       --replications N (2..100) predicts each row as the mean over scenario seeds 1..N and
       adds the lowest and highest prediction (placement and every random choice vary);
       1, the default, runs each scenario with its own seed
@@ -890,7 +891,7 @@ int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
       if (!a.quiet) std::fprintf(stderr, "%s\n", line.c_str());
     });
     std::printf("\nleave-one-seed-out (each seed predicted by a calibration fitted on the others):\n%s",
-                format_summary(cv.summary).c_str());
+                format_accuracy(cv, a.all).c_str());
   }
   return 0;
 }

@@ -358,7 +358,8 @@ void Cluster::launch(const SubOp& s) { start_subop(new_subop(s)); }
 
 // LSOM/zDOM work for a component operation; a read of data stored compressed also
 // decompresses there: every ESA read, and an OSA read served by the capacity tier (the write
-// buffer holds data as written). Data that does not compress is stored as is (OSA: unless a
+// buffer holds data as written), a resync read too (OSA copies data as written and the new
+// host reduces it again at destage; ESA copies it compressed). Data that does not compress is stored as is (OSA: unless a
 // 4 KB block fits in 2 KB; ESA: unless it saves a 512-byte sector; vsan-model-facts.md
 // sections 1 and 2) and costs no decompression. OSA
 // data-at-rest encryption is per device write and read, on the component's host: blocks are
@@ -369,7 +370,8 @@ void Cluster::launch(const SubOp& s) { start_subop(new_subop(s)); }
 Time Cluster::component_work(HostCpu& cpu, const SubOp& s) {
   Time work = cpu.charge(CpuStage::component, Bytes{s.device_bytes});
   const bool esa = spec_.architecture == Architecture::esa;
-  if (s.kind == SubKind::foreground && s.op == IoOp::read && spec_.services.compression && reduction_.compression > 1) {
+  const bool data_read = s.op == IoOp::read && (s.kind == SubKind::foreground || (!esa && s.kind == SubKind::resync_read));
+  if (data_read && spec_.services.compression && reduction_.compression > 1) {
     const int group = devices_[s.device].group;
     if (esa || (group >= 0 && groups_[static_cast<std::size_t>(group)].cache != s.device))
       work += cpu.charge(CpuStage::decompression, Bytes{s.back_bytes});

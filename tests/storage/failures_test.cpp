@@ -251,13 +251,13 @@ struct Degraded {
   int obj = 0;
   int failed = 0;
   int owner = 0;
-  Degraded(ClusterSpec spec, int lost, Bytes ws, std::uint64_t seed = 1) {
+  Degraded(ClusterSpec spec, int lost, Bytes ws, std::uint64_t seed = 1, DataProfile data = {}) {
     Engine probe_engine;
     Recorder probe_rec;
     Cluster probe(probe_engine, spec, {}, seed, probe_rec);
     failed = probe.placement(probe.add_object(0, 1_GiB, ws)).data[static_cast<std::size_t>(lost)].host;
     spec.failed_hosts = {failed};
-    cluster = std::make_unique<Cluster>(engine, spec, DataProfile{}, seed, rec);
+    cluster = std::make_unique<Cluster>(engine, spec, data, seed, rec);
     owner = first_up(*cluster);
     obj = cluster->add_object(owner, 1_GiB, ws);
   }
@@ -302,6 +302,27 @@ TEST_CASE("resync: a lost RAID-1 replica is copied from the survivor onto a spar
     CHECK(cluster.counters().fg_device_writes == 2);
     CHECK(host_ops(cluster, d.failed) == 0);
   }
+}
+
+TEST_CASE("resync: an OSA survivor decompresses what it copies from a compressed capacity device, ESA copies compressed data as is") {
+  // 8 MiB rebuilt in 1 MiB pieces from an empty write buffer: every OSA piece is read from
+  // the survivor's capacity device and decompressed there, one charge per piece.
+  for (Architecture arch : {Architecture::osa, Architecture::esa})
+    for (double compress_pct : {0.0, 50.0}) {
+      INFO(architecture_name(arch) << ", " << compress_pct << " % compressible");
+      ClusterSpec spec = arch == Architecture::osa ? test::osa_cluster(4) : test::esa_cluster(4);
+      spec.services.compression = true;
+      Degraded d(spec, 0, 8_MiB, 1, DataProfile{compress_pct, 0});
+      Cluster& cluster = *d.cluster;
+      const int survivor = cluster.placement(d.obj).data[1].host;
+      cluster.start_resync();
+      d.engine.run();
+      REQUIRE(cluster.resync_status().rebuilt == 1);
+      const double charged = static_cast<double>(cluster.cpu(survivor).stage_time(CpuStage::decompression).count_ns());
+      const double piece = static_cast<double>(cluster.cpu(survivor).cost(CpuStage::decompression, 1_MiB).count_ns());
+      if (arch == Architecture::osa && compress_pct > 0) CHECK(charged == Approx(8 * piece));
+      else CHECK(charged == 0);
+    }
 }
 
 TEST_CASE("resync: a lost erasure-coded column is rebuilt from k surviving columns") {

@@ -359,9 +359,9 @@ void Cluster::launch(const SubOp& s) { start_subop(new_subop(s)); }
 // LSOM/zDOM work for a component operation; a read of data stored compressed also
 // decompresses there: every ESA read, and an OSA read served by the capacity tier (the write
 // buffer holds data as written), a resync read too (OSA copies data as written and the new
-// host reduces it again at destage; ESA copies it compressed). Data that does not compress is stored as is (OSA: unless a
-// 4 KB block fits in 2 KB; ESA: unless it saves a 512-byte sector; vsan-model-facts.md
-// sections 1 and 2) and costs no decompression. OSA
+// host reduces it again at destage; ESA copies it compressed). Data that does not compress
+// is stored as is (OSA: unless a 4 KB block fits in 2 KB; ESA: unless it saves a 512-byte
+// sector; vsan-model-facts.md sections 1 and 2) and costs no decompression. OSA
 // data-at-rest encryption is per device write and read, on the component's host: blocks are
 // encrypted into the cache tier, decrypted for destage (dedupe and compression need the
 // plain text) and encrypted again into the capacity tier (linuxpark.com, "vSAN encryption,
@@ -588,8 +588,8 @@ void Cluster::pump_destage(std::uint32_t g) {
     dg.idle_check_pending = true;
     engine_.schedule_at(dg.last_write + spec_.osa.destage_idle_after, *this, kIdleCheck, g);
   }
-  while (dg.destage_in_flight < depth &&
-         (idle || dg.buffer.wants_destage(false) || draining_ || dg.wait_head != kNone || dg.resync_waiting)) {
+  // Nothing in the loop changes `pressed` or `idle`: its destage I/O completes in later events.
+  while (dg.destage_in_flight < depth && (pressed || idle)) {
     // Real bytes not yet claimed by a destage (dirty bytes count k-fold while aging).
     const double k = dg.buffer.time_compression();
     const double available = (dg.buffer.dirty() - k * dg.destage_bytes_in_flight) / k;

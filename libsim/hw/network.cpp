@@ -71,6 +71,50 @@ Network::NodeId Network::add_switch(const std::string& name, const SwitchSpec& s
   return static_cast<NodeId>(nodes_.size() - 1);
 }
 
+void Network::set_receive(int host, int queues, double ns_per_byte) {
+  Host& h = hosts_[host_index(host)];
+  const std::string what = "network host " + nodes_[h.node].name + " receive";
+  check::in_range(queues, 0, 64, what + " queues");
+  check::non_negative(ns_per_byte, what + " ns per byte");
+  if (in_flight_ != 0) throw InvalidArgument("network: set_receive() with messages in flight");
+  if (h.rx_count != 0) throw InvalidArgument("network: set_receive() twice for " + nodes_[h.node].name);
+  if (queues == 0 || ns_per_byte == 0) return;
+  h.rx_first = static_cast<std::uint32_t>(rx_.size());
+  h.rx_count = static_cast<std::uint32_t>(queues);
+  h.rx_ns_per_byte = ns_per_byte;
+  rx_.resize(rx_.size() + static_cast<std::size_t>(queues));
+}
+
+// A queue's work reserved beyond now is not done yet: it counts once the clock passes it.
+// Reservations behind a busy queue follow each other without a gap, so the part after now
+// is free_at - now; a reservation that starts later than now after an idle gap is rare (one
+// segment's landing ahead) and makes that part slightly too large.
+Time Network::RxQueue::done_by(Time now) const {
+  const Time ahead = free_at > now ? free_at - now : Time::zero();
+  return busy > ahead ? busy - ahead : Time::zero();
+}
+
+Time Network::receive_busy(int host) const {
+  const Host& h = hosts_[host_index(host)];
+  Time busy;
+  for (std::uint32_t i = 0; i < h.rx_count; ++i) busy += rx_[h.rx_first + i].done_by(engine_.now());
+  return busy;
+}
+
+double Network::receive_threads(int host) const {
+  const double elapsed = static_cast<double>((engine_.now() - stats_since_).count_ns());
+  return elapsed > 0 ? static_cast<double>(receive_busy(host).count_ns()) / elapsed : 0.0;
+}
+
+double Network::receive_utilisation_max(int host) const {
+  const Host& h = hosts_[host_index(host)];
+  const double elapsed = static_cast<double>((engine_.now() - stats_since_).count_ns());
+  double most = 0;
+  for (std::uint32_t i = 0; i < h.rx_count && elapsed > 0; ++i)
+    most = std::max(most, std::min(1.0, static_cast<double>(rx_[h.rx_first + i].done_by(engine_.now()).count_ns()) / elapsed));
+  return most;
+}
+
 std::size_t Network::host_index(int host) const {
   return static_cast<std::size_t>(check::in_range(host, 0, hosts() - 1, "network host index"));
 }
@@ -230,7 +274,9 @@ void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::ui
   p.wire += wire;
   p.payload += last ? m.last_payload : segment_payload_;
   if (p.row == kLands) {
-    engine_.schedule_at(finish + p.land, *this, kLanded, segment_arg(message, 0, last));
+    Time land = finish + p.land;
+    if (hosts_[m.dst].rx_count != 0) land = received(m, last ? m.last_payload : segment_payload_, land);
+    engine_.schedule_at(land, *this, kLanded, segment_arg(message, 0, last));
     return finish;
   }
   const std::uint32_t next = pick_port(p.row, m.dst, m.flow);
@@ -249,6 +295,15 @@ void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::ui
 // A segment has fully arrived. Segments of a message take one path of FIFO ports and each
 // enters every port no earlier than the one before it, so they land in order: the message
 // is delivered when its last segment lands.
+Time Network::received(const Message& m, std::int64_t payload, Time land) {
+  const Host& h = hosts_[m.dst];
+  RxQueue& q = rx_[h.rx_first + (h.rx_count == 1 ? 0 : static_cast<std::uint32_t>(mix(m.flow) % h.rx_count))];
+  const Time service = Time::round_ns(static_cast<double>(payload) * h.rx_ns_per_byte);
+  q.free_at = std::max(land, q.free_at) + service;
+  q.busy += service;
+  return q.free_at;
+}
+
 void Network::landed(std::uint32_t message, bool last) {
   Message& m = messages_[message];
   hosts_[m.dst].rx += last ? m.last_payload : segment_payload_;
@@ -335,6 +390,7 @@ void Network::reset_stats() {
     p.payload = 0;
   }
   for (Host& h : hosts_) h.rx = h.local = 0;
+  for (RxQueue& q : rx_) q.busy = q.free_at > engine_.now() ? q.free_at - engine_.now() : Time::zero();
   stats_since_ = engine_.now();
 }
 

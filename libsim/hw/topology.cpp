@@ -8,6 +8,7 @@ namespace hcisim {
 void validate_fabric(const FabricSpec& spec, int hosts) {
   check::in_range(hosts, 1, 1024, "fabric hosts");
   const int lanes = spec.teaming == Teaming::lacp ? spec.active_ports : 1;
+  check::in_range(spec.rx_queues, 0, 64, "fabric rx_queues");
   switch (spec.kind) {
     case FabricKind::direct:
       if (hosts != 2) check::fail("fabric direct: hosts", hosts, "exactly 2 (back-to-back cables, 2-node vSAN)");

@@ -105,7 +105,8 @@ std::string json_interval(const ConfidenceInterval& ci) {
          ", \"batches\": " + std::to_string(ci.batches) + ", \"batch_seconds\": " + num(ci.batch_seconds) + "}";
 }
 
-constexpr const char* kClasses[] = {"cpu", "cache_device", "capacity_device", "pool_device", "network_port", "lsom"};
+constexpr const char* kClasses[] = {"cpu", "cache_device", "capacity_device", "pool_device", "network_port", "lsom",
+                                    "rx_queue"};
 
 }  // namespace
 

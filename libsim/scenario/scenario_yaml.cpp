@@ -8,7 +8,8 @@
 //       cpu: {model: <catalog>, sockets, cores (per socket), threads_per_core, ghz}
 //       network: {speed_gbe, ports, teaming: failover | lacp, nic: <catalog>, mtu, transport: tcp | rdma,
 //                 switch: <catalog>, fabric: single_switch | direct | leaf_spine, hosts_per_leaf,
-//                 spines, uplink_gbe}
+//                 spines, uplink_gbe, rx_queues (0..64, default 4: receive queues (RSS) for vSAN's
+//                 TCP traffic, one thread each; 0 leaves the receive work on the shared cores)}
 //       disk_groups: [{cache: D, capacity: [D, ...]}]             (OSA)
 //       pool: [D, ...]                                             (ESA)
 //       where D = catalog name | {device: <catalog>, count, connection} | inline figures
@@ -352,7 +353,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   // Network: NIC, teaming, fabric.
   const YamlReader n = h.child("network");
   n.expect_map({"speed_gbe", "ports", "teaming", "nic", "mtu", "transport", "switch", "fabric", "hosts_per_leaf",
-                "spines", "uplink_gbe"});
+                "spines", "uplink_gbe", "rx_queues"});
   FabricSpec& f = out.fabric;
   if (n.has("nic")) {
     try {
@@ -396,6 +397,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   f.teaming = n.choice("teaming", ports > 1 ? "lacp" : "failover", {"failover", "lacp"}) == "lacp" ? Teaming::lacp
                                                                                                    : Teaming::failover;
   f.active_ports = f.teaming == Teaming::lacp ? static_cast<int>(ports) : 1;
+  f.rx_queues = static_cast<int>(n.integer("rx_queues", f.rx_queues, 0, 64));
   out.network.framing.mtu = static_cast<int>(n.integer("mtu", 1500, 576, 9216));
   out.network.framing.transport = n.choice("transport", "tcp", {"tcp", "rdma"}) == "tcp" ? Transport::tcp : Transport::rdma;
   if (n.has("switch")) {

@@ -380,6 +380,12 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     add_use(r.resources, "cpu", scenario.cluster.hosts[static_cast<std::size_t>(h)].name, shared, counts);
     r.stations.push_back({scenario.cluster.hosts[static_cast<std::size_t>(h)].name + "/cpu", cpu.full_speed_servers(),
                           r.result.seconds > 0 ? cpu.full_speed_work().seconds() / r.result.seconds : 0.0});
+    // The NIC's receive queues (network.hpp): the busiest one, and all of them as one station.
+    if (const int queues = cluster.network().receive_queues(h); queues > 0) {
+      const std::string name = scenario.cluster.hosts[static_cast<std::size_t>(h)].name + "/rx";
+      add_use(r.resources, "rx_queue", name, cluster.network().receive_utilisation_max(h), counts);
+      r.stations.push_back({name, queues, cluster.network().receive_threads(h)});
+    }
   }
   for (const auto& d : cluster.devices())
     if (cluster.host_up(d.host))

@@ -696,7 +696,7 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
       const int owner = objects_[r.object].place.owner;
       HostCpu& cpu = *cpus_[static_cast<std::size_t>(owner)];
       const std::int64_t bytes = r.op == IoOp::write ? r.size : 0;
-      cpu.run(token(kOwnerCpu, index), cpu.charge(CpuStage::network, Bytes{bytes}, spec_.network.framing.transport) +
+      cpu.run(token(kOwnerCpu, index), cpu.charge(CpuStage::network, Bytes{received(bytes)}, spec_.network.framing.transport) +
                                            cpu.charge(CpuStage::dom_owner, Bytes{r.size}));
       break;
     }
@@ -706,7 +706,7 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
       const SubOp& s = subops_[index];
       HostCpu& cpu = *cpus_[s.host];
       const Transport t = spec_.network.framing.transport;
-      Time stack = cpu.charge(CpuStage::network, Bytes{s.out_bytes}, t);
+      Time stack = cpu.charge(CpuStage::network, Bytes{received(s.out_bytes)}, t);
       if (s.kind <= SubKind::resync_read)   // foreground and resync reads: the reply's send
         stack += cpu.charge(CpuStage::network, Bytes{s.back_bytes}, t);
       const Time lsom = component_work(cpu, s);
@@ -722,7 +722,7 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
     }
     case kSubBack: {
       // Owner: the reply's receive cost occupies a core; the operation is done.
-      charge_stack(subops_[index].from, subops_[index].back_bytes);
+      charge_stack(subops_[index].from, received(subops_[index].back_bytes));
       subop_done(index);
       break;
     }

@@ -65,8 +65,9 @@ TEST_CASE("predictions of the seed measurements, over placement seeds 1-3", "[ac
   CHECK(row(r, "000", "fio-4k-70r", "read_p95_ms").predicted >= 2.0 * read.predicted);
   CHECK(worst_seed_pct(row(r, "000", "fio-4k-70r", "iops")) <= 30.0);
   // Ratchet (target 30 %): writes wait for the elevator's batch on their group's LSOM world,
-  // 0.52 ms against the measured 0.87.
-  CHECK(std::fabs(write.error_pct) <= 45.0);
+  // 0.48 ms against the measured 0.87 (-45 %; -40 % before the NIC's receive queues took the
+  // receive work off the shared cores, where writes had queued behind it).
+  CHECK(std::fabs(write.error_pct) <= 47.0);
 
   // Seed 004 (targets): the best Optane/SAS throughput ratio of the 24 cases at least 2x, the
   // best latency ratio at most 0.5 (stated: up to 3x, about 1/3).
@@ -81,11 +82,13 @@ TEST_CASE("predictions of the seed measurements, over placement seeds 1-3", "[ac
   CHECK(gain >= 100'000);
   CHECK(gain <= 300'000);
 
-  // IOPS/throughput over every seed. Ratchets (targets: median 12 %, max 30 %): seeds 001
-  // and 002 are out of sample and miss by far, seed 000's 256K write by +41 % (docs/accuracy.md).
-  CHECK(s.throughput_median_abs_pct <= 43.0);
+  // IOPS/throughput over every seed (targets: median 12 %, max 30 %). The median over the
+  // rows with seed 002's two runs scored against their midpoint (the issue's decision) is the
+  // target; the raw median and the max are ratchets: seed 002 is out of sample and misses by
+  // far, seed 000's 256K write by +41 % (docs/accuracy.md).
+  CHECK(s.throughput_noise_median_pct <= 12.0);
+  CHECK(s.throughput_median_abs_pct <= 28.0);
   CHECK(s.throughput_max_abs_pct <= 150.0);
-  CHECK(s.throughput_noise_median_pct <= 25.0);
   double worst = 0;
   for (const Prediction& p : r.rows)
     if (p.cls == AccuracyClass::throughput) worst = std::max(worst, worst_seed_pct(p));

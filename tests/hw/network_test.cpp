@@ -167,6 +167,62 @@ TEST_CASE("Network: a large message pipelines across hops instead of storing it 
   CHECK(static_cast<double>(s.sink.delivered.at(1).count_ns()) == Approx(expected_ns).margin(3.0));
 }
 
+TEST_CASE("Network: a receive queue adds its service to an unloaded message and counts it as busy") {
+  Star s(2, 25.0);
+  s.net.set_receive(1, 4, 0.5);   // 0.5 ns per payload byte: 16 Gbit/s per queue
+  s.net.send(7, 0, 1, 100_B, 1);
+  s.engine.run();
+  const double serial_ns = 190 * 8.0 / 25.0;
+  const double expected_ns = 5000 + serial_ns + 50 + 800 + serial_ns + 50 + 5000 + 100 * 0.5;
+  CHECK(static_cast<double>(s.sink.delivered.at(7).count_ns()) == Approx(expected_ns).margin(2.0));
+  CHECK(s.net.receive_busy(1).count_ns() == 50);
+  CHECK(s.net.receive_busy(0).count_ns() == 0);   // the sender has no queues
+  CHECK(s.net.receive_queues(1) == 4);
+  CHECK(s.net.receive_queues(0) == 0);
+}
+
+TEST_CASE("Network: receive queues cap a host's goodput at their rate, and one flow keeps to one queue") {
+  // Four senders to esx0 over 100 GbE, 1 MiB messages; each queue takes 0.4 ns per byte
+  // (2.5 GB/s, 20 Gbit/s). One queue: 2.5 GB/s. Four queues over many flows (a new flow per
+  // message): 10 GB/s, below the port's 11.8 GB/s of payload. Four queues, one flow: 2.5 GB/s.
+  struct Case {
+    int queues;
+    bool one_flow;
+    double expected_bytes_per_s;
+  };
+  for (const Case c : {Case{1, false, 2.5e9}, Case{4, false, 10e9}, Case{4, true, 2.5e9}}) {
+    Star s(5, 100.0);
+    s.net.set_receive(0, c.queues, 0.4);
+    std::uint64_t next = 0;
+    auto send = [&](std::uint64_t t) {
+      s.net.send(t, 1 + static_cast<int>(t % 4), 0, 1_MiB, c.one_flow ? 9 : next++);
+    };
+    s.sink.on_done = [&](std::uint64_t t) { send(t); };
+    for (std::uint64_t t = 0; t < 64; ++t) send(t);
+    s.engine.run_until(5_ms);
+    s.net.reset_stats();
+    s.engine.run_until(55_ms);
+    const double measured = static_cast<double>(s.net.rx_payload(0).count()) / 0.050;
+    const double busy = static_cast<double>(s.net.receive_busy(0).count_ns()) / 50e6;   // queue threads busy
+    INFO(c.queues << " queues, one flow " << c.one_flow << ": " << measured * 1e-9 << " GB/s, " << busy
+                  << " threads busy, busiest " << s.net.receive_utilisation_max(0));
+    CHECK(measured == Approx(c.expected_bytes_per_s).epsilon(c.queues == 4 && !c.one_flow ? 0.05 : 0.02));
+    CHECK(measured <= c.expected_bytes_per_s * 1.01);
+    CHECK(s.net.receive_utilisation_max(0) > 0.97);
+    CHECK(s.net.receive_threads(0) == Approx(busy));
+    CHECK(busy == Approx(c.one_flow ? 1.0 : c.queues).epsilon(0.01));   // work ahead of the clock not counted
+  }
+}
+
+TEST_CASE("Network: bad receive queues are rejected with the host's name") {
+  Star s(2, 25.0);
+  CHECK_THROWS_WITH(s.net.set_receive(0, 65, 0.4), Catch::Contains("esx0 receive queues") && Catch::Contains("64"));
+  CHECK_THROWS_WITH(s.net.set_receive(0, 4, -1), Catch::Contains("esx0 receive ns per byte"));
+  CHECK_THROWS_WITH(s.net.set_receive(5, 4, 0.4), Catch::Contains("network host index"));
+  s.net.set_receive(0, 4, 0.4);
+  CHECK_THROWS_WITH(s.net.set_receive(0, 4, 0.4), Catch::Contains("twice"));
+}
+
 TEST_CASE("Network: a host's delivered traffic exceeds its link when part of the I/O is local") {
   // Every host reads from every host including itself; bytes from itself never touch the NIC.
   const int hosts = 4;

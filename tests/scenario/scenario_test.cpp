@@ -150,6 +150,11 @@ TEST_CASE("scenario errors name file, line, key path and what is allowed") {
                     Catch::Contains("RAID-6 4+2 (FTT 2) on OSA needs at least 6 hosts; the cluster has 4"));
   CHECK_THROWS_WITH(parse(replace(kExample, "speed_gbe: 10", "speed_gbe: 12")),
                     Catch::Contains("test.yaml:8") && Catch::Contains("speed_gbe") && Catch::Contains("10, 25"));
+  CHECK_THROWS_WITH(parse(replace(kExample, "speed_gbe: 10", "speed_gbe: 10, rx_queues: 65")),
+                    Catch::Contains("test.yaml:8") && Catch::Contains("cluster.host.network.rx_queues") &&
+                        Catch::Contains("65") && Catch::Contains("64"));
+  CHECK(parse(replace(kExample, "speed_gbe: 10", "speed_gbe: 10, rx_queues: 1")).cluster.fabric.rx_queues == 1);
+  CHECK(parse(kExample).cluster.fabric.rx_queues == 4);
   CHECK_THROWS_WITH(parse(replace(kExample, "  vms: 8\n", "  vms: eight\n")),
                     Catch::Contains("test.yaml:21: workload.vms = 'eight' is not allowed; expected a number"));
   CHECK_THROWS_WITH(parse(replace(kExample, "hcibench: fio-8vmdk", "hcibench: fio-8vdisk")),

@@ -21,6 +21,19 @@
 // A message injects its next segment only when the previous one has left the first port, so
 // concurrent flows interleave segment by segment and share a bottleneck evenly.
 // A transfer between a host and itself never touches the network (local I/O).
+//
+// Receive queues (set_receive): a host's NIC hands what lands to its receive queues, each
+// served by one thread (ESXi's NetQueue: "each queue gets its own ESXi thread for packet
+// processing. One ESXi thread represents a CPU core", N. Hagoort, "RSS", nielshagoort.com).
+// A vmknic has one MAC address, so NetQueue's MAC filter gives the vSAN vmknic one queue; RSS
+// spreads its flows over several by hash ("without RSS, receiving ESXi hosts only use one
+// physical queue and hence one lcore"; "most NIC cards support at least 4 queues", VMware
+// NSX 3.2 administration guide, Receive Side Scaling). A segment that lands waits for its
+// flow's queue and occupies it for its payload at the host's receive cost per byte; the
+// message is delivered when its last segment has been through. The queue is reserved when the
+// segment is put on the wire into the host, in the order the port sends them, so a host with
+// one active port sees its segments served in landing order (a team's ports may interleave a
+// segment or two out of order). No extra event: the landing event fires at the queue's finish.
 #pragma once
 
 #include <algorithm>
@@ -82,6 +95,18 @@ class Network final : public EventHandler {
 
   /// `lanes` parallel full-duplex links of `gbps` between a and b (a NIC team or a LAG).
   void connect(NodeId a, NodeId b, double gbps, int lanes = 1);
+
+  /// `queues` receive queues at `host` (see the file comment), each a thread that takes
+  /// `ns_per_byte` of payload; 0 queues (the default) or a cost of 0: delivery as the last
+  /// byte lands. Call before the first send().
+  void set_receive(int host, int queues, double ns_per_byte);
+  int receive_queues(int host) const { return static_cast<int>(hosts_[host_index(host)].rx_count); }
+  /// Thread time the host's receive queues spent since the last reset, and the busiest
+  /// queue's busy fraction.
+  Time receive_busy(int host) const;
+  double receive_utilisation_max(int host) const;
+  /// Busy receive threads since the last reset (receive_busy over the time since).
+  double receive_threads(int host) const;
 
   /// Computes routes; throws InvalidArgument if a host cannot reach another. Call once,
   /// after the topology is complete and before send().
@@ -148,6 +173,14 @@ class Network final : public EventHandler {
     std::int64_t rx = 0;          // payload bytes since the last reset: received, local (what
                                   // a host sent is counted by its ports)
     std::int64_t local = 0;
+    std::uint32_t rx_first = 0;   // its receive queues: rx_[rx_first, rx_first + rx_count)
+    std::uint32_t rx_count = 0;
+    double rx_ns_per_byte = 0;
+  };
+  struct RxQueue {
+    Time free_at;
+    Time busy;                    // reserved since the last reset, including work ahead of now
+    Time done_by(Time now) const; // busy without the work still ahead
   };
   // A transfer. Its segments carry config_.segment payload bytes each except the last one,
   // which carries the rest (all of it for a message of one segment, the common case), so a
@@ -191,6 +224,8 @@ class Network final : public EventHandler {
   [[gnu::noinline]] void inject_now(std::uint32_t message);
   [[gnu::noinline]] void arrive(std::uint64_t arg);
   void landed(std::uint32_t message, bool last);
+  // When the segment landing at `land` has been through its flow's receive queue.
+  Time received(const Message& m, std::int64_t payload, Time land);
   void deliver(std::uint32_t message);
   // Framing::wire_bytes with the per-frame figures computed once.
   std::int64_t wire_bytes(std::int64_t payload) const {
@@ -208,6 +243,7 @@ class Network final : public EventHandler {
   std::vector<Bundle> bundles_;
   std::vector<Port> ports_;
   std::vector<Host> hosts_;
+  std::vector<RxQueue> rx_;
   // next_[node * hosts + dst] = [begin, end) in next_bundles_: bundles on a shortest path.
   std::vector<std::uint32_t> next_begin_;
   std::vector<std::uint32_t> next_bundles_;

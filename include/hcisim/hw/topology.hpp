@@ -25,6 +25,11 @@ struct FabricSpec {
   int spines = 2;                   // leaf_spine only
   double uplink_gbps = 100;         // leaf_spine only: each leaf-spine link
   int uplinks_per_spine = 1;        // leaf_spine only: parallel links per leaf-spine pair (LAG)
+  // Receive queues (RSS) carrying the vSAN vmknic's TCP traffic at each host, one thread each
+  // (Network::set_receive); 0: not modelled (receive work on the shared cores). ASSUMED 4:
+  // "most NIC cards support at least 4 queues" (VMware NSX 3.2 administration guide, Receive
+  // Side Scaling); 1 is a NIC or driver without RSS for the vmknic's queue. RDMA has none.
+  int rx_queues = 4;
 };
 
 /// Adds `host_names.size()` hosts and the fabric to `net` and finalises it. Host i gets

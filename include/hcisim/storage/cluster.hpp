@@ -292,6 +292,9 @@ class Cluster final : public EventHandler,
   void complete(std::uint32_t req);
   void send(std::uint64_t tok, int from, int to, std::int64_t bytes, bool background, std::uint64_t flow);
   void charge_stack(int host, std::int64_t bytes);
+  // The bytes a receiving host's shared cores are charged per KiB for: none when the NIC's
+  // receive-queue threads do that work (network.hpp), all of them otherwise.
+  std::int64_t received(std::int64_t bytes) const { return receive_threads_ ? 0 : bytes; }
   std::uint32_t pool_device(int host, int object, std::uint64_t offset) const;
   // OSA write buffers
   /// One request (a unit-bounded part of a submitted I/O): client CPU, then the I/O path.
@@ -385,6 +388,7 @@ class Cluster final : public EventHandler,
   bool draining_ = false;
   RngStream rng_;
   Time stack_latency_;
+  bool receive_threads_ = false;   // NIC receive queues modelled (TCP, fabric.rx_queues > 0)
   std::unique_ptr<Network> network_;
   std::vector<std::unique_ptr<HostCpu>> cpus_;
   std::vector<DeviceSlot> devices_;

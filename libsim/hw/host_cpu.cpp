@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/hw/network.hpp"
 
 namespace hcisim {
 
@@ -57,25 +56,15 @@ void HostCpu::execute_for(std::uint64_t token, CpuStage stage, Time work) {
 
 // Busy threads of the shared station; each world runs on a pinned core of its own.
 double HostCpu::usage_pct() const {
-  double cores = std::min(cores_.utilisation() * cores_.servers() + receive_threads(), static_cast<double>(free_cores_));
+  double cores = std::min(cores_.utilisation() * cores_.servers(), static_cast<double>(free_cores_));
   for (const Station* w : worlds_) cores += w->utilisation() * w->servers();
   return 100.0 * cores / spec_.cores();
 }
 
 double HostCpu::utilization_pct() const {
-  double threads = std::min(cores_.utilisation() * cores_.servers() + receive_threads(), static_cast<double>(cores_.servers()));
+  double threads = cores_.utilisation() * cores_.servers();
   for (const Station* w : worlds_) threads += w->utilisation() * w->servers();
   return 100.0 * threads / spec_.threads();
-}
-
-double HostCpu::receive_threads() const {
-  return network_ == nullptr ? 0.0 : network_->receive_threads(network_host_);
-}
-
-Time HostCpu::stage_time(CpuStage stage) const {
-  Time t = Time::ns(stage_ns_[static_cast<std::size_t>(stage)]);
-  if (stage == CpuStage::network && network_ != nullptr) t += network_->receive_busy(network_host_);
-  return t;
 }
 
 double HostCpu::stage_share(CpuStage stage) const {

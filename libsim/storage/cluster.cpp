@@ -149,6 +149,12 @@ void Cluster::after_client_cpu(std::uint32_t req) {
   to_owner(req);
 }
 
+// What a client sends its object's owner: a write's data (ESA compresses it at the source).
+std::int64_t Cluster::to_owner_bytes(const Request& r) const {
+  if (r.op != IoOp::write) return 0;
+  return spec_.architecture == Architecture::esa ? scaled(r.size, reduction_.compression) : r.size;
+}
+
 [[gnu::always_inline]] inline void Cluster::to_owner(std::uint32_t req) {
   const Request& r = requests_[req];
   const int owner = objects_[r.object].place.owner;
@@ -156,8 +162,7 @@ void Cluster::after_client_cpu(std::uint32_t req) {
     fan_out(req);
     return;
   }
-  const bool esa = spec_.architecture == Architecture::esa;
-  const std::int64_t bytes = r.op == IoOp::write ? (esa ? scaled(r.size, reduction_.compression) : r.size) : 0;
+  const std::int64_t bytes = to_owner_bytes(r);
   charge_stack(r.client, bytes);
   send(token(kToOwner, req), r.client, owner, bytes, false, r.object);
 }
@@ -523,6 +528,12 @@ void Cluster::send(std::uint64_t tok, int from, int to, std::int64_t bytes, bool
 
 // Network-stack CPU nobody waits for (a send, or a reply's receive at the owner): it
 // occupies a core as part of the host's next CPU visit (HostCpu::defer).
+void Cluster::receive(int host, std::int64_t bytes) {
+  if (!receive_threads_ || bytes == 0) return;
+  HostCpu& cpu = *cpus_[static_cast<std::size_t>(host)];
+  cpu.defer(cpu.charge_tcp_receive(Bytes{bytes}));
+}
+
 void Cluster::charge_stack(int host, std::int64_t bytes) {
   HostCpu& cpu = *cpus_[static_cast<std::size_t>(host)];
   cpu.defer(cpu.charge(CpuStage::network, Bytes{bytes}, spec_.network.framing.transport));
@@ -695,17 +706,22 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
       const Request& r = requests_[index];
       const int owner = objects_[r.object].place.owner;
       HostCpu& cpu = *cpus_[static_cast<std::size_t>(owner)];
-      const std::int64_t bytes = r.op == IoOp::write ? r.size : 0;
+      const std::int64_t bytes = to_owner_bytes(r);
+      receive(owner, bytes);
       cpu.run(token(kOwnerCpu, index), cpu.charge(CpuStage::network, Bytes{received(bytes)}, spec_.network.framing.transport) +
                                            cpu.charge(CpuStage::dom_owner, Bytes{r.size}));
       break;
     }
-    case kToClient: complete(index); break;
+    case kToClient:
+      if (requests_[index].op == IoOp::read) receive(requests_[index].client, requests_[index].size);
+      complete(index);
+      break;
     case kSubOut: {
       // Component host: receive, LSOM/zDOM work, and the reply's send cost.
       const SubOp& s = subops_[index];
       HostCpu& cpu = *cpus_[s.host];
       const Transport t = spec_.network.framing.transport;
+      receive(s.host, s.out_bytes);
       Time stack = cpu.charge(CpuStage::network, Bytes{received(s.out_bytes)}, t);
       if (s.kind <= SubKind::resync_read)   // foreground and resync reads: the reply's send
         stack += cpu.charge(CpuStage::network, Bytes{s.back_bytes}, t);
@@ -722,6 +738,7 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
     }
     case kSubBack: {
       // Owner: the reply's receive cost occupies a core; the operation is done.
+      receive(subops_[index].from, subops_[index].back_bytes);
       charge_stack(subops_[index].from, received(subops_[index].back_bytes));
       subop_done(index);
       break;

@@ -27,8 +27,6 @@
 
 namespace hcisim {
 
-class Network;
-
 class HostCpu;
 
 /// Told when a piece of CPU work finishes.
@@ -59,6 +57,13 @@ class HostCpu final : public StationClient {
   /// The network stage's TCP cost per payload byte at this host's clock: what a receive
   /// queue's thread spends on each byte (Network::set_receive).
   double tcp_ns_per_byte() const { return per_kib_ns_[static_cast<std::size_t>(CpuStage::network)] / 1024.0; }
+  /// The per-KiB part of the network stage for `bytes` received over TCP, charged to the stage;
+  /// the caller defers it (a receive queue's thread does it on one of the host's cores).
+  Time charge_tcp_receive(Bytes bytes) {
+    const Time t = Time::round_ns(per_kib_ns_[static_cast<std::size_t>(CpuStage::network)] * bytes.kib());
+    stage_ns_[static_cast<std::size_t>(CpuStage::network)] += t.count_ns();
+    return t;
+  }
   /// Queues work of `stage` for `bytes`; on_cpu_done(token) when it completes.
   void execute(std::uint64_t token, CpuStage stage, Bytes bytes, Transport transport = Transport::tcp);
   /// Queues `work` of core time directly.
@@ -93,21 +98,12 @@ class HostCpu final : public StationClient {
   /// A station of this host's own that runs on its pinned cores, outside the shared FIFO (an
   /// OSA disk group's LSOM worlds, cluster.hpp): its busy time counts in usage_pct().
   void add_world(const Station& world) { worlds_.push_back(&world); }
-  /// The host's NIC receive-queue threads (Network::set_receive): their busy time counts in
-  /// usage_pct(), utilization_pct() and the network stage, though they take no core from the
-  /// shared threads (an approximation while they keep a small share of the cores busy).
-  void add_receive_threads(const Network& network, int host) {
-    network_ = &network;
-    network_host_ = host;
-  }
-  /// Busy threads of the receive queues since the last reset (0 without them).
-  double receive_threads() const;
   double usage_pct() const;          // cpu.usage%
   double utilization_pct() const;    // cpu.utilization%
   /// Share of busy core time spent in `stage` since the last reset (0..1).
   double stage_share(CpuStage stage) const;
   /// Core time charged to `stage` since the last reset.
-  Time stage_time(CpuStage stage) const;
+  Time stage_time(CpuStage stage) const { return Time::ns(stage_ns_[static_cast<std::size_t>(stage)]); }
   void reset_stats();
 
   void on_departure(Station& station, std::uint64_t job, Time arrived, Time started) override;
@@ -121,8 +117,6 @@ class HostCpu final : public StationClient {
   CpuClient& client_;
   Station cores_;
   std::vector<const Station*> worlds_;
-  const Network* network_ = nullptr;
-  int network_host_ = -1;
   std::array<std::int64_t, kCpuStages> stage_ns_{};
   Time deferred_;
   Time full_speed_work_;             // since the last reset, before any hyper-threading slowdown

@@ -292,9 +292,14 @@ class Cluster final : public EventHandler,
   void complete(std::uint32_t req);
   void send(std::uint64_t tok, int from, int to, std::int64_t bytes, bool background, std::uint64_t flow);
   void charge_stack(int host, std::int64_t bytes);
-  // The bytes a receiving host's shared cores are charged per KiB for: none when the NIC's
-  // receive-queue threads do that work (network.hpp), all of them otherwise.
+  std::int64_t to_owner_bytes(const Request& r) const;
+  // The bytes a receiving host's job is charged per KiB for: none when the NIC's receive-queue
+  // threads do that work (network.hpp; receive() charges it), all of them otherwise.
   std::int64_t received(std::int64_t bytes) const { return receive_threads_ ? 0 : bytes; }
+  // With receive queues: `bytes` arrived at `host`; the queue's thread did their per-KiB work
+  // on one of the host's cores, so the shared cores take it on as deferred work (nobody waits
+  // for it, and the cores it occupies are busy for the jobs behind).
+  void receive(int host, std::int64_t bytes);
   std::uint32_t pool_device(int host, int object, std::uint64_t offset) const;
   // OSA write buffers
   /// One request (a unit-bounded part of a submitted I/O): client CPU, then the I/O path.

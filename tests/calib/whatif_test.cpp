@@ -70,3 +70,33 @@ TEST_CASE("seed 001's OLTP32K curves have the write-up's shape: a wall on 25 GbE
   // The peak gain is at least the measured 78 %.
   CHECK(high100.result.iops > 1.78 * over25.result.iops);
 }
+
+TEST_CASE("seed 001's 100 GbE reads stop at the NICs' receive queues: more queues move the limit to the links",
+          "[accuracy]") {
+  // Each queue's thread takes the network stage's per-KiB TCP cost (0.5 us per KiB on these
+  // 2.0 GHz hosts): about 2 GB/s per queue, so four hold a host's receive near 8 GB/s where
+  // the 100 GbE link carries 11.8. One queue is a quarter of four; eight reach the links;
+  // RDMA and rx_queues 0 have none.
+  const HardwareCatalog cat = HardwareCatalog::load();
+  const std::string file = default_data_dir() + "/../examples/scenarios/seed001-vxrail-esa-raid6-100gbe-512k-read.yaml";
+  auto run = [&](const std::string& set) {
+    std::vector<std::string> sets = {"workload.duration_s=0.3", "workload.warmup_s=0.1"};
+    if (!set.empty()) sets.push_back(set);
+    return simulate(load_scenario(file, sets, cat));
+  };
+  const RunResult four = run(""), one = run("cluster.host.network.rx_queues=1"),
+                  eight = run("cluster.host.network.rx_queues=8"), none = run("cluster.host.network.rx_queues=0"),
+                  rdma = run("cluster.host.network.transport=rdma");
+  INFO("4 queues " << four.result.throughput_mbps << " MB/s (" << four.bottleneck << "), 1: " << one.result.throughput_mbps
+                   << ", 8: " << eight.result.throughput_mbps << " (" << eight.bottleneck << "), 0: "
+                   << none.result.throughput_mbps << ", RDMA: " << rdma.result.throughput_mbps);
+  CHECK(four.bottleneck.rfind("rx_queue", 0) == 0);
+  REQUIRE(four.resource("rx_queue") != nullptr);
+  CHECK(four.resource("rx_queue")->max > 0.95);
+  CHECK(one.result.throughput_mbps == Approx(four.result.throughput_mbps / 4).epsilon(0.15));
+  CHECK(eight.bottleneck.rfind("network_port", 0) == 0);
+  CHECK(eight.result.throughput_mbps > 1.3 * four.result.throughput_mbps);
+  CHECK(none.resource("rx_queue") == nullptr);
+  CHECK(rdma.resource("rx_queue") == nullptr);
+  CHECK(none.bottleneck.rfind("network_port", 0) == 0);
+}

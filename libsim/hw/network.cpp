@@ -75,7 +75,9 @@ void Network::set_receive(int host, int queues, double ns_per_byte) {
   Host& h = hosts_[host_index(host)];
   const std::string what = "network host " + nodes_[h.node].name + " receive";
   check::in_range(queues, 0, 64, what + " queues");
-  check::non_negative(ns_per_byte, what + " ns per byte");
+  // 1e6 ns per byte is a queue of 8 kbit/s: anything slower is a mistake, not a NIC.
+  check::non_negative_at_most(ns_per_byte, 1e6, what + " ns per byte");
+  if (!finalized()) throw InvalidArgument("network: set_receive() before finalize()");
   if (in_flight_ != 0) throw InvalidArgument("network: set_receive() with messages in flight");
   if (h.rx_count != 0) throw InvalidArgument("network: set_receive() twice for " + nodes_[h.node].name);
   if (queues == 0 || ns_per_byte == 0) return;
@@ -83,12 +85,17 @@ void Network::set_receive(int host, int queues, double ns_per_byte) {
   h.rx_count = static_cast<std::uint32_t>(queues);
   h.rx_ns_per_byte = ns_per_byte;
   rx_.resize(rx_.size() + static_cast<std::size_t>(queues));
+  // Segments reach the host in landing order through one port only; through several (a team,
+  // several direct lanes) a queue is reserved as each segment lands (one more event).
+  int into = 0;
+  for (const Port& p : ports_) into += p.row == kLands && bundles_[p.bundle].to == h.node;
+  h.rx_at_landing = into > 1;
 }
 
 // A queue's work reserved beyond now is not done yet: it counts once the clock passes it.
-// Reservations behind a busy queue follow each other without a gap, so the part after now
-// is free_at - now; a reservation that starts later than now after an idle gap is rare (one
-// segment's landing ahead) and makes that part slightly too large.
+// The part after now is taken as free_at - now, which also counts an idle gap before a
+// reservation made ahead of its landing (a segment's last hop and NIC latency, microseconds):
+// only the window's ends are off, by that much.
 Time Network::RxQueue::done_by(Time now) const {
   const Time ahead = free_at > now ? free_at - now : Time::zero();
   return busy > ahead ? busy - ahead : Time::zero();
@@ -106,12 +113,18 @@ double Network::receive_threads(int host) const {
   return elapsed > 0 ? static_cast<double>(receive_busy(host).count_ns()) / elapsed : 0.0;
 }
 
-double Network::receive_utilisation_max(int host) const {
+std::vector<double> Network::receive_queue_utilisation(int host) const {
   const Host& h = hosts_[host_index(host)];
   const double elapsed = static_cast<double>((engine_.now() - stats_since_).count_ns());
-  double most = 0;
+  std::vector<double> out(h.rx_count, 0.0);
   for (std::uint32_t i = 0; i < h.rx_count && elapsed > 0; ++i)
-    most = std::max(most, std::min(1.0, static_cast<double>(rx_[h.rx_first + i].done_by(engine_.now()).count_ns()) / elapsed));
+    out[i] = static_cast<double>(rx_[h.rx_first + i].done_by(engine_.now()).count_ns()) / elapsed;
+  return out;
+}
+
+double Network::receive_utilisation_max(int host) const {
+  double most = 0;
+  for (double u : receive_queue_utilisation(host)) most = std::max(most, std::min(1.0, u));
   return most;
 }
 
@@ -275,7 +288,8 @@ void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::ui
   p.payload += last ? m.last_payload : segment_payload_;
   if (p.row == kLands) {
     Time land = finish + p.land;
-    if (hosts_[m.dst].rx_count != 0) land = received(m, last ? m.last_payload : segment_payload_, land);
+    const Host& h = hosts_[m.dst];
+    if (h.rx_count != 0 && !h.rx_at_landing) land = received(m, last ? m.last_payload : segment_payload_, land);
     engine_.schedule_at(land, *this, kLanded, segment_arg(message, 0, last));
     return finish;
   }
@@ -292,9 +306,6 @@ void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::ui
   return finish;
 }
 
-// A segment has fully arrived. Segments of a message take one path of FIFO ports and each
-// enters every port no earlier than the one before it, so they land in order: the message
-// is delivered when its last segment lands.
 Time Network::received(const Message& m, std::int64_t payload, Time land) {
   const Host& h = hosts_[m.dst];
   RxQueue& q = rx_[h.rx_first + (h.rx_count == 1 ? 0 : static_cast<std::uint32_t>(mix(m.flow) % h.rx_count))];
@@ -304,8 +315,18 @@ Time Network::received(const Message& m, std::int64_t payload, Time land) {
   return q.free_at;
 }
 
-void Network::landed(std::uint32_t message, bool last) {
+// A segment has fully arrived (and been through its receive queue). Segments of a message
+// take one path of FIFO ports and each enters every port no earlier than the one before it,
+// so they land in order, and they share a queue: the message is delivered when its last
+// segment lands. A host with several ports into it reserves its queue here, as the segment
+// lands, and lands it again when the queue is done.
+void Network::landed(std::uint32_t message, bool last, bool queued) {
   Message& m = messages_[message];
+  if (!queued && hosts_[m.dst].rx_at_landing) {
+    const Time done = received(m, last ? m.last_payload : segment_payload_, engine_.now());
+    engine_.schedule_at(done, *this, kReceived, segment_arg(message, 0, last));
+    return;
+  }
   hosts_[m.dst].rx += last ? m.last_payload : segment_payload_;
   if (last) deliver(message);
 }
@@ -332,9 +353,10 @@ void Network::on_event(Engine&, EventTag tag, std::uint64_t arg) {
   const bool last = (arg & kLastBit) != 0;
   // The two events of every message first (a switch compiles to a compare tree).
   if (tag == kArrive) arrive(arg);
-  else if (tag == kLanded) landed(message, last);
+  else if (tag == kLanded) landed(message, last, false);
   else if (tag == kInject) inject_now(message);
   else if (tag == kLocal) deliver(message);
+  else if (tag == kReceived) landed(message, last, true);
 }
 
 // A host's ports carry only what it sends (routes never pass through a host) and count a

@@ -400,6 +400,9 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   f.rx_queues = static_cast<int>(n.integer("rx_queues", f.rx_queues, 0, 64));
   out.network.framing.mtu = static_cast<int>(n.integer("mtu", 1500, 576, 9216));
   out.network.framing.transport = n.choice("transport", "tcp", {"tcp", "rdma"}) == "tcp" ? Transport::tcp : Transport::rdma;
+  if (n.has("rx_queues") && out.network.framing.transport == Transport::rdma)
+    notes.push_back(n.key_path("rx_queues") + " has no effect with transport rdma: RDMA receives without the " +
+                    "vmkernel's receive queues");
   if (n.has("switch")) {
     try {
       f.leaf = cat.network_switch(n.text("switch", ""));

@@ -380,11 +380,13 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     add_use(r.resources, "cpu", scenario.cluster.hosts[static_cast<std::size_t>(h)].name, shared, counts);
     r.stations.push_back({scenario.cluster.hosts[static_cast<std::size_t>(h)].name + "/cpu", cpu.full_speed_servers(),
                           r.result.seconds > 0 ? cpu.full_speed_work().seconds() / r.result.seconds : 0.0});
-    // The NIC's receive queues (network.hpp): the busiest one, and all of them as one station.
-    if (const int queues = cluster.network().receive_queues(h); queues > 0) {
+    // The NIC's receive queues (network.hpp): the busiest one, and each as a station of its
+    // own (flows are hashed to one, so they do not share the work as one pool would).
+    if (cluster.network().receive_queues(h) > 0) {
       const std::string name = scenario.cluster.hosts[static_cast<std::size_t>(h)].name + "/rx";
       add_use(r.resources, "rx_queue", name, cluster.network().receive_utilisation_max(h), counts);
-      r.stations.push_back({name, queues, cluster.network().receive_threads(h)});
+      const std::vector<double> busy = cluster.network().receive_queue_utilisation(h);
+      for (std::size_t q = 0; q < busy.size(); ++q) r.stations.push_back({name + std::to_string(q), 1, busy[q]});
     }
   }
   for (const auto& d : cluster.devices())

@@ -526,14 +526,14 @@ void Cluster::send(std::uint64_t tok, int from, int to, std::int64_t bytes, bool
   network_->send(tok, from, to, Bytes{bytes}, flow);
 }
 
-// Network-stack CPU nobody waits for (a send, or a reply's receive at the owner): it
-// occupies a core as part of the host's next CPU visit (HostCpu::defer).
 void Cluster::receive(int host, std::int64_t bytes) {
   if (!receive_threads_ || bytes == 0) return;
   HostCpu& cpu = *cpus_[static_cast<std::size_t>(host)];
   cpu.defer(cpu.charge_tcp_receive(Bytes{bytes}));
 }
 
+// Network-stack CPU nobody waits for (a send, or a reply's receive at the owner or the
+// client): it occupies a core as part of the host's next CPU visit (HostCpu::defer).
 void Cluster::charge_stack(int host, std::int64_t bytes) {
   HostCpu& cpu = *cpus_[static_cast<std::size_t>(host)];
   cpu.defer(cpu.charge(CpuStage::network, Bytes{bytes}, spec_.network.framing.transport));
@@ -707,21 +707,26 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
       const int owner = objects_[r.object].place.owner;
       HostCpu& cpu = *cpus_[static_cast<std::size_t>(owner)];
       const std::int64_t bytes = to_owner_bytes(r);
-      receive(owner, bytes);
       cpu.run(token(kOwnerCpu, index), cpu.charge(CpuStage::network, Bytes{received(bytes)}, spec_.network.framing.transport) +
                                            cpu.charge(CpuStage::dom_owner, Bytes{r.size}));
+      receive(owner, bytes);   // after the run: the owner's job above does not pay it
       break;
     }
-    case kToClient:
-      if (requests_[index].op == IoOp::read) receive(requests_[index].client, requests_[index].size);
+    case kToClient: {
+      // The client receives the owner's reply (a read's data), as the owner receives a
+      // component's (kSubBack): cost nobody waits for, on the client's next CPU visit.
+      const Request& r = requests_[index];
+      const std::int64_t bytes = r.op == IoOp::read ? r.size : 0;
+      charge_stack(r.client, received(bytes));
+      receive(r.client, bytes);
       complete(index);
       break;
+    }
     case kSubOut: {
       // Component host: receive, LSOM/zDOM work, and the reply's send cost.
       const SubOp& s = subops_[index];
       HostCpu& cpu = *cpus_[s.host];
       const Transport t = spec_.network.framing.transport;
-      receive(s.host, s.out_bytes);
       Time stack = cpu.charge(CpuStage::network, Bytes{received(s.out_bytes)}, t);
       if (s.kind <= SubKind::resync_read)   // foreground and resync reads: the reply's send
         stack += cpu.charge(CpuStage::network, Bytes{s.back_bytes}, t);
@@ -729,9 +734,11 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
       Station* world = world_of(s.device);
       if (world == nullptr) {
         cpu.run(token(kSubCpu, index), stack + lsom);
+        receive(s.host, s.out_bytes);   // after the run: the operation's job does not pay it
         break;
       }
       // With LSOM worlds the stack work is a shared-core job nobody waits for (token kind 0).
+      receive(s.host, s.out_bytes);
       cpu.run(0, stack);
       world->arrive(token(kSubCpu, index), lsom);
       break;

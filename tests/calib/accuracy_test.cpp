@@ -65,9 +65,9 @@ TEST_CASE("predictions of the seed measurements, over placement seeds 1-3", "[ac
   CHECK(row(r, "000", "fio-4k-70r", "read_p95_ms").predicted >= 2.0 * read.predicted);
   CHECK(worst_seed_pct(row(r, "000", "fio-4k-70r", "iops")) <= 30.0);
   // Ratchet (target 30 %): writes wait for the elevator's batch on their group's LSOM world,
-  // 0.48 ms against the measured 0.87 (-45 %; -40 % before the NIC's receive queues took the
-  // receive work off the shared cores, where writes had queued behind it).
-  CHECK(std::fabs(write.error_pct) <= 47.0);
+  // 0.48 ms against the measured 0.87 (-45 %; -40 % while each write's receive work was part
+  // of its own CPU job, before it became work deferred to the host's next job).
+  CHECK(std::fabs(write.error_pct) <= 46.0);
 
   // Seed 004 (targets): the best Optane/SAS throughput ratio of the 24 cases at least 2x, the
   // best latency ratio at most 0.5 (stated: up to 3x, about 1/3).

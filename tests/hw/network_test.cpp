@@ -214,10 +214,45 @@ TEST_CASE("Network: receive queues cap a host's goodput at their rate, and one f
   }
 }
 
+TEST_CASE("Network: a host with two LACP ports serves its receive queue in landing order") {
+  // Two 25 GbE ports into every host; esx0 has one queue at 0.1 ns per byte (10 GB/s, faster
+  // than a port). Four senders flood esx0's first port with 20 MiB, which takes it 7 ms; a
+  // 1 KiB probe on a flow that takes the second port must not wait for that backlog: its
+  // queue is reserved when it lands, not behind segments still waiting for the first port.
+  Star s(5, 25.0, {}, 2, Teaming::lacp);
+  s.net.set_receive(0, 1, 0.1);
+  auto into_esx0 = [&] {
+    std::vector<std::int64_t> v;
+    for (const PortReport& p : s.net.ports())
+      if (p.from == "tor" && p.to == "esx0") v.push_back(p.payload_bytes.count());
+    return v;
+  };
+  std::vector<std::uint64_t> flows[2];   // flows by the port into esx0 they take
+  for (std::uint64_t f = 1000; flows[0].size() < 4 || flows[1].empty(); ++f) {
+    const std::vector<std::int64_t> before = into_esx0();
+    s.net.send(f, 1, 0, 1_KiB, f);
+    s.engine.run();
+    flows[into_esx0()[0] != before[0] ? 0 : 1].push_back(f);
+  }
+  const Time t0 = s.engine.now();
+  for (int sender = 1; sender <= 4; ++sender)
+    for (std::uint64_t i = 0; i < 20; ++i) s.net.send(100 + i, sender, 0, 256_KiB, flows[0][static_cast<std::size_t>(sender - 1)]);
+  s.engine.run_until(t0 + 100_us);   // the first port's backlog is forming
+  const Time sent = s.engine.now();
+  s.net.send(7, 2, 0, 1_KiB, flows[1][0]);
+  s.engine.run();
+  const double probe_us = static_cast<double>((s.sink.delivered.at(7) - sent).count_ns()) / 1e3;
+  const double flood_ms = static_cast<double>((s.sink.delivered.at(119) - t0).count_ns()) / 1e6;
+  INFO("probe " << probe_us << " us, flood done after " << flood_ms << " ms");
+  CHECK(flood_ms > 5.0);
+  CHECK(probe_us < 30.0);   // unloaded: 2 x 5 us of NICs, two hops, the queue's 0.1 us
+}
+
 TEST_CASE("Network: bad receive queues are rejected with the host's name") {
   Star s(2, 25.0);
   CHECK_THROWS_WITH(s.net.set_receive(0, 65, 0.4), Catch::Contains("esx0 receive queues") && Catch::Contains("64"));
   CHECK_THROWS_WITH(s.net.set_receive(0, 4, -1), Catch::Contains("esx0 receive ns per byte"));
+  CHECK_THROWS_WITH(s.net.set_receive(0, 4, 1e12), Catch::Contains("esx0 receive ns per byte"));
   CHECK_THROWS_WITH(s.net.set_receive(5, 4, 0.4), Catch::Contains("network host index"));
   s.net.set_receive(0, 4, 0.4);
   CHECK_THROWS_WITH(s.net.set_receive(0, 4, 0.4), Catch::Contains("twice"));

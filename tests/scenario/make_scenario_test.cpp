@@ -153,6 +153,37 @@ TEST_CASE("the CPU split by stage adds up to the busy cores") {
   }
 }
 
+TEST_CASE("the NIC's receive queues move the receive work, they do not add to it or charge it twice") {
+  // The network stage's CPU per I/O is the same with the receive work on the shared cores
+  // (rx_queues 0) as with it on the receive queues' threads (4, deferred to the shared
+  // cores), on OSA 4K (seed 000's cluster) and ESA 512K reads (seed 001's, where the bytes
+  // dominate); and an unloaded 512K read is slower by its queue's service once, not twice.
+  const std::string esa = default_data_dir() + "/../examples/scenarios/seed001-vxrail-esa-raid6-25gbe-512k-read.yaml";
+  for (const bool osa : {true, false}) {
+    auto net_us_per_io = [&](const char* queues, const char* outstanding) {
+      const std::vector<std::string> sets = {"workload.duration_s=0.2", "workload.warmup_s=0.05",
+                                             std::string("cluster.host.network.rx_queues=") + queues,
+                                             std::string("workload.outstanding_per_vmdk=") + outstanding};
+      const Scenario s = osa ? parse_scenario(default_scenario_yaml(), "<built-in default>", sets, cat())
+                             : load_scenario(esa, sets, cat());
+      const RunResult r = simulate(s);
+      double cores = 0;
+      for (const HostResourceRow& h : r.hosts) cores += h.stage_cores[static_cast<std::size_t>(CpuStage::network)];
+      return std::pair{cores / r.result.iops * 1e6, r.result.pooled_latency_ms};
+    };
+    const auto [shared, shared_ms] = net_us_per_io("0", "1");
+    const auto [queued, queued_ms] = net_us_per_io("4", "1");
+    INFO((osa ? "OSA 4K" : "ESA 512K") << ": network " << shared << " us per I/O on shared cores, " << queued
+                                        << " with receive queues; latency " << shared_ms << " and " << queued_ms << " ms");
+    CHECK(queued == Approx(shared).epsilon(0.01));
+    if (!osa) {
+      // A 512K read's four 128 KiB pieces each pass a queue once: 128 x 0.5 us at 2.0 GHz.
+      CHECK(queued_ms - shared_ms > 0.0);
+      CHECK(queued_ms - shared_ms < 0.064 * 1.5);
+    }
+  }
+}
+
 TEST_CASE("JSON and CSV carry the inputs and the scenario's warnings") {
   const Scenario s = parse_scenario(default_scenario_yaml(), "<built-in default>",
                                     {"workload.duration_s=0.05", "workload.warmup_s=0.02", "workload.vmdk_size=400g"},

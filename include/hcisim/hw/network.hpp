@@ -30,10 +30,12 @@
 // physical queue and hence one lcore"; "most NIC cards support at least 4 queues", VMware
 // NSX 3.2 administration guide, Receive Side Scaling). A segment that lands waits for its
 // flow's queue and occupies it for its payload at the host's receive cost per byte; the
-// message is delivered when its last segment has been through. The queue is reserved when the
-// segment is put on the wire into the host, in the order the port sends them, so a host with
-// one active port sees its segments served in landing order (a team's ports may interleave a
-// segment or two out of order). No extra event: the landing event fires at the queue's finish.
+// message is delivered when its last segment has been through. For a host with one port
+// into it the queue is reserved when the segment is put on that last link, in the order the
+// port sends them, which is landing order: no extra event, the landing event fires at the
+// queue's finish. A host with several ports into it (a team, several direct lanes) reserves
+// the queue as each segment lands, with one more event, so its segments too are served in
+// landing order.
 #pragma once
 
 #include <algorithm>
@@ -98,7 +100,9 @@ class Network final : public EventHandler {
 
   /// `queues` receive queues at `host` (see the file comment), each a thread that takes
   /// `ns_per_byte` of payload; 0 queues (the default) or a cost of 0: delivery as the last
-  /// byte lands. Call before the first send().
+  /// byte lands. Call after finalize() and before the first send().
+  /// Busy fraction of each of the host's receive queues since the last reset.
+  std::vector<double> receive_queue_utilisation(int host) const;
   void set_receive(int host, int queues, double ns_per_byte);
   int receive_queues(int host) const { return static_cast<int>(hosts_[host_index(host)].rx_count); }
   /// Thread time the host's receive queues spent since the last reset, and the busiest
@@ -176,6 +180,7 @@ class Network final : public EventHandler {
     std::uint32_t rx_first = 0;   // its receive queues: rx_[rx_first, rx_first + rx_count)
     std::uint32_t rx_count = 0;
     double rx_ns_per_byte = 0;
+    bool rx_at_landing = false;   // several ports into the host: reserve the queue at landing
   };
   struct RxQueue {
     Time free_at;
@@ -196,7 +201,7 @@ class Network final : public EventHandler {
     std::uint32_t first_port;     // every segment of a flow takes the same path
     std::uint32_t next_free;      // while the slot is free: the next free slot, or kNone
   };
-  enum Tag : EventTag { kInject = 1, kArrive = 2, kLanded = 3, kLocal = 4 };
+  enum Tag : EventTag { kInject = 1, kArrive = 2, kLanded = 3, kLocal = 4, kReceived = 5 };
   // Event argument of a segment: message slot (bits 0-31), the port it enters (bits 32-62;
   // unused at landing) and whether it is the message's last segment (bit 63).
   static constexpr std::uint64_t kLastBit = std::uint64_t{1} << 63;
@@ -223,7 +228,7 @@ class Network final : public EventHandler {
   Time transmit(std::uint32_t message, std::uint32_t port, bool last, Time at);
   [[gnu::noinline]] void inject_now(std::uint32_t message);
   [[gnu::noinline]] void arrive(std::uint64_t arg);
-  void landed(std::uint32_t message, bool last);
+  void landed(std::uint32_t message, bool last, bool queued);
   // When the segment landing at `land` has been through its flow's receive queue.
   Time received(const Message& m, std::int64_t payload, Time land);
   void deliver(std::uint32_t message);

@@ -297,8 +297,9 @@ class Cluster final : public EventHandler,
   // threads do that work (network.hpp; receive() charges it), all of them otherwise.
   std::int64_t received(std::int64_t bytes) const { return receive_threads_ ? 0 : bytes; }
   // With receive queues: `bytes` arrived at `host`; the queue's thread did their per-KiB work
-  // on one of the host's cores, so the shared cores take it on as deferred work (nobody waits
-  // for it, and the cores it occupies are busy for the jobs behind).
+  // on one of the host's cores, so the shared cores take it on as deferred work: the host's
+  // next CPU job carries it (call it after the job of the message's own handler, which has
+  // already waited for the queue).
   void receive(int host, std::int64_t bytes);
   std::uint32_t pool_device(int host, int object, std::uint64_t offset) const;
   // OSA write buffers

@@ -210,6 +210,16 @@ AccuracyReport cross_validate(const std::vector<Measurement>& measurements, cons
     if (log) log("cross-validation: fitting without seed " + held);
     train.reset_uninformed = true;
     const FitResult f = fit(measurements, catalog, train);
+    if (log) {
+      // What the fold fitted: a held-out seed far off usually means a parameter moved far.
+      std::string line = "  fitted without seed " + held + ":";
+      char value[64];
+      for (const std::string& name : train.parameters) {
+        std::snprintf(value, sizeof value, " %s %.4g", name.c_str(), f.calibration.value(name));
+        line += value;
+      }
+      log(line);
+    }
     HardwareCatalog fitted = catalog;
     fitted.set_calibration(f.calibration);
     AccuracyOptions test = options.accuracy;

@@ -242,7 +242,20 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
   for (Measurement& m : cv_rows) m.seed_file = m.scenario == "small.yaml" ? "998_synthetic.txt" : "999_synthetic.txt";
   FitOptions o_cv = o;
   o_cv.parameters = {"vsan_cpu_scale"};
-  const AccuracyReport cv = cross_validate(cv_rows, cat, o_cv, {});
+  std::vector<std::string> log;
+  const AccuracyReport cv = cross_validate(cv_rows, cat, o_cv, {}, [&](const std::string& line) { log.push_back(line); });
+  // Each fold says what it fitted: "  fitted without seed 998: vsan_cpu_scale 4.0..".
+  int folds = 0;
+  for (const std::string& line : log) {
+    const auto at = line.find("fitted without seed ");
+    if (at == std::string::npos) continue;
+    ++folds;
+    INFO(line);
+    const auto value = line.find("vsan_cpu_scale ");
+    REQUIRE(value != std::string::npos);
+    CHECK(std::stod(line.substr(value + 15)) == Approx(4.0).epsilon(0.10));
+  }
+  CHECK(folds == 2);
   CHECK(cv.summary.throughput_rows == 2);
   CHECK(cv.summary.throughput_max_abs_pct < 5.0);
   CHECK(cv.summary.latency_rows == 4);

@@ -108,11 +108,6 @@ Time Network::receive_busy(int host) const {
   return busy;
 }
 
-double Network::receive_threads(int host) const {
-  const double elapsed = static_cast<double>((engine_.now() - stats_since_).count_ns());
-  return elapsed > 0 ? static_cast<double>(receive_busy(host).count_ns()) / elapsed : 0.0;
-}
-
 std::vector<double> Network::receive_queue_utilisation(int host) const {
   const Host& h = hosts_[host_index(host)];
   const double elapsed = static_cast<double>((engine_.now() - stats_since_).count_ns());
@@ -285,11 +280,11 @@ void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::ui
   p.free_at = finish;
   p.busy += serial;
   p.wire += wire;
-  p.payload += last ? m.last_payload : segment_payload_;
+  p.payload += payload_of(m, last);
   if (p.row == kLands) {
     Time land = finish + p.land;
     const Host& h = hosts_[m.dst];
-    if (h.rx_count != 0 && !h.rx_at_landing) land = received(m, last ? m.last_payload : segment_payload_, land);
+    if (h.rx_count != 0 && !h.rx_at_landing) land = received(m, last, land);
     engine_.schedule_at(land, *this, kLanded, segment_arg(message, 0, last));
     return finish;
   }
@@ -306,10 +301,10 @@ void Network::send(std::uint64_t token, int src, int dst, Bytes payload, std::ui
   return finish;
 }
 
-Time Network::received(const Message& m, std::int64_t payload, Time land) {
+Time Network::received(const Message& m, bool last, Time land) {
   const Host& h = hosts_[m.dst];
   RxQueue& q = rx_[h.rx_first + (h.rx_count == 1 ? 0 : static_cast<std::uint32_t>(mix(m.flow) % h.rx_count))];
-  const Time service = Time::round_ns(static_cast<double>(payload) * h.rx_ns_per_byte);
+  const Time service = Time::round_ns(static_cast<double>(payload_of(m, last)) * h.rx_ns_per_byte);
   q.free_at = std::max(land, q.free_at) + service;
   q.busy += service;
   return q.free_at;
@@ -323,11 +318,11 @@ Time Network::received(const Message& m, std::int64_t payload, Time land) {
 void Network::landed(std::uint32_t message, bool last, bool queued) {
   Message& m = messages_[message];
   if (!queued && hosts_[m.dst].rx_at_landing) {
-    const Time done = received(m, last ? m.last_payload : segment_payload_, engine_.now());
+    const Time done = received(m, last, engine_.now());
     engine_.schedule_at(done, *this, kReceived, segment_arg(message, 0, last));
     return;
   }
-  hosts_[m.dst].rx += last ? m.last_payload : segment_payload_;
+  hosts_[m.dst].rx += payload_of(m, last);
   if (last) deliver(message);
 }
 

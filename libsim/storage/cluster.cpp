@@ -526,7 +526,7 @@ void Cluster::send(std::uint64_t tok, int from, int to, std::int64_t bytes, bool
   network_->send(tok, from, to, Bytes{bytes}, flow);
 }
 
-void Cluster::receive(int host, std::int64_t bytes) {
+void Cluster::defer_received(int host, std::int64_t bytes) {
   if (!receive_threads_ || bytes == 0) return;
   HostCpu& cpu = *cpus_[static_cast<std::size_t>(host)];
   cpu.defer(cpu.charge_tcp_receive(Bytes{bytes}));
@@ -707,9 +707,9 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
       const int owner = objects_[r.object].place.owner;
       HostCpu& cpu = *cpus_[static_cast<std::size_t>(owner)];
       const std::int64_t bytes = to_owner_bytes(r);
-      cpu.run(token(kOwnerCpu, index), cpu.charge(CpuStage::network, Bytes{received(bytes)}, spec_.network.framing.transport) +
+      cpu.run(token(kOwnerCpu, index), cpu.charge(CpuStage::network, Bytes{received_on_job(bytes)}, spec_.network.framing.transport) +
                                            cpu.charge(CpuStage::dom_owner, Bytes{r.size}));
-      receive(owner, bytes);   // after the run: the owner's job above does not pay it
+      defer_received(owner, bytes);   // after the run: the owner's job above does not pay it
       break;
     }
     case kToClient: {
@@ -717,8 +717,8 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
       // component's (kSubBack): cost nobody waits for, on the client's next CPU visit.
       const Request& r = requests_[index];
       const std::int64_t bytes = r.op == IoOp::read ? r.size : 0;
-      charge_stack(r.client, received(bytes));
-      receive(r.client, bytes);
+      charge_stack(r.client, received_on_job(bytes));
+      defer_received(r.client, bytes);
       complete(index);
       break;
     }
@@ -727,26 +727,26 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
       const SubOp& s = subops_[index];
       HostCpu& cpu = *cpus_[s.host];
       const Transport t = spec_.network.framing.transport;
-      Time stack = cpu.charge(CpuStage::network, Bytes{received(s.out_bytes)}, t);
+      Time stack = cpu.charge(CpuStage::network, Bytes{received_on_job(s.out_bytes)}, t);
       if (s.kind <= SubKind::resync_read)   // foreground and resync reads: the reply's send
         stack += cpu.charge(CpuStage::network, Bytes{s.back_bytes}, t);
       const Time lsom = component_work(cpu, s);
       Station* world = world_of(s.device);
       if (world == nullptr) {
         cpu.run(token(kSubCpu, index), stack + lsom);
-        receive(s.host, s.out_bytes);   // after the run: the operation's job does not pay it
+        defer_received(s.host, s.out_bytes);   // after the run: the operation's job does not pay it
         break;
       }
       // With LSOM worlds the stack work is a shared-core job nobody waits for (token kind 0).
-      receive(s.host, s.out_bytes);
+      defer_received(s.host, s.out_bytes);
       cpu.run(0, stack);
       world->arrive(token(kSubCpu, index), lsom);
       break;
     }
     case kSubBack: {
       // Owner: the reply's receive cost occupies a core; the operation is done.
-      receive(subops_[index].from, subops_[index].back_bytes);
-      charge_stack(subops_[index].from, received(subops_[index].back_bytes));
+      defer_received(subops_[index].from, subops_[index].back_bytes);
+      charge_stack(subops_[index].from, received_on_job(subops_[index].back_bytes));
       subop_done(index);
       break;
     }

@@ -101,16 +101,14 @@ class Network final : public EventHandler {
   /// `queues` receive queues at `host` (see the file comment), each a thread that takes
   /// `ns_per_byte` of payload; 0 queues (the default) or a cost of 0: delivery as the last
   /// byte lands. Call after finalize() and before the first send().
-  /// Busy fraction of each of the host's receive queues since the last reset.
-  std::vector<double> receive_queue_utilisation(int host) const;
   void set_receive(int host, int queues, double ns_per_byte);
   int receive_queues(int host) const { return static_cast<int>(hosts_[host_index(host)].rx_count); }
-  /// Thread time the host's receive queues spent since the last reset, and the busiest
-  /// queue's busy fraction.
+  /// Thread time the host's receive queues spent since the last reset.
   Time receive_busy(int host) const;
+  /// Busy fraction of each of the host's receive queues since the last reset, and the
+  /// busiest one's (at most 1).
+  std::vector<double> receive_queue_utilisation(int host) const;
   double receive_utilisation_max(int host) const;
-  /// Busy receive threads since the last reset (receive_busy over the time since).
-  double receive_threads(int host) const;
 
   /// Computes routes; throws InvalidArgument if a host cannot reach another. Call once,
   /// after the topology is complete and before send().
@@ -230,7 +228,9 @@ class Network final : public EventHandler {
   [[gnu::noinline]] void arrive(std::uint64_t arg);
   void landed(std::uint32_t message, bool last, bool queued);
   // When the segment landing at `land` has been through its flow's receive queue.
-  Time received(const Message& m, std::int64_t payload, Time land);
+  Time received(const Message& m, bool last, Time land);
+  // The payload of a message's segment: a full segment's, or the rest for the last one.
+  std::int64_t payload_of(const Message& m, bool last) const { return last ? m.last_payload : segment_payload_; }
   void deliver(std::uint32_t message);
   // Framing::wire_bytes with the per-frame figures computed once.
   std::int64_t wire_bytes(std::int64_t payload) const {

@@ -294,13 +294,13 @@ class Cluster final : public EventHandler,
   void charge_stack(int host, std::int64_t bytes);
   std::int64_t to_owner_bytes(const Request& r) const;
   // The bytes a receiving host's job is charged per KiB for: none when the NIC's receive-queue
-  // threads do that work (network.hpp; receive() charges it), all of them otherwise.
-  std::int64_t received(std::int64_t bytes) const { return receive_threads_ ? 0 : bytes; }
+  // threads do that work (network.hpp; defer_received() charges it), all of them otherwise.
+  std::int64_t received_on_job(std::int64_t bytes) const { return receive_threads_ ? 0 : bytes; }
   // With receive queues: `bytes` arrived at `host`; the queue's thread did their per-KiB work
   // on one of the host's cores, so the shared cores take it on as deferred work: the host's
   // next CPU job carries it (call it after the job of the message's own handler, which has
   // already waited for the queue).
-  void receive(int host, std::int64_t bytes);
+  void defer_received(int host, std::int64_t bytes);
   std::uint32_t pool_device(int host, int object, std::uint64_t offset) const;
   // OSA write buffers
   /// One request (a unit-bounded part of a submitted I/O): client CPU, then the I/O path.

@@ -307,7 +307,7 @@ AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const
       report.rows.push_back(p);
     };
     // Relative error in %, and one predicted row.
-    auto relative = [&](double predicted) { return 100.0 * (predicted - m.value) / std::fabs(m.value); };
+    auto relative = [&](double predicted) { return error_pct(m, predicted); };
     auto record = [&](AccuracyClass cls, double predicted, double error_pct) {
       p.cls = cls;
       p.predicted = p.predicted_min = p.predicted_max = predicted;
@@ -463,9 +463,25 @@ AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const
 }
 }  // namespace
 
+// Relative error in % of a prediction against a row. A row in "ms-floor" is a latency its
+// report floored to whole milliseconds: HCIBench's fio parser (parseFioResult.rb, the versions
+// that print two decimals) sums each VM's p95 from fio's JSON, integer nanoseconds, and divides
+// by the integer VMs x 1000000, a Ruby integer division; a later version divides by 1000000.0
+// and prints four decimals. Seed 000's three p95 figures (10.00, 1.00, 52.00) are all whole. So
+// a measured v stands for [v, v + 1) ms, and a prediction inside that is exact; outside, the
+// error is taken against the interval's nearer end.
+double error_pct(const Measurement& m, double predicted) {
+  if (m.unit == "ms-floor") {
+    const double nearest = std::clamp(predicted, m.value, m.value + 1.0);
+    return 100.0 * (predicted - nearest) / nearest;
+  }
+  return 100.0 * (predicted - m.value) / std::fabs(m.value);
+}
+
 // Replications: the same rows predicted with scenario seeds 1..N (placement, every random
 // choice), combined row by row. A row's error is affine in its prediction (relative % or
-// points), so the mean error is the error of the mean prediction.
+// points), so the mean error is the error of the mean prediction; a floored row's is
+// recomputed at the mean prediction.
 AccuracyReport evaluate(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog,
                         const AccuracyOptions& options, const std::function<void(double)>& progress) {
   const int n = static_cast<int>(check::in_range(options.replications, 1, 100, "accuracy replications"));
@@ -504,6 +520,8 @@ AccuracyReport evaluate(const std::vector<Measurement>& measurements, const Hard
     if (c.cls == AccuracyClass::unsupported) continue;
     c.predicted /= n;
     c.error_pct /= n;
+    // A floored row's error is not affine in the prediction: take it at the mean prediction.
+    if (c.m.unit == "ms-floor") c.error_pct = error_pct(c.m, c.predicted);
   }
   combined.summary = summarize(combined.rows);
   combined.replications = n;

@@ -51,6 +51,29 @@ TEST_CASE("data/measurements.csv loads and its scenarios exist") {
   }
 }
 
+TEST_CASE("a row floored to whole milliseconds is exact anywhere in its millisecond") {
+  // HCIBench's fio parser floors its p95 figures to whole ms (accuracy.hpp, error_pct): a
+  // measured 1.00 ms stands for 1 to 2 ms.
+  Measurement floored;
+  floored.value = 1.0;
+  floored.unit = "ms-floor";
+  CHECK(error_pct(floored, 1.0) == 0.0);
+  CHECK(error_pct(floored, 1.55) == 0.0);
+  CHECK(error_pct(floored, 0.9) == Approx(-10.0));
+  CHECK(error_pct(floored, 2.5) == Approx(25.0));    // against 2 ms, the interval's upper end
+  Measurement plain = floored;
+  plain.unit = "ms";
+  CHECK(error_pct(plain, 1.55) == Approx(55.0));
+  // Seed 000's three HCIBench p95 rows carry the unit.
+  int rows = 0;
+  for (const Measurement& m : load_measurements(default_data_dir() + "/measurements.csv"))
+    if (m.seed_file.rfind("000", 0) == 0 && m.metric.find("_p95_ms") != std::string::npos && m.value > 0) {
+      CHECK(m.unit == "ms-floor");
+      ++rows;
+    }
+  CHECK(rows == 3);
+}
+
 TEST_CASE("calibration files round-trip and reject unknown or out-of-range parameters") {
   Calibration c = Calibration::defaults();
   c.set("vsan_cpu_scale", 2.5);

@@ -32,6 +32,10 @@ struct Measurement {
 };
 
 std::vector<Measurement> load_measurements(const std::string& path);
+/// Relative error in % of `predicted` against row `m`: (predicted - value) / |value|, or for a
+/// row in "ms-floor" (a latency its report floored to whole ms, HCIBench's p95 figures)
+/// against the interval [value, value + 1) ms, 0 inside it.
+double error_pct(const Measurement& m, double predicted);
 
 enum class AccuracyClass { throughput, mean_latency, other, ratio, unsupported };
 const char* accuracy_class_name(AccuracyClass c);

@@ -458,7 +458,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     o.expect_map({"write_buffer_gb", "hybrid_read_cache_share", "destage_start_fill", "destage_idle_fill", "destage_batch_blocks",
                   "destage_depth", "congestion_start_fill", "congestion_full_fill", "congestion_delay_a_us",
                   "congestion_delay_b", "stripe_unit_kb", "dedupe_lookup_miss", "lsom_worlds_per_dg",
-                  "lsom_cost_factor"});
+                  "lsom_cost_factor", "destage_reduction"});
     OsaSettings& s = out.osa;
     const double buffer_gb = o.number("write_buffer_gb", static_cast<double>(s.write_buffer.count()) / 1e9);
     if (!(buffer_gb >= 0.001 && buffer_gb <= 1e5))
@@ -477,6 +477,8 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     s.dedupe_lookup_miss = o.number("dedupe_lookup_miss", s.dedupe_lookup_miss);
     s.lsom_worlds_per_dg = static_cast<int>(o.integer("lsom_worlds_per_dg", s.lsom_worlds_per_dg, 0, 64));
     s.lsom_cost_factor = o.number("lsom_cost_factor", s.lsom_cost_factor);
+    s.reduction_on_world =
+        o.choice("destage_reduction", s.reduction_on_world ? "world" : "shared", {"world", "shared"}) == "world";
   }
   if (c.has("esa")) {
     const YamlReader e = c.child("esa");

@@ -465,9 +465,20 @@ void Cluster::subop_done(std::uint32_t sub) {
     case SubKind::foreground: return;   // above
     case SubKind::destage_read: {
       // Fingerprint and compress on the disk group's host, then write to capacity.
-      s.kind = SubKind::destage_cpu;
       HostCpu& cpu = *cpus_[s.host];
       const Bytes b{s.device_bytes};
+      if (!spec_.osa.reduction_on_world && !groups_[s.parent].parked.empty() &&
+          (spec_.services.dedupe || spec_.services.compression)) {
+        // osa.destage_reduction: shared. The reduction runs on the shared cores first; the
+        // batch's per-operation work then takes the world (destage_reduce, below).
+        Time reduction = Time::zero();
+        if (spec_.services.dedupe) reduction += cpu.charge(CpuStage::dedupe, b);
+        if (spec_.services.compression) reduction += cpu.charge(CpuStage::compression, b);
+        s.kind = SubKind::destage_reduce;
+        cpu.run(token(kSubCpu, sub), reduction);
+        return;
+      }
+      s.kind = SubKind::destage_cpu;
       Time work = cpu.charge(CpuStage::destage, b);
       if (spec_.services.dedupe) work += cpu.charge(CpuStage::dedupe, b);
       if (spec_.services.compression) work += cpu.charge(CpuStage::compression, b);
@@ -475,6 +486,17 @@ void Cluster::subop_done(std::uint32_t sub) {
       // (see component_work).
       if (spec_.policy.encryption)
         work += cpu.charge(CpuStage::encryption, b) +
+                cpu.charge(CpuStage::encryption, Bytes{scaled(s.device_bytes, reduction_.total())});
+      run_destage_cpu(sub, cpu, work);
+      return;
+    }
+    case SubKind::destage_reduce: {
+      // Reduced on the shared cores: the batch's per-operation (and encryption) work on the world.
+      s.kind = SubKind::destage_cpu;
+      HostCpu& cpu = *cpus_[s.host];
+      Time work = cpu.charge(CpuStage::destage, Bytes{s.device_bytes});
+      if (spec_.policy.encryption)
+        work += cpu.charge(CpuStage::encryption, Bytes{s.device_bytes}) +
                 cpu.charge(CpuStage::encryption, Bytes{scaled(s.device_bytes, reduction_.total())});
       run_destage_cpu(sub, cpu, work);
       return;
@@ -692,7 +714,7 @@ void Cluster::after_cpu(std::uint64_t tok) {
     case kClientCpu: after_client_cpu(index); break;
     case kOwnerCpu: fan_out(index); break;
     case kSubCpu:
-      if (subops_[index].kind == SubKind::destage_cpu) subop_done(index);
+      if (subops_[index].kind == SubKind::destage_cpu || subops_[index].kind == SubKind::destage_reduce) subop_done(index);
       else subop_device(index);
       break;
     default: break;   // kIgnore: fire-and-forget stack work

@@ -196,6 +196,11 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.lsom_cost_factor=1e13"}),
                     Catch::Contains("osa.lsom_cost_factor") && Catch::Contains("<= 1000"));
   CHECK(parse(kExample, {"cluster.esa.gc_factor=4"}).cluster.esa.gc_factor == 4);
+  // Where the elevator's data reduction runs: its LSOM world (the default) or the shared cores.
+  CHECK(parse(kExample).cluster.osa.reduction_on_world);
+  CHECK(!parse(kExample, {"cluster.osa.destage_reduction=shared"}).cluster.osa.reduction_on_world);
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.destage_reduction=helpers"}),
+                    Catch::Contains("osa.destage_reduction = 'helpers' is not allowed; expected world | shared"));
   // The elevator's idle fill: at most its start fill (equal turns the idle drain off).
   CHECK(parse(kExample, {"cluster.osa.destage_idle_fill=0.3"}).cluster.osa.destage_idle_fill == 0.3);
   CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.destage_idle_fill=0.5"}),

@@ -517,6 +517,38 @@ TEST_CASE("OSA LSOM worlds run the destage fingerprinting and compression, remot
   CHECK(k1.destage_waits == 0);
 }
 
+TEST_CASE("osa.destage_reduction shared: the elevator's fingerprinting and compression leave the worlds for the shared cores") {
+  // The setup above, with the reduction on the shared cores: the worlds (whose per-operation
+  // work costs nothing here) stay idle, and the shared cores are charged exactly the destaged
+  // KiB x (dedupe + compression per KiB) at the host clock, once.
+  ClusterSpec c = test::osa_cluster(4);
+  c.osa.lsom_worlds_per_dg = 1;
+  c.osa.reduction_on_world = false;
+  c.osa.write_buffer = 256_MiB;
+  c.services.dedupe = true;
+  c.services.compression = true;
+  c.cpu_costs.component_us = 0;
+  c.cpu_costs.destage_us = 0;
+  WorkloadSpec w;
+  w.read_pct = 0;
+  w.vms = 1;
+  w.vmdks_per_vm = 4;
+  w.outstanding_per_vmdk = 8;
+  double world_busy_s = 0, reduction_s = 0;
+  IoCounters k;
+  run_loop(c, w, 50_ms, 400_ms, DataProfile{50, 50}, &k, [&](const Cluster& cluster) {
+    for (const auto& world : cluster.lsom_worlds()) world_busy_s += world->utilisation() * 0.4;
+    for (int h = 0; h < 4; ++h)
+      reduction_s += (cluster.cpu(h).stage_time(CpuStage::dedupe) + cluster.cpu(h).stage_time(CpuStage::compression)).seconds();
+  });
+  const double per_kib_s = (c.cpu_costs.dedupe_us_per_kib + c.cpu_costs.compression_us_per_kib) * 1e-6 * 2.5 / 3.0;
+  const double expected_s = static_cast<double>(k.bg_device_read_bytes) / 1024.0 * per_kib_s;
+  INFO("world busy " << world_busy_s << " s, reduction on shared cores " << reduction_s << " s, expected " << expected_s);
+  CHECK(k.bg_device_read_bytes > 0);
+  CHECK(world_busy_s < 1e-3 * expected_s);
+  CHECK(reduction_s == Approx(expected_s).epsilon(0.05));
+}
+
 TEST_CASE("with LSOM worlds drain() destages every buffered byte through the parked batches") {
   // 2048 scattered 4 KiB writes (8 MiB, 16 MiB with the replica) into 1 TiB objects, then a
   // drain: with 8 batches in flight per capacity device and one on each world, batches park

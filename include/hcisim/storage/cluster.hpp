@@ -174,7 +174,7 @@ class Cluster final : public EventHandler,
   };
   // Foreground first, then the resync read (the other kind whose data travels back to the
   // requester), so each test is one comparison on the hot path.
-  enum class SubKind : std::uint8_t { foreground, resync_read, resync_write, destage_read, destage_cpu, destage_write,
+  enum class SubKind : std::uint8_t { foreground, resync_read, resync_write, destage_read, destage_reduce, destage_cpu, destage_write,
                                       stripe, fill };
   enum EventTagKind : EventTag { kAfterDelay = 1, kResyncPump, kIdleCheck };
 

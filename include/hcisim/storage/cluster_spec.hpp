@@ -84,6 +84,12 @@ struct OsaSettings {
   // CpuCosts) relative to the same stages on shared cores; their per-KiB work (dedupe
   // fingerprints, compression) runs at the algorithms' own rates. A calibration parameter.
   double lsom_cost_factor = 1.0;
+  // Where the elevator's data reduction (SHA-1 fingerprints, LZ4) runs when the group has an
+  // LSOM world: on that world with the batch's per-operation work (true, the default), or on
+  // the host's shared cores, in FIFO order with their other work, before the batch's
+  // per-operation work takes the world (false: helper threads). VMware publishes neither;
+  // docs/accuracy.md, "Where the elevator's data reduction runs", shows seed 000 under both.
+  bool reduction_on_world = true;
 };
 
 /// ESA log-structured layer parameters (section 2).

@@ -87,8 +87,9 @@ struct OsaSettings {
   // Where the elevator's data reduction (SHA-1 fingerprints, LZ4) runs when the group has an
   // LSOM world: on that world with the batch's per-operation work (true, the default), or on
   // the host's shared cores, in FIFO order with their other work, before the batch's
-  // per-operation work takes the world (false: helper threads). VMware publishes neither;
-  // docs/accuracy.md, "Where the elevator's data reduction runs", shows seed 000 under both.
+  // per-operation work takes the world (false: helper threads). ASSUMED: VMware publishes
+  // neither; the world is kept by the fit's loss (docs/accuracy.md, "Where the elevator's data
+  // reduction runs", shows seed 000 under both).
   bool reduction_on_world = true;
 };
 

@@ -63,6 +63,13 @@ TEST_CASE("predictions of the seed measurements, over placement seeds 1-3", "[ac
   const Prediction& write = row(r, "000", "fio-4k-70r", "write_latency_ms");
   CHECK(std::fabs(read.error_pct) <= 30.0);
   CHECK(row(r, "000", "fio-4k-70r", "read_p95_ms").predicted >= 2.0 * read.predicted);
+  // Both p95 rows within 30 % of the interval HCIBench's whole-millisecond figure stands for
+  // (10-11 and 1-2 ms; accuracy.hpp, error_pct): +11 % and 0 % today.
+  for (const char* metric : {"read_p95_ms", "write_p95_ms"}) {
+    const Prediction& p = row(r, "000", "fio-4k-70r", metric);
+    INFO(metric << ": predicted " << p.predicted << ", error " << p.error_pct << " %");
+    CHECK(std::fabs(p.error_pct) <= 30.0);
+  }
   CHECK(worst_seed_pct(row(r, "000", "fio-4k-70r", "iops")) <= 30.0);
   // Ratchet (target 30 %): writes wait for the elevator's batch on their group's LSOM world,
   // 0.48 ms against the measured 0.87 (-45 %; -40 % while each write's receive work was part

@@ -149,6 +149,9 @@ std::vector<Measurement> load_measurements(const std::string& path) {
     if (m.kind != "absolute" && m.kind != "ratio")
       throw InvalidArgument(path + ":" + std::to_string(m.line) + ": column 'kind' = '" + m.kind +
                             "' is not allowed; expected absolute or ratio");
+    if (m.unit == "ms-floor" && (m.metric.size() < 3 || m.metric.compare(m.metric.size() - 3, 3, "_ms") != 0))
+      throw InvalidArgument(path + ":" + std::to_string(m.line) + ": column 'unit' = 'ms-floor' is not allowed for metric '" +
+                            m.metric + "'; it marks a latency in ms (a metric ending in _ms) floored to whole ms");
     if (m.kind == "absolute" && !(m.value >= 0))
       throw InvalidArgument(path + ":" + std::to_string(m.line) + ": column 'value' = " + std::to_string(m.value) +
                             " is not allowed for an absolute measurement; expected a value >= 0");

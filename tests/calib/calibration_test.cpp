@@ -72,6 +72,14 @@ TEST_CASE("a row floored to whole milliseconds is exact anywhere in its millisec
       ++rows;
     }
   CHECK(rows == 3);
+  // The unit belongs to latencies only.
+  const fs::path dir = fs::temp_directory_path() / "hcisim_floor_unit_test";
+  fs::create_directories(dir);
+  std::ofstream(dir / "m.csv") << "seed_file,scenario,workload,metric,value,unit,kind,notes\n"
+                                  "000_x.txt,examples/scenarios/x.yaml,w,cpu_usage_pct,50,ms-floor,absolute,n\n";
+  CHECK_THROWS_WITH(load_measurements((dir / "m.csv").string()),
+                    Catch::Contains("m.csv:2: column 'unit' = 'ms-floor' is not allowed for metric 'cpu_usage_pct'"));
+  fs::remove_all(dir);
 }
 
 TEST_CASE("calibration files round-trip and reject unknown or out-of-range parameters") {

@@ -149,9 +149,16 @@ std::vector<Measurement> load_measurements(const std::string& path) {
     if (m.kind != "absolute" && m.kind != "ratio")
       throw InvalidArgument(path + ":" + std::to_string(m.line) + ": column 'kind' = '" + m.kind +
                             "' is not allowed; expected absolute or ratio");
-    if (m.unit == "ms-floor" && (m.metric.size() < 3 || m.metric.compare(m.metric.size() - 3, 3, "_ms") != 0))
-      throw InvalidArgument(path + ":" + std::to_string(m.line) + ": column 'unit' = 'ms-floor' is not allowed for metric '" +
-                            m.metric + "'; it marks a latency in ms (a metric ending in _ms) floored to whole ms");
+    static const char* const kUnits[] = {"ms", "ms-floor", "s", "%", "IO/s", "I/Os", "MiB/s", "MB/s", "bytes", "x", "ratio"};
+    if (std::find_if(std::begin(kUnits), std::end(kUnits), [&](const char* u) { return m.unit == u; }) == std::end(kUnits))
+      throw InvalidArgument(path + ":" + std::to_string(m.line) + ": column 'unit' = '" + m.unit +
+                            "' is not allowed; expected ms, ms-floor, s, %, IO/s, I/Os, MiB/s, MB/s, bytes, x or ratio");
+    int op = 0;
+    double q = 0;
+    if (m.unit == "ms-floor" && (m.kind != "absolute" || !percentile_metric(m.metric, &op, &q)))
+      throw InvalidArgument(path + ":" + std::to_string(m.line) + ": column 'unit' = 'ms-floor' is not allowed for " + m.kind +
+                            " metric '" + m.metric +
+                            "'; it marks a measured latency percentile (read_p95_ms ...) floored to whole ms");
     if (m.kind == "absolute" && !(m.value >= 0))
       throw InvalidArgument(path + ":" + std::to_string(m.line) + ": column 'value' = " + std::to_string(m.value) +
                             " is not allowed for an absolute measurement; expected a value >= 0");
@@ -552,13 +559,19 @@ std::string format_accuracy(const AccuracyReport& report, bool include_unsupport
     if (p.cls == AccuracyClass::unsupported)
       std::snprintf(buf, sizeof buf, "%-5.3s %-58.58s %-20.20s %12.6g %12s %9s  %s\n", p.m.seed_file.c_str(), scen.c_str(),
                     p.m.metric.c_str(), p.m.value, "-", "-", p.reason.c_str());
-    else if (spread)
-      std::snprintf(buf, sizeof buf, "%-5.3s %-58.58s %-20.20s %12.6g %12.6g %+9.1f  %-16s%11.6g  %11.6g\n",
-                    p.m.seed_file.c_str(), scen.c_str(), p.m.metric.c_str(), p.m.value, p.predicted, p.error_pct,
-                    accuracy_class_name(p.cls), p.predicted_min, p.predicted_max);
-    else
-      std::snprintf(buf, sizeof buf, "%-5.3s %-58.58s %-20.20s %12.6g %12.6g %+9.1f  %s\n", p.m.seed_file.c_str(),
-                    scen.c_str(), p.m.metric.c_str(), p.m.value, p.predicted, p.error_pct, accuracy_class_name(p.cls));
+    else {
+      // A floored row prints the interval it stands for ("10-11"), the interval its error is taken against.
+      char measured[32];
+      if (p.m.unit == "ms-floor") std::snprintf(measured, sizeof measured, "%g-%g", p.m.value, p.m.value + 1);
+      else std::snprintf(measured, sizeof measured, "%.6g", p.m.value);
+      if (spread)
+        std::snprintf(buf, sizeof buf, "%-5.3s %-58.58s %-20.20s %12s %12.6g %+9.1f  %-16s%11.6g  %11.6g\n",
+                      p.m.seed_file.c_str(), scen.c_str(), p.m.metric.c_str(), measured, p.predicted, p.error_pct,
+                      accuracy_class_name(p.cls), p.predicted_min, p.predicted_max);
+      else
+        std::snprintf(buf, sizeof buf, "%-5.3s %-58.58s %-20.20s %12s %12.6g %+9.1f  %s\n", p.m.seed_file.c_str(),
+                      scen.c_str(), p.m.metric.c_str(), measured, p.predicted, p.error_pct, accuracy_class_name(p.cls));
+    }
     os << buf;
   }
   os << "\n" << format_summary(report.summary);

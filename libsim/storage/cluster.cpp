@@ -395,7 +395,7 @@ void Cluster::run_lsom(std::uint32_t sub, HostCpu& cpu, Time work) {
 // destage batch at a time and a foreground operation waits behind at most one (VMware
 // publishes neither the elevator's threads nor its batch size). With every batch in flight
 // queued at the world at once, a write waited behind up to destage_depth batches even at
-// light load: seed 000's write p95 came out at 5 ms against 1.0 measured, and its p95 knee at
+// light load: seed 000's write p95 came out at 5 ms against 1-2 ms measured, and its p95 knee at
 // 5 ms fell to about 1,100 IOPS. The batches' device I/O still overlaps (destage_depth).
 void Cluster::run_destage_cpu(std::uint32_t sub, HostCpu& cpu, Time work) {
   DiskGroup& dg = groups_[subops_[sub].parent];

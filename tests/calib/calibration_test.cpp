@@ -78,7 +78,16 @@ TEST_CASE("a row floored to whole milliseconds is exact anywhere in its millisec
   std::ofstream(dir / "m.csv") << "seed_file,scenario,workload,metric,value,unit,kind,notes\n"
                                   "000_x.txt,examples/scenarios/x.yaml,w,cpu_usage_pct,50,ms-floor,absolute,n\n";
   CHECK_THROWS_WITH(load_measurements((dir / "m.csv").string()),
-                    Catch::Contains("m.csv:2: column 'unit' = 'ms-floor' is not allowed for metric 'cpu_usage_pct'"));
+                    Catch::Contains("m.csv:2: column 'unit' = 'ms-floor' is not allowed for absolute metric 'cpu_usage_pct'"));
+  // So does a mean latency: only percentiles are floored.
+  std::ofstream(dir / "m.csv") << "seed_file,scenario,workload,metric,value,unit,kind,notes\n"
+                                  "000_x.txt,examples/scenarios/x.yaml,w,write_latency_ms,0.87,ms-floor,absolute,n\n";
+  CHECK_THROWS_WITH(load_measurements((dir / "m.csv").string()), Catch::Contains("metric 'write_latency_ms'"));
+  // And a unit the comparison does not know is refused, naming the allowed ones.
+  std::ofstream(dir / "m.csv") << "seed_file,scenario,workload,metric,value,unit,kind,notes\n"
+                                  "000_x.txt,examples/scenarios/x.yaml,w,write_p95_ms,1,ms_floor,absolute,n\n";
+  CHECK_THROWS_WITH(load_measurements((dir / "m.csv").string()),
+                    Catch::Contains("m.csv:2: column 'unit' = 'ms_floor' is not allowed; expected ms, ms-floor"));
   fs::remove_all(dir);
 }
 

@@ -200,7 +200,8 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   CHECK(parse(kExample).cluster.osa.reduction_on_world);
   CHECK(!parse(kExample, {"cluster.osa.destage_reduction=shared"}).cluster.osa.reduction_on_world);
   CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.destage_reduction=helpers"}),
-                    Catch::Contains("osa.destage_reduction = 'helpers' is not allowed; expected world | shared"));
+                    Catch::Contains("test.yaml (--set): ") &&
+                        Catch::Contains("osa.destage_reduction = 'helpers' is not allowed; expected world | shared"));
   // The elevator's idle fill: at most its start fill (equal turns the idle drain off).
   CHECK(parse(kExample, {"cluster.osa.destage_idle_fill=0.3"}).cluster.osa.destage_idle_fill == 0.3);
   CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.destage_idle_fill=0.5"}),

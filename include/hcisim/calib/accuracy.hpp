@@ -34,7 +34,8 @@ struct Measurement {
 std::vector<Measurement> load_measurements(const std::string& path);
 /// Relative error in % of `predicted` against row `m`: (predicted - value) / |value|, or for a
 /// row in "ms-floor" (a latency its report floored to whole ms, HCIBench's p95 figures)
-/// against the interval [value, value + 1) ms, 0 inside it.
+/// against the interval [value, value + 1) ms, 0 inside it. Rows with value 0 are never
+/// scored (the report has no such I/O): the result is then not a number.
 double error_pct(const Measurement& m, double predicted);
 
 enum class AccuracyClass { throughput, mean_latency, other, ratio, unsupported };

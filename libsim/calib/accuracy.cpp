@@ -150,9 +150,12 @@ std::vector<Measurement> load_measurements(const std::string& path) {
       throw InvalidArgument(path + ":" + std::to_string(m.line) + ": column 'kind' = '" + m.kind +
                             "' is not allowed; expected absolute or ratio");
     static const char* const kUnits[] = {"ms", "ms-floor", "s", "%", "IO/s", "I/Os", "MiB/s", "MB/s", "bytes", "x", "ratio"};
-    if (std::find_if(std::begin(kUnits), std::end(kUnits), [&](const char* u) { return m.unit == u; }) == std::end(kUnits))
+    if (std::find_if(std::begin(kUnits), std::end(kUnits), [&](const char* u) { return m.unit == u; }) == std::end(kUnits)) {
+      std::string allowed;
+      for (const char* u : kUnits) allowed += std::string(allowed.empty() ? "" : ", ") + u;
       throw InvalidArgument(path + ":" + std::to_string(m.line) + ": column 'unit' = '" + m.unit +
-                            "' is not allowed; expected ms, ms-floor, s, %, IO/s, I/Os, MiB/s, MB/s, bytes, x or ratio");
+                            "' is not allowed; expected " + allowed);
+    }
     int op = 0;
     double q = 0;
     if (m.unit == "ms-floor" && (m.kind != "absolute" || !percentile_metric(m.metric, &op, &q)))

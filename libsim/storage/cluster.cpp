@@ -386,6 +386,25 @@ Time Cluster::component_work(HostCpu& cpu, const SubOp& s) {
   return work;
 }
 
+// The elevator's data reduction of a destage batch of `b` logical bytes: SHA-1 fingerprints
+// and LZ4, as the cluster's data services have them.
+Time Cluster::reduction_work(HostCpu& cpu, Bytes b) {
+  Time work = Time::zero();
+  if (spec_.services.dedupe) work += cpu.charge(CpuStage::dedupe, b);
+  if (spec_.services.compression) work += cpu.charge(CpuStage::compression, b);
+  return work;
+}
+
+// A destage batch's own work: the elevator's bookkeeping, and on encrypted disk groups the
+// decryption of what it read and the encryption of what it writes back (see component_work).
+Time Cluster::batch_work(HostCpu& cpu, std::int64_t bytes) {
+  Time work = cpu.charge(CpuStage::destage, Bytes{bytes});
+  if (spec_.policy.encryption)
+    work += cpu.charge(CpuStage::encryption, Bytes{bytes}) +
+            cpu.charge(CpuStage::encryption, Bytes{scaled(bytes, reduction_.total())});
+  return work;
+}
+
 void Cluster::run_lsom(std::uint32_t sub, HostCpu& cpu, Time work) {
   if (Station* world = world_of(subops_[sub].device)) world->arrive(token(kSubCpu, sub), work);
   else cpu.run(token(kSubCpu, sub), work);
@@ -466,39 +485,24 @@ void Cluster::subop_done(std::uint32_t sub) {
     case SubKind::destage_read: {
       // Fingerprint and compress on the disk group's host, then write to capacity.
       HostCpu& cpu = *cpus_[s.host];
-      const Bytes b{s.device_bytes};
+      const Time reduction = reduction_work(cpu, Bytes{s.device_bytes});
       if (!spec_.osa.reduction_on_world && !groups_[s.parent].parked.empty() &&
           (spec_.services.dedupe || spec_.services.compression)) {
         // osa.destage_reduction: shared. The reduction runs on the shared cores first; the
-        // batch's per-operation work then takes the world (destage_reduce, below).
-        Time reduction = Time::zero();
-        if (spec_.services.dedupe) reduction += cpu.charge(CpuStage::dedupe, b);
-        if (spec_.services.compression) reduction += cpu.charge(CpuStage::compression, b);
+        // batch's own work then takes the world (destage_reduce, below).
         s.kind = SubKind::destage_reduce;
         cpu.run(token(kSubCpu, sub), reduction);
         return;
       }
       s.kind = SubKind::destage_cpu;
-      Time work = cpu.charge(CpuStage::destage, b);
-      if (spec_.services.dedupe) work += cpu.charge(CpuStage::dedupe, b);
-      if (spec_.services.compression) work += cpu.charge(CpuStage::compression, b);
-      // Encrypted disk groups decrypt what the elevator read and encrypt what it writes back
-      // (see component_work).
-      if (spec_.policy.encryption)
-        work += cpu.charge(CpuStage::encryption, b) +
-                cpu.charge(CpuStage::encryption, Bytes{scaled(s.device_bytes, reduction_.total())});
-      run_destage_cpu(sub, cpu, work);
+      run_destage_cpu(sub, cpu, batch_work(cpu, s.device_bytes) + reduction);
       return;
     }
     case SubKind::destage_reduce: {
-      // Reduced on the shared cores: the batch's per-operation (and encryption) work on the world.
+      // Reduced on the shared cores: the batch's own work on the world.
       s.kind = SubKind::destage_cpu;
       HostCpu& cpu = *cpus_[s.host];
-      Time work = cpu.charge(CpuStage::destage, Bytes{s.device_bytes});
-      if (spec_.policy.encryption)
-        work += cpu.charge(CpuStage::encryption, Bytes{s.device_bytes}) +
-                cpu.charge(CpuStage::encryption, Bytes{scaled(s.device_bytes, reduction_.total())});
-      run_destage_cpu(sub, cpu, work);
+      run_destage_cpu(sub, cpu, batch_work(cpu, s.device_bytes));
       return;
     }
     case SubKind::destage_cpu: {

@@ -475,23 +475,38 @@ TEST_CASE("OSA LSOM worlds pin cores, more worlds than cores is an error naming 
   CHECK(ok.cpu(0).cores().servers() == 2 * c.hosts[0].cpu.threads_per_core);   // the free cores' threads
 }
 
-TEST_CASE("OSA LSOM worlds run the destage fingerprinting and compression, remote stack work still runs") {
-  // Writes only, with dedupe and compression, into a small write buffer so the elevator runs.
-  // Component and destage bookkeeping cost nothing here, so the worlds' busy time is exactly
-  // the destaged KiB x (dedupe + compression per KiB) at the host clock (2.5 / 3.0 GHz).
+namespace {
+// Four hosts, one LSOM world per disk group, dedupe and compression, a 256 MiB write buffer so
+// the elevator runs, and no component work: the worlds' busy time is the destage batches'.
+ClusterSpec reducing_osa_cluster(double destage_us) {
   ClusterSpec c = test::osa_cluster(4);
   c.osa.lsom_worlds_per_dg = 1;
-  c.osa.lsom_cost_factor = 0.5;   // scales per-operation work only: the per-KiB work is not scaled
   c.osa.write_buffer = 256_MiB;
   c.services.dedupe = true;
   c.services.compression = true;
   c.cpu_costs.component_us = 0;
-  c.cpu_costs.destage_us = 0;
+  c.cpu_costs.destage_us = destage_us;
+  return c;
+}
+
+// Writes only, from one VM on esx0: the other hosts only hold components.
+WorkloadSpec one_writing_vm() {
   WorkloadSpec w;
   w.read_pct = 0;
-  w.vms = 1;   // one VM on esx0: the other hosts only hold components
+  w.vms = 1;
   w.vmdks_per_vm = 4;
   w.outstanding_per_vmdk = 8;
+  return w;
+}
+}  // namespace
+
+TEST_CASE("OSA LSOM worlds run the destage fingerprinting and compression, remote stack work still runs") {
+  // Writes only, with dedupe and compression, into a small write buffer so the elevator runs.
+  // Component and destage bookkeeping cost nothing here, so the worlds' busy time is exactly
+  // the destaged KiB x (dedupe + compression per KiB) at the host clock (2.5 / 3.0 GHz).
+  ClusterSpec c = reducing_osa_cluster(0);
+  c.osa.lsom_cost_factor = 0.5;   // scales per-operation work only: the per-KiB work is not scaled
+  const WorkloadSpec w = one_writing_vm();
   double world_busy_s = 0;
   std::uint64_t remote_stack_jobs = 0;
   IoCounters k;
@@ -521,20 +536,10 @@ TEST_CASE("osa.destage_reduction shared: the elevator's fingerprinting and compr
   // The setup above, with the reduction on the shared cores: the shared cores are charged
   // exactly the destaged KiB x (dedupe + compression per KiB) at the host clock, once, and the
   // worlds only each batch's bookkeeping (destage_us, at lsom_cost_factor 1): batches x 40 us.
-  ClusterSpec c = test::osa_cluster(4);
-  c.osa.lsom_worlds_per_dg = 1;
+  ClusterSpec c = reducing_osa_cluster(40);
   c.osa.lsom_cost_factor = 1.0;
   c.osa.reduction_on_world = false;
-  c.osa.write_buffer = 256_MiB;
-  c.services.dedupe = true;
-  c.services.compression = true;
-  c.cpu_costs.component_us = 0;
-  c.cpu_costs.destage_us = 40;
-  WorkloadSpec w;
-  w.read_pct = 0;
-  w.vms = 1;
-  w.vmdks_per_vm = 4;
-  w.outstanding_per_vmdk = 8;
+  const WorkloadSpec w = one_writing_vm();
   double world_busy_s = 0, reduction_s = 0;
   IoCounters k;
   run_loop(c, w, 50_ms, 400_ms, DataProfile{50, 50}, &k, [&](const Cluster& cluster) {

@@ -266,6 +266,8 @@ class Cluster final : public EventHandler,
   /// a random transfer (a hybrid destage batch), 1 otherwise.
   void subop_device(std::uint32_t sub, std::uint32_t extents = 1);
   Time component_work(HostCpu& cpu, const SubOp& s);
+  Time reduction_work(HostCpu& cpu, Bytes b);
+  Time batch_work(HostCpu& cpu, std::int64_t bytes);
   bool streams_on(std::uint32_t device) const;
   /// The LSOM worlds of the disk group holding `device`, or null (ESA; OSA on shared cores).
   Station* world_of(std::uint32_t device) const;

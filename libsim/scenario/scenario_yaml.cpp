@@ -20,7 +20,8 @@
 //   policy: {raid: raid1 | raid5 | raid6, ftt, checksum, encryption, stripe_width (1..12)}
 //   data_services: {dedupe, compression}
 //   workload: one of hcibench: <job name> | diskspd: "<command line>" | fio: "<options>" |
-//             preset: oltp32k | easy_run: <profile>, then any explicit field below overrides:
+//             preset: oltp32k | easy_run: <profile> (with easy_run_release: the HCIBench
+//             release, default 2.8.4: its layout), then any explicit field below overrides:
 //             vms, vmdks_per_vm, outstanding_per_vmdk, block_size, read_pct, random_pct,
 //             working_set_pct, vmdk_size, compress_pct, dedupe_pct, duration_s, warmup_s, history_s,
 //             iops_limit_per_vm, latency_target_ms, vscsi (pvscsi | lsilogic),
@@ -493,7 +494,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
 // One workload's keys (`workload:`, or a group with the workload's keys laid under its own).
 // `threads_per_vmdk` gets DiskSpd's -t.
 WorkloadSpec read_workload_spec(const YamlReader& w, const ClusterSpec& cluster, int& threads_per_vmdk) {
-  w.expect_map({"hcibench", "diskspd", "fio", "preset", "easy_run", "vms", "vmdks_per_vm", "outstanding_per_vmdk",
+  w.expect_map({"hcibench", "diskspd", "fio", "preset", "easy_run", "easy_run_release", "vms", "vmdks_per_vm", "outstanding_per_vmdk",
                 "block_size", "read_pct", "random_pct", "working_set_pct", "vmdk_size", "compress_pct", "dedupe_pct",
                 "duration_s", "warmup_s", "history_s", "iops_limit_per_vm", "latency_target_ms", "vscsi",
                 "vscsi_disk_queue", "vscsi_adapter_queue", "auto_precision_pct", "auto_max_s", "name", "groups"});
@@ -516,8 +517,17 @@ WorkloadSpec read_workload_spec(const YamlReader& w, const ClusterSpec& cluster,
   else if (w.has("diskspd")) spec = at_key("diskspd", [](const std::string& v) { return parse_diskspd(v); });
   else if (w.has("fio")) spec = at_key("fio", [](const std::string& v) { return parse_fio_options(v); });
   else if (w.has("preset")) spec = at_key("preset", [](const std::string& v) { return preset(v); });
-  else if (w.has("easy_run"))
-    spec = at_key("easy_run", [&cluster](const std::string& v) { return easy_run(cluster, parse_easy_run_profile(v)); });
+  if (w.has("easy_run_release") && !w.has("easy_run"))
+    w.fail("easy_run_release sets the layout of HCIBench's Easy Run; give it with easy_run: <profile>");
+  if (w.has("easy_run")) {
+    const EasyRunRelease release =
+        w.has("easy_run_release")
+            ? at_key("easy_run_release", [](const std::string& v) { return parse_easy_run_release(v); })
+            : EasyRunRelease::hcibench_2_8_4;
+    spec = at_key("easy_run", [&cluster, release](const std::string& v) {
+      return easy_run(cluster, parse_easy_run_profile(v), release);
+    });
+  }
   spec.vms = static_cast<int>(w.integer("vms", spec.vms, 0, 10000));
   spec.vmdks_per_vm = static_cast<int>(w.integer("vmdks_per_vm", spec.vmdks_per_vm, 1, 64));
   spec.outstanding_per_vmdk = static_cast<int>(w.integer("outstanding_per_vmdk", spec.outstanding_per_vmdk, 1, 1024));
@@ -1027,9 +1037,8 @@ cluster:
 policy: {raid: raid1, ftt: 1}            # not stated in the write-up: vSAN's default policy
 data_services: {dedupe: true, compression: true}
 workload:
-  hcibench: fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-50compress-50dedupe
-  vms: 8
-  vmdk_size: 10g                         # not stated: HCIBench's default data disk
+  easy_run: 4k-70read                    # seed 000's job: Easy Run's 8 VMs x 8 VMDKs of 14 GiB
+  easy_run_release: 2.8.2
   duration_s: 2
   warmup_s: 0.5
 )";

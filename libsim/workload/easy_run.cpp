@@ -1,6 +1,14 @@
 // HCIBench Easy Run (easy-run.rb, as summarised in vsan-model-facts.md section 6): VMs,
-// VMDKs, outstanding I/O and working set derived from the cluster.
+// VMDKs, outstanding I/O and working set derived from the cluster. Two layouts:
+//   releases up to 2.8.3 (easy-run.rb in vmware-labs/hci-benchmark-appliance at 702d1f6, the
+//     2.8.3 candidate, and the same rules in the 2021 copy xinzweb/HCIBench): 8 data disks per
+//     VM, 32 outstanding per VM, ESA 4 VMs per host, the cache size in whole GiB per device,
+//     the disk size in whole GiB; four profiles (4k 70/30, 4k read, 8k 50/50, 256k write);
+//   2.8.4 and later (the "new easy run", 2024-08): 4 data disks, ESA 2 VMs per host and 128
+//     outstanding per VM, 512k sequential profiles on ESA (facts section 6).
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "hcisim/core/check.hpp"
@@ -19,7 +27,81 @@ EasyRunProfile parse_easy_run_profile(std::string_view name) {
                         "' is not allowed; expected 4k-100read, 4k-0read, 4k-70read, 8k-50read, seq-read or seq-write");
 }
 
+EasyRunRelease parse_easy_run_release(std::string_view version) {
+  int major = 0, minor = 0, patch = 0;
+  char tail = 0;
+  const std::string v(version);
+  const int n = std::sscanf(v.c_str(), "%d.%d.%d%c", &major, &minor, &patch, &tail);
+  if (n < 2 || n > 3 || major < 2 || minor < 0 || patch < 0 ||
+      v.find_first_not_of("0123456789.") != std::string::npos)
+    throw InvalidArgument("easy_run_release '" + v +
+                          "' is not allowed; expected an HCIBench release from 2.0 on, e.g. 2.8.1 or 3.0");
+  const bool before_284 = major == 2 && (minor < 8 || (minor == 8 && patch < 4));
+  return before_284 ? EasyRunRelease::hcibench_2_8 : EasyRunRelease::hcibench_2_8_4;
+}
+
 namespace {
+
+// A device's size as vSAN reports it to HCIBench: whole GiB (rvc-util.rb's
+// _get_vsan_disk_stats divides each device's bytes by 1024**3 in integers).
+long long whole_gib(double gb) { return static_cast<long long>(gb * 1e9) / (1LL << 30); }
+
+// Releases up to 2.8.3 (see the file comment).
+WorkloadSpec easy_run_2_8(const ClusterSpec& cluster, EasyRunProfile profile) {
+  const bool esa = cluster.architecture == Architecture::esa;
+  int groups = 0;
+  long long cache_gib = 0, capacity_gib = 0;
+  bool hybrid = false;
+  for (const HostSpec& h : cluster.hosts) {
+    groups += static_cast<int>(h.disk_groups.size());
+    for (const auto& dg : h.disk_groups) {
+      cache_gib += whole_gib(dg.cache.device.capacity_gb);
+      for (const auto& d : dg.capacity) capacity_gib += whole_gib(d.device.capacity_gb);
+      hybrid = hybrid || dg.hybrid();
+    }
+    for (const auto& d : h.pool) capacity_gib += whole_gib(d.device.capacity_gb);
+  }
+  WorkloadSpec w;
+  w.tool = WorkloadTool::fio;
+  w.vms = esa ? 4 * static_cast<int>(cluster.hosts.size()) : 2 * groups;
+  w.vmdks_per_vm = 8;
+  w.outstanding_per_vmdk = 32 / w.vmdks_per_vm;
+  switch (profile) {
+    case EasyRunProfile::read_4k: w.block = Bytes{4096}; w.read_pct = 100; break;
+    case EasyRunProfile::mixed_4k_70r: w.block = Bytes{4096}; w.read_pct = 70; break;
+    case EasyRunProfile::mixed_8k_50r: w.block = Bytes{8192}; w.read_pct = 50; break;
+    case EasyRunProfile::seq_write:
+      w.block = Bytes{256 * 1024};
+      w.read_pct = 0;
+      w.outstanding_per_vmdk = std::max(1, w.outstanding_per_vmdk / (cluster.policy.checksum ? 4 : 1));
+      break;
+    case EasyRunProfile::write_4k:
+    case EasyRunProfile::seq_read:
+      throw InvalidArgument("easy_run profile '" + std::string(profile == EasyRunProfile::write_4k ? "4k-0read" : "seq-read") +
+                            "' is not in HCIBench's Easy Run before 2.8.4; it has 4k-70read, 4k-100read, 8k-50read and "
+                            "seq-write (easy_run_release sets the release)");
+  }
+  w.random_pct = profile == EasyRunProfile::seq_write ? 0 : 100;
+  // The working set: all-flash OSA min(groups x 600, cache) x 0.75, hybrid cache x 0.25, ESA
+  // capacity / 3 x 0.25, halved until it leaves a fifth of the capacity free, over the
+  // policy's factor (RAID-1 FTT + 1; erasure coding 1.33 for RAID-5, 1.66 for RAID-6).
+  long long set_gib = cache_gib;
+  double ratio = 0.25;
+  if (esa) set_gib = capacity_gib / 3;
+  else if (!hybrid) {
+    set_gib = std::min<long long>(groups * 600LL, cache_gib);
+    ratio = 0.75;
+  }
+  while (5 * (capacity_gib - set_gib) < capacity_gib && set_gib > 0) set_gib /= 2;   // free < 20 %
+  double factor = cluster.policy.ftt + 1.0;
+  if (cluster.policy.raid == RaidLevel::raid5) factor = 1.33;
+  if (cluster.policy.raid == RaidLevel::raid6) factor = 1.66;
+  const double deployed_gib = static_cast<double>(set_gib) * ratio / factor;
+  const long long disk_gib = std::max<long long>(static_cast<long long>(std::floor(deployed_gib / (w.vms * w.vmdks_per_vm))), 1);
+  w.vmdk_size = Bytes{disk_gib << 30};
+  w.working_set_pct = 100;
+  return w;
+}
 
 // HCIBench's own policy factors (it uses > 4 hosts for ESA RAID-5 4+1 where vSAN uses >= 6).
 double hcibench_policy_factor(const ClusterSpec& c) {
@@ -33,10 +115,8 @@ double hcibench_policy_factor(const ClusterSpec& c) {
   return 1.0;
 }
 
-}  // namespace
-
-WorkloadSpec easy_run(const ClusterSpec& cluster, EasyRunProfile profile) {
-  cluster.validate();
+// Releases 2.8.4 and later (see the file comment).
+WorkloadSpec easy_run_2_8_4(const ClusterSpec& cluster, EasyRunProfile profile) {
   const bool esa = cluster.architecture == Architecture::esa;
   int groups = 0;
   double cache_bytes = 0, capacity_bytes = 0;
@@ -79,8 +159,17 @@ WorkloadSpec easy_run(const ClusterSpec& cluster, EasyRunProfile profile) {
   if (esa) per_disk = std::min(per_disk, 64.0 * (1 << 30));
   w.vmdk_size = Bytes{std::max<std::int64_t>(w.block.count(), static_cast<std::int64_t>(per_disk) / 4096 * 4096)};
   w.working_set_pct = 100;
+  return w;
+}
+
+}  // namespace
+
+WorkloadSpec easy_run(const ClusterSpec& cluster, EasyRunProfile profile, EasyRunRelease release) {
+  cluster.validate();
+  WorkloadSpec w = release == EasyRunRelease::hcibench_2_8 ? easy_run_2_8(cluster, profile)
+                                                           : easy_run_2_8_4(cluster, profile);
   // Disk preparation: RANDOM (fio -bc 50 -dp 50) for OSA with dedupe and for ESA; else ZERO.
-  if (esa || cluster.services.dedupe) {
+  if (cluster.architecture == Architecture::esa || cluster.services.dedupe) {
     w.compress_pct = 50;
     w.dedupe_pct = 50;
   }

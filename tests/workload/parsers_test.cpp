@@ -92,3 +92,46 @@ TEST_CASE("HCIBench Easy Run derives VMs, VMDKs, outstanding I/O and working set
   CHECK(esa.vmdk_size.count() <= std::int64_t{64} << 30);
   CHECK_THROWS_WITH(parse_easy_run_profile("4k-50read"), Catch::Contains("4k-70read"));
 }
+
+TEST_CASE("HCIBench Easy Run before 2.8.4 gives each VM 8 data disks and sizes them in whole GiB") {
+  CHECK(parse_easy_run_release("2.8.1") == EasyRunRelease::hcibench_2_8);
+  CHECK(parse_easy_run_release("2.8.3") == EasyRunRelease::hcibench_2_8);
+  CHECK(parse_easy_run_release("2.7") == EasyRunRelease::hcibench_2_8);
+  CHECK(parse_easy_run_release("2.8.4") == EasyRunRelease::hcibench_2_8_4);
+  CHECK(parse_easy_run_release("3.0") == EasyRunRelease::hcibench_2_8_4);
+  for (const char* bad : {"2.8.x", "1.6", "2", "v2.8.1", "2.8.1.1", ""})
+    CHECK_THROWS_WITH(parse_easy_run_release(bad), Catch::Contains("easy_run_release") && Catch::Contains("2.8.1"));
+  // Seed 000's cluster: 4 hosts, one group each of a P4800X 750 GB (698 whole GiB) over a
+  // 2 TB drive, RAID-1 FTT 1, dedupe on. min(4 x 600, 4 x 698) x 0.75 / 2 = 900 GiB over
+  // 8 VMs x 8 disks = 14.06, floored: 14 GiB, and HCIBench's names for the two runs seed 000
+  // reports (000_9809ee29a465ffea.txt).
+  ClusterSpec c = test::osa_cluster(4);
+  for (auto& h : c.hosts) h.disk_groups[0].cache = test::drive("optane-p4800x-750gb");
+  c.services.dedupe = c.services.compression = true;
+  const WorkloadSpec mixed = easy_run(c, EasyRunProfile::mixed_4k_70r, EasyRunRelease::hcibench_2_8);
+  CHECK(mixed.vms == 8);
+  CHECK(mixed.vmdks_per_vm == 8);
+  CHECK(mixed.outstanding_per_vmdk == 4);
+  CHECK(mixed.vmdk_size.count() == std::int64_t{14} << 30);
+  CHECK(mixed.name == "fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-50compress-50dedupe");
+  const WorkloadSpec seq = easy_run(c, EasyRunProfile::seq_write, EasyRunRelease::hcibench_2_8);
+  CHECK(seq.outstanding_per_vmdk == 1);   // 4 / 4 with checksum on
+  CHECK(seq.vmdk_size.count() == std::int64_t{14} << 30);
+  CHECK(seq.name == "fio-8vmdk-100ws-256k-0rdpct-0randompct-1threads-50compress-50dedupe");
+  c.policy.checksum = false;
+  CHECK(easy_run(c, EasyRunProfile::seq_write, EasyRunRelease::hcibench_2_8).outstanding_per_vmdk == 4);
+  // 375 GB caches: 349 whole GiB each, 4 x 349 x 0.75 / 2 / 64 = 8.2 -> 8 GiB.
+  CHECK(easy_run(test::osa_cluster(4), EasyRunProfile::read_4k, EasyRunRelease::hcibench_2_8).vmdk_size.count() ==
+        std::int64_t{8} << 30);
+  // Releases before 2.8.4 have four profiles.
+  CHECK_THROWS_WITH(easy_run(c, EasyRunProfile::seq_read, EasyRunRelease::hcibench_2_8),
+                    Catch::Contains("seq-read") && Catch::Contains("before 2.8.4"));
+  // ESA: 4 VMs per host; capacity / 3 x 0.25 over the policy's 1.66 (RAID-6), in whole GiB:
+  // 6 hosts x 4 x 3576 GiB = 85824 / 3 = 28608 x 0.25 / 1.66 = 4308.4 over 24 x 8 disks -> 22.
+  ClusterSpec e = test::esa_cluster(6);
+  e.policy = {RaidLevel::raid6, 2};
+  const WorkloadSpec esa = easy_run(e, EasyRunProfile::mixed_8k_50r, EasyRunRelease::hcibench_2_8);
+  CHECK(esa.vms == 24);
+  CHECK(esa.outstanding_per_vmdk == 4);
+  CHECK(esa.vmdk_size.count() == std::int64_t{22} << 30);
+}

@@ -31,6 +31,11 @@ WorkloadSpec preset(std::string_view name);
 /// sequential 256k (OSA) / 512k (ESA) read or write.
 enum class EasyRunProfile { read_4k, write_4k, mixed_4k_70r, mixed_8k_50r, seq_read, seq_write };
 EasyRunProfile parse_easy_run_profile(std::string_view name);
-WorkloadSpec easy_run(const ClusterSpec& cluster, EasyRunProfile profile);
+/// Easy Run's layout changed in HCIBench 2.8.4 (8 data disks per VM before, 4 since; see
+/// libsim/workload/easy_run.cpp). "2.8.1", "2.8.3", "3.0" -> the layout; throws otherwise.
+enum class EasyRunRelease { hcibench_2_8, hcibench_2_8_4 };
+EasyRunRelease parse_easy_run_release(std::string_view version);
+WorkloadSpec easy_run(const ClusterSpec& cluster, EasyRunProfile profile,
+                      EasyRunRelease release = EasyRunRelease::hcibench_2_8_4);
 
 }  // namespace hcisim

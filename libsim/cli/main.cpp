@@ -95,11 +95,12 @@ usage:
       adds the lowest and highest prediction (placement and every random choice vary);
       1, the default, runs each scenario with its own seed
   hcisim calibrate [--params P1,P2,...] [--iterations N] [--loss least-squares|huber] [--out FILE]
-                   [--seeds ...] [--set ...]
+                   [--seeds ...] [--replications N] [--set ...]
       fit the calibration parameters to data/measurements.csv (Levenberg-Marquardt on log
       errors, 1 s runs unless --set says otherwise), print before/after and write FILE
       (default data/calibration.yaml); --loss huber counts large errors linearly (rows the
-      model cannot represent pull less); accuracy --cv takes --loss too
+      model cannot represent pull less); accuracy --cv takes --loss too; --replications N
+      fits the mean over placement seeds 1..N, as accuracy --replications N scores it
   hcisim --help
 
 options:
@@ -309,7 +310,7 @@ Args parse_args(int argc, char** argv) {
       {a.iterations_given, "--iterations", {"calibrate"}},
       {a.loss != FitLoss::least_squares && !(a.command == "accuracy" && a.cv), "--loss", {"calibrate", "accuracy --cv"}},
       {a.replications != 1 && !(a.range && (a.command == "knee" || a.command == "curve" || a.command == "size")),
-       "--replications", {"accuracy", "run", "compare", "sweep", "knee --range", "curve --range", "size --range"}},
+       "--replications", {"accuracy", "calibrate", "run", "compare", "sweep", "knee --range", "curve --range", "size --range"}},
       {a.json || a.csv, "--json/--csv", {"run", "compare", "capacity", "knee", "size", "curve"}},
       {!a.sets.empty(), "--set", {"run", "sweep", "compare", "validate", "capacity", "knee", "accuracy", "calibrate", "curve"}},
       {a.knee_targets > 0, "--mean-ms/--p95-ms/--p99-ms", {"knee", "curve"}},
@@ -905,6 +906,9 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
   o.max_iterations = a.iterations;
   o.loss = a.loss;
   o.accuracy = measurement_runs(a, kFitRunOverrides);
+  // --replications N fits the mean over placement seeds 1..N, the prediction `accuracy
+  // --replications N` scores (one placement can put a run on or off a congestion cliff).
+  o.accuracy.replications = a.replications;
   // Seeds 001 (the only ESA cluster) and 002 (the only USB bridge) each alone inform one
   // parameter, which is set from its source instead; they stay out of sample.
   if (a.seeds.empty()) o.accuracy.only_seeds = kInSampleSeeds;
@@ -926,6 +930,7 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
         // The command that made the fit, so the file says how to repeat it.
         std::string command = "hcisim calibrate";
         if (a.loss == FitLoss::huber) command += " --loss huber";
+        if (a.replications != 1) command += " --replications " + std::to_string(a.replications);
         for (const auto& s : a.sets) command += " --set " + s;
         std::string seeds;
         for (const auto& s : a.seeds.empty() ? kInSampleSeeds : a.seeds) seeds += (seeds.empty() ? "" : ", ") + s;

@@ -163,6 +163,19 @@ TEST_CASE("scenario errors name file, line, key path and what is allowed") {
   CHECK_THROWS_WITH(parse(replace(kExample, "    disk_groups:", "    pool: [intel-p5600-3.2tb]\n    disk_groups:")),
                     Catch::Contains("OSA has no storage pool"));
   CHECK_THROWS_WITH(load_scenario("/nonexistent/x.yaml", {}, cat()), Catch::Contains("'/nonexistent/x.yaml' cannot be read"));
+  // Easy Run's release: only beside easy_run, a version at its line, a profile the release has.
+  const std::string easy = replace(kExample, "  hcibench: fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-50compress-50dedupe\n  vms: 8\n",
+                                   "  easy_run: 4k-70read\n  easy_run_release: 2.8.2\n");
+  const Scenario easy_28 = parse(easy);
+  CHECK(easy_28.workload.vmdks_per_vm == 8);
+  CHECK(easy_28.workload.vms == 8);
+  CHECK(parse(easy, {"workload.easy_run_release=3.0"}).workload.vmdks_per_vm == 4);
+  CHECK_THROWS_WITH(parse(replace(easy, "easy_run_release: 2.8.2", "easy_run_release: 2.8.x")),
+                    Catch::Contains("test.yaml:21:") && Catch::Contains("easy_run_release '2.8.x' is not allowed"));
+  CHECK_THROWS_WITH(parse(replace(easy, "easy_run: 4k-70read", "easy_run: seq-read")),
+                    Catch::Contains("seq-read") && Catch::Contains("before 2.8.4"));
+  CHECK_THROWS_WITH(parse(replace(easy, "  easy_run: 4k-70read\n", "  vms: 8\n")),
+                    Catch::Contains("easy_run_release sets the layout of HCIBench's Easy Run"));
 }
 
 TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad input") {

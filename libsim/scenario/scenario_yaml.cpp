@@ -1040,7 +1040,7 @@ workload:
   easy_run: 4k-70read                    # seed 000's job: Easy Run's 8 VMs x 8 VMDKs of 14 GiB
   easy_run_release: 2.8.2
   duration_s: 2
-  warmup_s: 0.5
+  warmup_s: 2                            # the elevator's backlog after the aged warm-up settles
 )";
   return kYaml;
 }

@@ -48,7 +48,7 @@ TEST_CASE("predictions of the seed measurements, over placement seeds 1-3", "[ac
   CHECK(s.ratio_rows >= 9);
 
   // Host CPU (target): seed 000's usage and utilization within 20 % in both runs. The 256K
-  // write's rows are a ratchet (-34 %, -31 % today): one LSOM world per disk group caps its
+  // write's rows are a ratchet (-37 %, -35 % today): one LSOM world per disk group caps its
   // destage CPU, where the hosts burned more than a core more (docs/accuracy.md).
   for (const char* scenario : {"fio-4k-70r", "fio-256k-seqwrite"})
     for (const char* metric : {"cpu_usage_pct", "cpu_utilization_pct"}) {
@@ -72,9 +72,9 @@ TEST_CASE("predictions of the seed measurements, over placement seeds 1-3", "[ac
   }
   CHECK(worst_seed_pct(row(r, "000", "fio-4k-70r", "iops")) <= 30.0);
   // Ratchet (target 30 %): writes wait for the elevator's batch on their group's LSOM world,
-  // 0.48 ms against the measured 0.87 (-45 %; -40 % while each write's receive work was part
-  // of its own CPU job, before it became work deferred to the host's next job).
-  CHECK(std::fabs(write.error_pct) <= 46.0);
+  // 0.55 ms against the measured 0.87 (-37 %, after the scenario's 2 s warm-up; a 1 s one ends
+  // inside the elevator's backlog and reads -26 %).
+  CHECK(std::fabs(write.error_pct) <= 40.0);
 
   // Seed 004 (targets): the best Optane/SAS throughput ratio of the 24 cases at least 2x, the
   // best latency ratio at most 0.5 (stated: up to 3x, about 1/3).
@@ -92,19 +92,19 @@ TEST_CASE("predictions of the seed measurements, over placement seeds 1-3", "[ac
   // IOPS/throughput over every seed (targets: median 12 %, max 30 %). The median over the
   // rows with seed 002's two runs scored against their midpoint (the issue's decision) is the
   // target; the raw median and the max are ratchets: seed 002 is out of sample and misses by
-  // far, seed 000's 256K write by +41 % (docs/accuracy.md).
+  // far (docs/accuracy.md).
   CHECK(s.throughput_noise_median_pct <= 12.0);
-  CHECK(s.throughput_median_abs_pct <= 28.0);
+  CHECK(s.throughput_median_abs_pct <= 21.0);
   CHECK(s.throughput_max_abs_pct <= 150.0);
   double worst = 0;
   for (const Prediction& p : r.rows)
     if (p.cls == AccuracyClass::throughput) worst = std::max(worst, worst_seed_pct(p));
   CHECK(worst <= 190.0);
-  // The in-sample seeds' IOPS rows (000, 003) within 15 %, seed 000's 256K write (+41 %) aside.
+  // The in-sample seeds' IOPS rows (000, 003) within 15 %, and seed 000's 256K write, on its
+  // congestion cliff (+28 %: one placement seed in three congests), within the 30 % target.
   for (const Prediction& p : r.rows)
-    if (p.cls == AccuracyClass::throughput && (p.m.seed_file.rfind("000", 0) == 0 || p.m.seed_file.rfind("003", 0) == 0) &&
-        p.m.scenario.find("256k") == std::string::npos) {
+    if (p.cls == AccuracyClass::throughput && (p.m.seed_file.rfind("000", 0) == 0 || p.m.seed_file.rfind("003", 0) == 0)) {
       INFO(p.m.scenario << " " << p.m.metric);
-      CHECK(std::fabs(p.error_pct) <= 15.0);
+      CHECK(std::fabs(p.error_pct) <= (p.m.scenario.find("256k") == std::string::npos ? 15.0 : 30.0));
     }
 }

@@ -110,8 +110,12 @@ SizingResult check_against_grid(const std::string& yaml) {
   std::vector<const Design*> passing;
   for (const Design& d : all)
     if (d.pass) passing.push_back(&d);
-  std::stable_sort(passing.begin(), passing.end(),
-                   [](const Design* a, const Design* b) { return a->cost.total_usd() < b->cost.total_usd(); });
+  // The sizer's order: cheaper first, and at equal cost the design with more usable capacity
+  // (a RAID-5 layout of the same hosts before their RAID-1 one).
+  std::stable_sort(passing.begin(), passing.end(), [](const Design* a, const Design* b) {
+    if (a->cost.total_usd() != b->cost.total_usd()) return a->cost.total_usd() < b->cost.total_usd();
+    return a->capacity.usable_gb > b->capacity.usable_gb;
+  });
   // Both outcomes occur on this grid (else the check proves little).
   REQUIRE(passing.size() >= 2);
   REQUIRE(std::count_if(all.begin(), all.end(), [](const Design& d) { return d.simulated && !d.pass; }) >= 1);

@@ -161,7 +161,7 @@ TEST_CASE("the NIC's receive queues move the receive work, they do not add to it
   const std::string esa = default_data_dir() + "/../examples/scenarios/seed001-vxrail-esa-raid6-25gbe-512k-read.yaml";
   for (const bool osa : {true, false}) {
     auto net_us_per_io = [&](const char* queues, const char* outstanding) {
-      const std::vector<std::string> sets = {"workload.duration_s=0.2", "workload.warmup_s=0.05",
+      const std::vector<std::string> sets = {"workload.duration_s=0.5", "workload.warmup_s=0.05",
                                              std::string("cluster.host.network.rx_queues=") + queues,
                                              std::string("workload.outstanding_per_vmdk=") + outstanding};
       const Scenario s = osa ? parse_scenario(default_scenario_yaml(), "<built-in default>", sets, cat())

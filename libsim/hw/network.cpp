@@ -54,6 +54,7 @@ int Network::add_host(const std::string& name, const NicSpec& nic, int active_po
   Host host;
   host.node = static_cast<NodeId>(nodes_.size());
   host.nic_latency = Time::round_ns(nic.latency_us * 1e3);
+  host.rx_interrupt = Time::round_ns(nic.rx_interrupt_us * 1e3);
   hosts_.push_back(host);
   nodes_.push_back(node);
   return node.host;
@@ -305,7 +306,15 @@ Time Network::received(const Message& m, bool last, Time land) {
   const Host& h = hosts_[m.dst];
   RxQueue& q = rx_[h.rx_first + (h.rx_count == 1 ? 0 : static_cast<std::uint32_t>(mix(m.flow) % h.rx_count))];
   const Time service = Time::round_ns(static_cast<double>(payload_of(m, last)) * h.rx_ns_per_byte);
-  q.free_at = std::max(land, q.free_at) + service;
+  // Interrupt moderation (network.hpp). A queue whose thread is still busy polls the segment
+  // up when it gets to it; an idle one needs an interrupt: join one not yet raised, raise one
+  // now if the last is at least an interval old, else wait for the one an interval after it.
+  Time start = q.free_at;
+  if (land >= q.free_at) {
+    if (land > q.last_interrupt) q.last_interrupt = std::max(land, q.last_interrupt + h.rx_interrupt);
+    start = q.last_interrupt;
+  }
+  q.free_at = start + service;
   q.busy += service;
   return q.free_at;
 }

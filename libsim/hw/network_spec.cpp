@@ -19,6 +19,8 @@ void NicSpec::validate() const {
   validate_link_speed(speed_gbps, "nic '" + name + "' speed_gbps");
   check::in_range(ports, 1, 8, "nic '" + name + "' ports");
   check::non_negative_at_most(latency_us, 1e6, "nic '" + name + "' latency_us");
+  // 1 ms between interrupts is 1,000 a second, the floor of Intel's throttle settings (956).
+  check::non_negative_at_most(rx_interrupt_us, 1000, "nic '" + name + "' rx_interrupt_us");
 }
 
 void SwitchSpec::validate() const {

@@ -190,6 +190,7 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     n.speed_gbps = nic.number(r, "speed_gbps");
     n.ports = nic.integer(r, "ports");
     n.latency_us = nic.number(r, "latency_us");
+    n.rx_interrupt_us = nic.number(r, "rx_interrupt_us");
     n.rdma = nic.flag(r, "rdma");
     n.source = nic.text(r, "source");
     load_price(nic, r, PriceBook::Part::nic, n.name, cat.prices_);

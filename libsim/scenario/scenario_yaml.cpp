@@ -9,7 +9,9 @@
 //       network: {speed_gbe, ports, teaming: failover | lacp, nic: <catalog>, mtu, transport: tcp | rdma,
 //                 switch: <catalog>, fabric: single_switch | direct | leaf_spine, hosts_per_leaf,
 //                 spines, uplink_gbe, rx_queues (0..64, default 4: receive queues (RSS) for vSAN's
-//                 TCP traffic, one thread each; 0 leaves the receive work on the shared cores)}
+//                 TCP traffic, one thread each; 0 leaves the receive work on the shared cores),
+//                 rx_interrupt_us (0..1000: the shortest time between two receive interrupts of
+//                 a queue; default the NIC's catalog figure, 50 without a catalog NIC; 0 = off)}
 //       disk_groups: [{cache: D, capacity: [D, ...]}]             (OSA)
 //       pool: [D, ...]                                             (ESA)
 //       where D = catalog name | {device: <catalog>, count, connection} | inline figures
@@ -354,7 +356,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   // Network: NIC, teaming, fabric.
   const YamlReader n = h.child("network");
   n.expect_map({"speed_gbe", "ports", "teaming", "nic", "mtu", "transport", "switch", "fabric", "hosts_per_leaf",
-                "spines", "uplink_gbe", "rx_queues"});
+                "spines", "uplink_gbe", "rx_queues", "rx_interrupt_us"});
   FabricSpec& f = out.fabric;
   if (n.has("nic")) {
     try {
@@ -367,7 +369,14 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     f.nic.speed_gbps = n.required_number("speed_gbe");
     f.nic.ports = 2;
     f.nic.latency_us = 5;   // typical server NIC + stack per side (data/nics.csv notes)
+    // Intel's default throttle of 20,000 interrupts a second; the catalog's drivers default
+    // to 10-50 us (data/nics.csv notes).
+    f.nic.rx_interrupt_us = 50;
   }
+  f.nic.rx_interrupt_us = n.number("rx_interrupt_us", f.nic.rx_interrupt_us);
+  if (!(f.nic.rx_interrupt_us >= 0 && f.nic.rx_interrupt_us <= 1000))
+    n.fail_value(n.key_path("rx_interrupt_us"), n.text("rx_interrupt_us", ""),
+                 "0 (an interrupt per packet) .. 1000 us between receive interrupts", n.node()["rx_interrupt_us"]);
   const double speed = n.number("speed_gbe", f.nic.speed_gbps);
   try {
     validate_link_speed(speed, n.key_path("speed_gbe"));
@@ -401,9 +410,13 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   f.rx_queues = static_cast<int>(n.integer("rx_queues", f.rx_queues, 0, 64));
   out.network.framing.mtu = static_cast<int>(n.integer("mtu", 1500, 576, 9216));
   out.network.framing.transport = n.choice("transport", "tcp", {"tcp", "rdma"}) == "tcp" ? Transport::tcp : Transport::rdma;
-  if (n.has("rx_queues") && out.network.framing.transport == Transport::rdma)
-    notes.push_back(n.key_path("rx_queues") + " has no effect with transport rdma: RDMA receives without the " +
-                    "vmkernel's receive queues");
+  for (const char* key : {"rx_queues", "rx_interrupt_us"})
+    if (n.has(key) && out.network.framing.transport == Transport::rdma)
+      notes.push_back(n.key_path(key) + " has no effect with transport rdma: RDMA receives without the " +
+                      "vmkernel's receive queues");
+  if (n.has("rx_interrupt_us") && f.rx_queues == 0)
+    notes.push_back(n.key_path("rx_interrupt_us") + " has no effect with rx_queues 0: moderation is modelled on " +
+                    "the receive queues");
   if (n.has("switch")) {
     try {
       f.leaf = cat.network_switch(n.text("switch", ""));

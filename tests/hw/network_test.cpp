@@ -1,7 +1,9 @@
 // Network model against arithmetic: frame overhead and goodput, one flow's goodput (within
 // 2% of the computed value), fair sharing of one egress port, unloaded small-message
 // latency = the sum of its hops, LACP and ECMP spreading, local traffic beyond link rate,
-// per-host payload counts, and clear errors for impossible topologies.
+// per-host payload counts, receive interrupt moderation (a landing on an idle queue waits for
+// the next allowed interrupt, one on a busy queue does not), and clear errors for impossible
+// topologies.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -17,12 +19,13 @@ using namespace hcisim::literals;
 
 namespace {
 
-NicSpec nic(double gbps, int ports = 1, double latency_us = 5.0) {
+NicSpec nic(double gbps, int ports = 1, double latency_us = 5.0, double rx_interrupt_us = 0.0) {
   NicSpec n;
   n.name = "test-nic";
   n.speed_gbps = gbps;
   n.ports = ports;
   n.latency_us = latency_us;
+  n.rx_interrupt_us = rx_interrupt_us;
   return n;
 }
 
@@ -51,12 +54,14 @@ struct Star {
   Engine engine;
   Sink sink;
   Network net;
-  Star(int hosts, double gbps, NetworkConfig config = {}, int ports = 1, Teaming teaming = Teaming::failover)
+  Star(int hosts, double gbps, NetworkConfig config = {}, int ports = 1, Teaming teaming = Teaming::failover,
+       double rx_interrupt_us = 0.0)
       : net(engine, config, sink) {
     sink.engine = &engine;
     const auto sw = net.add_switch("tor", tor(std::max(gbps, 25.0)));
     for (int h = 0; h < hosts; ++h) {
-      const int id = net.add_host("esx" + std::to_string(h), nic(gbps, ports), teaming == Teaming::lacp ? ports : 1,
+      const int id = net.add_host("esx" + std::to_string(h), nic(gbps, ports, 5.0, rx_interrupt_us),
+                                  teaming == Teaming::lacp ? ports : 1,
                                   teaming);
       net.connect(net.host_node(id), sw, gbps, teaming == Teaming::lacp ? ports : 1);
     }
@@ -179,6 +184,56 @@ TEST_CASE("Network: a receive queue adds its service to an unloaded message and 
   CHECK(s.net.receive_busy(0).count_ns() == 0);   // the sender has no queues
   CHECK(s.net.receive_queues(1) == 4);
   CHECK(s.net.receive_queues(0) == 0);
+}
+
+TEST_CASE("Network: receive interrupt moderation holds a landing on an idle queue to one interrupt per interval") {
+  // One queue at 0.5 ns per byte, 50 us between interrupts. A lone message raises one at
+  // once; a second that lands 20 us or so after it waits for the interrupt 50 us after the
+  // first; a third long after both raises one at once again. Without moderation none waits.
+  for (const double interval_us : {50.0, 0.0}) {
+    Star s(2, 25.0, {}, 1, Teaming::failover, interval_us);
+    s.net.set_receive(1, 1, 0.5);
+    const double serial_ns = 190 * 8.0 / 25.0;
+    const double unloaded_ns = 5000 + serial_ns + 50 + 800 + serial_ns + 50 + 5000 + 100 * 0.5;
+    auto at_ns = [&](std::uint64_t token) { return static_cast<double>(s.sink.delivered.at(token).count_ns()); };
+    s.net.send(1, 0, 1, 100_B, 1);
+    s.engine.run();
+    CHECK(at_ns(1) == Approx(unloaded_ns).margin(2.0));
+    const double land_1 = unloaded_ns - 50;   // before its queue service
+    s.engine.run_until(s.engine.now() + 10_us);
+    const double sent_2 = static_cast<double>(s.engine.now().count_ns());
+    s.net.send(2, 0, 1, 100_B, 2);
+    s.engine.run();
+    INFO("interval " << interval_us << " us: second delivered " << (at_ns(2) - sent_2) / 1e3 << " us after sending");
+    if (interval_us > 0) {
+      CHECK(sent_2 + unloaded_ns - 50 < land_1 + 50e3);   // it lands inside the interval
+      CHECK(at_ns(2) == Approx(land_1 + 50e3 + 50).margin(2.0));
+    } else {
+      CHECK(at_ns(2) - sent_2 == Approx(unloaded_ns).margin(2.0));
+    }
+    s.engine.run_until(s.engine.now() + 200_us);
+    const double sent_3 = static_cast<double>(s.engine.now().count_ns());
+    s.net.send(3, 0, 1, 100_B, 3);
+    s.engine.run();
+    CHECK(at_ns(3) - sent_3 == Approx(unloaded_ns).margin(2.0));
+  }
+}
+
+TEST_CASE("Network: a segment that lands while its queue's thread is busy is polled up, not held for an interrupt") {
+  // A 64 KiB message keeps esx1's one queue busy for 6.5 ms (100 ns per byte); a 100 B one
+  // that lands meanwhile is served right after it, moderation or not.
+  for (const double interval_us : {50.0, 0.0}) {
+    Star s(3, 25.0, {}, 1, Teaming::failover, interval_us);
+    s.net.set_receive(1, 1, 100.0);
+    s.net.send(1, 0, 1, 64_KiB, 1);
+    s.engine.run_until(20_us);
+    s.net.send(2, 2, 1, 100_B, 2);
+    s.engine.run();
+    const Time big = s.sink.delivered.at(1), small = s.sink.delivered.at(2);
+    INFO("interval " << interval_us << " us");
+    CHECK(big.count_ns() > 6'500'000);
+    CHECK((small - big).count_ns() == 100 * 100);
+  }
 }
 
 TEST_CASE("Network: receive queues cap a host's goodput at their rate, and one flow keeps to one queue") {

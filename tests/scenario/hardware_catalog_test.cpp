@@ -18,8 +18,8 @@ const char* kHeader =
     "seq_read_mbps,seq_write_mbps,queue_depth_rated,rpm,seek_ms,dwpd,source,notes\n";
 const char* kGood = "good-ssd,ssd,nvme,tlc,1000,100000,50000,80,20,3000,2000,32,,,1,\"a, b\",\"says \"\"hi\"\"\"\n";
 
-const char* kNicHeader = "name,speed_gbps,ports,latency_us,rdma,source,notes\n";
-const char* kGoodNic = "good-nic,25,2,5,yes,s,n\n";
+const char* kNicHeader = "name,speed_gbps,ports,latency_us,rx_interrupt_us,rdma,source,notes\n";
+const char* kGoodNic = "good-nic,25,2,5,10,yes,s,n\n";
 
 const char* kFlashHeader =
     "device,cell,channels,die_gbit,planes,page_kib,block_mib,read_us,program_us,erase_us,slc_read_us,"
@@ -76,15 +76,18 @@ TEST_CASE("unknown device, NIC, switch or CPU names list the closest catalog nam
 }
 
 TEST_CASE("bad NIC rows are reported by file, line and field", "[scenario]") {
-  const std::string speed = write_catalog("nic_speed", kGood, "slow-nic,11,1,5,no,s,n\n");
+  const std::string speed = write_catalog("nic_speed", kGood, "slow-nic,11,1,5,10,no,s,n\n");
   CHECK_THROWS_WITH(HardwareCatalog::load(speed), Catch::Contains("nics.csv:2") && Catch::Contains("speed_gbps") &&
                                                       Catch::Contains("10, 25"));
-  const std::string flag = write_catalog("nic_flag", kGood, "odd-nic,10,1,5,maybe,s,n\n");
+  const std::string flag = write_catalog("nic_flag", kGood, "odd-nic,10,1,5,10,maybe,s,n\n");
   CHECK_THROWS_WITH(HardwareCatalog::load(flag), Catch::Contains("nics.csv:2") && Catch::Contains("yes or no"));
-  const std::string ports = write_catalog("nic_ports", kGood, "odd-nic,10,1.5,5,no,s,n\n");
+  const std::string ports = write_catalog("nic_ports", kGood, "odd-nic,10,1.5,5,10,no,s,n\n");
   CHECK_THROWS_WITH(HardwareCatalog::load(ports), Catch::Contains("'ports' = '1.5' is not a whole number"));
-  const std::string lat = write_catalog("nic_lat", kGood, "odd-nic,10,1,-3,no,s,n\n");
+  const std::string lat = write_catalog("nic_lat", kGood, "odd-nic,10,1,-3,10,no,s,n\n");
   CHECK_THROWS_WITH(HardwareCatalog::load(lat), Catch::Contains("nics.csv:2") && Catch::Contains("latency_us"));
+  const std::string irq = write_catalog("nic_irq", kGood, "odd-nic,10,1,5,5000,no,s,n\n");
+  CHECK_THROWS_WITH(HardwareCatalog::load(irq), Catch::Contains("odd-nic") && Catch::Contains("rx_interrupt_us") &&
+                                                    Catch::Contains("1000"));
 }
 
 TEST_CASE("bad connection rows are reported by file, line and field", "[scenario]") {
@@ -153,11 +156,11 @@ TEST_CASE("fuzz review D21 and D9: catalog messages name the wrong column, an em
   CHECK_THROWS_WITH(empty.device("optane-p4800x-750gb"),
                     Catch::Contains("unknown device 'optane-p4800x-750gb': the device catalog is empty"));
   // A number strtod cannot hold is not called "not a finite number".
-  const std::string tiny = write_catalog("nic_tiny", kGood, "tiny-nic,10,1,1e-320,no,s,n\n");
+  const std::string tiny = write_catalog("nic_tiny", kGood, "tiny-nic,10,1,1e-320,10,no,s,n\n");
   CHECK_THROWS_WITH(HardwareCatalog::load(tiny),
                     Catch::Contains("nics.csv:2: column 'latency_us' = '1e-320' is too close to zero"));
   // D9: a latency of 1e308 us overflowed the clock ('schedule_at ... in the past').
-  const std::string huge = write_catalog("nic_huge", kGood, "slow-nic,10,1,1e300,no,s,n\n");
+  const std::string huge = write_catalog("nic_huge", kGood, "slow-nic,10,1,1e300,10,no,s,n\n");
   CHECK_THROWS_WITH(HardwareCatalog::load(huge), Catch::Contains("latency_us") && Catch::Contains("[0, 1e+06]"));
 }
 

@@ -155,6 +155,16 @@ TEST_CASE("scenario errors name file, line, key path and what is allowed") {
                         Catch::Contains("65") && Catch::Contains("64"));
   CHECK(parse(replace(kExample, "speed_gbe: 10", "speed_gbe: 10, rx_queues: 1")).cluster.fabric.rx_queues == 1);
   CHECK(parse(kExample).cluster.fabric.rx_queues == 4);
+  // Receive interrupt moderation: the catalog NIC's figure, 50 us without one, 0 .. 1000 us.
+  CHECK(parse(kExample).cluster.fabric.nic.rx_interrupt_us == 50);
+  CHECK(parse(replace(kExample, "speed_gbe: 10, ports: 1", "speed_gbe: 25, nic: broadcom-57414-25g"))
+            .cluster.fabric.nic.rx_interrupt_us == 10);
+  CHECK(parse(replace(kExample, "speed_gbe: 10", "speed_gbe: 10, rx_interrupt_us: 0")).cluster.fabric.nic.rx_interrupt_us == 0);
+  CHECK_THROWS_WITH(parse(replace(kExample, "speed_gbe: 10", "speed_gbe: 10, rx_interrupt_us: 2000")),
+                    Catch::Contains("test.yaml:8") && Catch::Contains("cluster.host.network.rx_interrupt_us") &&
+                        Catch::Contains("2000") && Catch::Contains("1000"));
+  CHECK_THROWS_WITH(parse(replace(kExample, "speed_gbe: 10", "speed_gbe: 10, rx_interrupt_us: -1")),
+                    Catch::Contains("cluster.host.network.rx_interrupt_us"));
   CHECK_THROWS_WITH(parse(replace(kExample, "  vms: 8\n", "  vms: eight\n")),
                     Catch::Contains("test.yaml:21: workload.vms = 'eight' is not allowed; expected a number"));
   CHECK_THROWS_WITH(parse(replace(kExample, "hcibench: fio-8vmdk", "hcibench: fio-8vdisk")),

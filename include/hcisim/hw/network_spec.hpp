@@ -11,6 +11,10 @@ struct NicSpec {
   double speed_gbps = 0;        // line rate of one port
   int ports = 1;                // ports on the card
   double latency_us = 0;        // NIC + driver + stack latency per message, per side
+  // Receive interrupt moderation: the shortest time between two interrupts of one receive
+  // queue (the driver's default; 0 = an interrupt per packet). What lands in between waits
+  // for the next interrupt (network.hpp).
+  double rx_interrupt_us = 0;
   bool rdma = false;            // RoCE v2 capable
   std::string source;
 

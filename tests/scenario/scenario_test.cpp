@@ -165,6 +165,13 @@ TEST_CASE("scenario errors name file, line, key path and what is allowed") {
                         Catch::Contains("2000") && Catch::Contains("1000"));
   CHECK_THROWS_WITH(parse(replace(kExample, "speed_gbe: 10", "speed_gbe: 10, rx_interrupt_us: -1")),
                     Catch::Contains("cluster.host.network.rx_interrupt_us"));
+  // Where moderation is not modelled, asking for it is said.
+  const Scenario rdma = parse(replace(kExample, "speed_gbe: 10", "speed_gbe: 10, transport: rdma, rx_interrupt_us: 20"));
+  REQUIRE(rdma.warnings.size() == 1);
+  CHECK_THAT(rdma.warnings[0], Catch::Contains("rx_interrupt_us has no effect with transport rdma"));
+  const Scenario no_queues = parse(replace(kExample, "speed_gbe: 10", "speed_gbe: 10, rx_queues: 0, rx_interrupt_us: 20"));
+  REQUIRE(no_queues.warnings.size() == 1);
+  CHECK_THAT(no_queues.warnings[0], Catch::Contains("rx_interrupt_us has no effect with rx_queues 0"));
   CHECK_THROWS_WITH(parse(replace(kExample, "  vms: 8\n", "  vms: eight\n")),
                     Catch::Contains("test.yaml:21: workload.vms = 'eight' is not allowed; expected a number"));
   CHECK_THROWS_WITH(parse(replace(kExample, "hcibench: fio-8vmdk", "hcibench: fio-8vdisk")),

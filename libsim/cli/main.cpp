@@ -970,9 +970,14 @@ int cmd_catalog(const Args& a, const HardwareCatalog& cat) {
         std::printf("  %-28s %3d cores x %d threads, %.1f GHz\n", c.name.c_str(), c.cores_per_socket, c.threads_per_core,
                     c.ghz);
     if (k == "nics")
-      for (const NicSpec& n : cat.nics())
-        std::printf("  %-34s %d x %g Gb/s, %g us per side, receive interrupts %g us apart%s\n", n.name.c_str(), n.ports,
-                    n.speed_gbps, n.latency_us, n.rx_interrupt_us, n.rdma ? ", RDMA" : "");
+      for (const NicSpec& n : cat.nics()) {
+        if (n.rx_interrupt_us > 0)
+          std::printf("  %-34s %d x %g Gb/s, %g us per side, receive interrupts %g us apart%s\n", n.name.c_str(),
+                      n.ports, n.speed_gbps, n.latency_us, n.rx_interrupt_us, n.rdma ? ", RDMA" : "");
+        else
+          std::printf("  %-34s %d x %g Gb/s, %g us per side, no receive interrupt moderation%s\n", n.name.c_str(),
+                      n.ports, n.speed_gbps, n.latency_us, n.rdma ? ", RDMA" : "");
+      }
     if (k == "switches")
       for (const SwitchSpec& s : cat.switches())
         std::printf("  %-28s %3d x %g Gb/s, %.2f us\n", s.name.c_str(), s.ports, s.port_speed_gbps, s.latency_us);

@@ -95,8 +95,9 @@ void Network::set_receive(int host, int queues, double ns_per_byte) {
 
 // A queue's work reserved beyond now is not done yet: it counts once the clock passes it.
 // The part after now is taken as free_at - now, which also counts an idle gap before a
-// reservation made ahead of its landing (a segment's last hop and NIC latency, microseconds):
-// only the window's ends are off, by that much.
+// reservation made ahead of its landing (a segment's last hop and NIC latency, microseconds,
+// plus a wait for a moderated interrupt, up to its interval): only the window's ends are
+// off, by that much.
 Time Network::RxQueue::done_by(Time now) const {
   const Time ahead = free_at > now ? free_at - now : Time::zero();
   return busy > ahead ? busy - ahead : Time::zero();
@@ -306,9 +307,11 @@ Time Network::received(const Message& m, bool last, Time land) {
   const Host& h = hosts_[m.dst];
   RxQueue& q = rx_[h.rx_first + (h.rx_count == 1 ? 0 : static_cast<std::uint32_t>(mix(m.flow) % h.rx_count))];
   const Time service = Time::round_ns(static_cast<double>(payload_of(m, last)) * h.rx_ns_per_byte);
-  // Interrupt moderation (network.hpp). A queue whose thread is still busy polls the segment
-  // up when it gets to it; an idle one needs an interrupt: join one not yet raised, raise one
-  // now if the last is at least an interval old, else wait for the one an interval after it.
+  // Interrupt moderation (network.hpp). A queue whose thread is still busy (a segment that
+  // lands while an earlier one waits for its interrupt counts: it is reserved behind it)
+  // polls the segment up when it gets to it. An idle one needs an interrupt: one raised at
+  // this very instant (a zero-length service) is joined, else one is raised now if the last
+  // is at least an interval old, else the one an interval after the last is waited for.
   Time start = q.free_at;
   if (land >= q.free_at) {
     if (land > q.last_interrupt) q.last_interrupt = std::max(land, q.last_interrupt + h.rx_interrupt);

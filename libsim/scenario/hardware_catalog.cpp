@@ -3,6 +3,7 @@
 #include "hcisim/scenario/hardware_catalog.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <numeric>
@@ -190,7 +191,7 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     n.speed_gbps = nic.number(r, "speed_gbps");
     n.ports = nic.integer(r, "ports");
     n.latency_us = nic.number(r, "latency_us");
-    n.rx_interrupt_us = nic.number(r, "rx_interrupt_us");
+    n.rx_interrupt_us = nic.number(r, "rx_interrupt_us", std::nan(""));   // required: 0 turns moderation off
     n.rdma = nic.flag(r, "rdma");
     n.source = nic.text(r, "source");
     load_price(nic, r, PriceBook::Part::nic, n.name, cat.prices_);

@@ -1,14 +1,15 @@
 // HCIBench Easy Run (easy-run.rb, as summarised in vsan-model-facts.md section 6): VMs,
 // VMDKs, outstanding I/O and working set derived from the cluster. Two layouts:
 //   releases up to 2.8.3 (easy-run.rb in vmware-labs/hci-benchmark-appliance at 702d1f6, the
-//     2.8.3 candidate, and the same rules in the 2021 copy xinzweb/HCIBench): 8 data disks per
+//     2.8.3 candidate; the 2021 copy xinzweb/HCIBench has the same 8-disk, 32-outstanding
+//     layout, without the ESA, free-space and erasure-coding rules): 8 data disks per
 //     VM, 32 outstanding per VM, ESA 4 VMs per host, the cache size in whole GiB per device,
 //     the disk size in whole GiB; four profiles (4k 70/30, 4k read, 8k 50/50, 256k write);
 //   2.8.4 and later (the "new easy run", 2024-08): 4 data disks, ESA 2 VMs per host and 128
 //     outstanding per VM, 512k sequential profiles on ESA (facts section 6).
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "hcisim/core/check.hpp"
@@ -28,14 +29,25 @@ EasyRunProfile parse_easy_run_profile(std::string_view name) {
 }
 
 EasyRunRelease parse_easy_run_release(std::string_view version) {
-  int major = 0, minor = 0, patch = 0;
-  char tail = 0;
-  const std::string v(version);
-  const int n = std::sscanf(v.c_str(), "%d.%d.%d%c", &major, &minor, &patch, &tail);
-  if (n < 2 || n > 3 || major < 2 || minor < 0 || patch < 0 ||
-      v.find_first_not_of("0123456789.") != std::string::npos)
-    throw InvalidArgument("easy_run_release '" + v +
+  // Two or three dot-separated whole numbers, each of one to four digits, from 2.0 on.
+  int parts[3] = {0, 0, 0};
+  int count = 0;
+  bool ok = !version.empty();
+  for (std::string_view rest = version; ok;) {
+    const std::size_t dot = rest.find('.');
+    const std::string_view part = rest.substr(0, dot);
+    int value = 0;
+    const auto [end, error] = std::from_chars(part.data(), part.data() + part.size(), value);
+    ok = count < 3 && !part.empty() && part.size() <= 4 && part.front() != '-' && error == std::errc{} &&
+         end == part.data() + part.size();
+    if (ok) parts[count++] = value;
+    if (dot == std::string_view::npos) break;
+    rest.remove_prefix(dot + 1);
+  }
+  if (!ok || count < 2 || parts[0] < 2)
+    throw InvalidArgument("easy_run_release '" + std::string(version) +
                           "' is not allowed; expected an HCIBench release from 2.0 on, e.g. 2.8.1 or 3.0");
+  const int major = parts[0], minor = parts[1], patch = parts[2];
   const bool before_284 = major == 2 && (minor < 8 || (minor == 8 && patch < 4));
   return before_284 ? EasyRunRelease::hcibench_2_8 : EasyRunRelease::hcibench_2_8_4;
 }

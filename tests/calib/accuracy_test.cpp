@@ -71,10 +71,10 @@ TEST_CASE("predictions of the seed measurements, over placement seeds 1-3", "[ac
     CHECK(std::fabs(p.error_pct) <= 30.0);
   }
   CHECK(worst_seed_pct(row(r, "000", "fio-4k-70r", "iops")) <= 30.0);
-  // Ratchet (target 30 %): writes wait for the elevator's batch on their group's LSOM world,
-  // 0.55 ms against the measured 0.87 (-37 %, after the scenario's 2 s warm-up; a 1 s one ends
-  // inside the elevator's backlog and reads -26 %).
-  CHECK(std::fabs(write.error_pct) <= 40.0);
+  // Ratchet (target 30 %): writes wait for the elevator's batch on their group's LSOM world
+  // and, at each hop, for their receive queue's next interrupt: 0.59 ms against the measured
+  // 0.87 (-32 %, after the scenario's 2 s warm-up; -37 % without interrupt moderation).
+  CHECK(std::fabs(write.error_pct) <= 34.0);
 
   // Seed 004 (targets): the best Optane/SAS throughput ratio of the 24 cases at least 2x, the
   // best latency ratio at most 0.5 (stated: up to 3x, about 1/3).

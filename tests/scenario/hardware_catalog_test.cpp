@@ -86,8 +86,11 @@ TEST_CASE("bad NIC rows are reported by file, line and field", "[scenario]") {
   const std::string lat = write_catalog("nic_lat", kGood, "odd-nic,10,1,-3,10,no,s,n\n");
   CHECK_THROWS_WITH(HardwareCatalog::load(lat), Catch::Contains("nics.csv:2") && Catch::Contains("latency_us"));
   const std::string irq = write_catalog("nic_irq", kGood, "odd-nic,10,1,5,5000,no,s,n\n");
-  CHECK_THROWS_WITH(HardwareCatalog::load(irq), Catch::Contains("odd-nic") && Catch::Contains("rx_interrupt_us") &&
-                                                    Catch::Contains("1000"));
+  CHECK_THROWS_WITH(HardwareCatalog::load(irq), Catch::Contains("nics.csv:2") && Catch::Contains("odd-nic") &&
+                                                    Catch::Contains("rx_interrupt_us") && Catch::Contains("1000"));
+  // Required: an empty cell is not taken as 0 (moderation off).
+  const std::string empty_irq = write_catalog("nic_irq_empty", kGood, "odd-nic,10,1,5,,no,s,n\n");
+  CHECK_THROWS_WITH(HardwareCatalog::load(empty_irq), Catch::Contains("nics.csv:2") && Catch::Contains("rx_interrupt_us"));
 }
 
 TEST_CASE("bad connection rows are reported by file, line and field", "[scenario]") {

@@ -99,7 +99,8 @@ TEST_CASE("HCIBench Easy Run before 2.8.4 gives each VM 8 data disks and sizes t
   CHECK(parse_easy_run_release("2.7") == EasyRunRelease::hcibench_2_8);
   CHECK(parse_easy_run_release("2.8.4") == EasyRunRelease::hcibench_2_8_4);
   CHECK(parse_easy_run_release("3.0") == EasyRunRelease::hcibench_2_8_4);
-  for (const char* bad : {"2.8.x", "1.6", "2", "v2.8.1", "2.8.1.1", ""})
+  for (const char* bad : {"2.8.x", "1.6", "2", "v2.8.1", "2.8.1.1", "", "2.8.", ".2.8", "2..8", "2.99999999999", "2.8.-1",
+                          "2.8.1 "})
     CHECK_THROWS_WITH(parse_easy_run_release(bad), Catch::Contains("easy_run_release") && Catch::Contains("2.8.1"));
   // Seed 000's cluster: 4 hosts, one group each of a P4800X 750 GB (698 whole GiB) over a
   // 2 TB drive, RAID-1 FTT 1, dedupe on. min(4 x 600, 4 x 698) x 0.75 / 2 = 900 GiB over

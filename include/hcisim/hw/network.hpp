@@ -45,12 +45,16 @@
 // idle queue raises an interrupt at once if the last is at least T old, else waits for the
 // interrupt T after the last, with whatever else lands until then. So a ping at low rate
 // sees the bare NIC latency, a saturated queue sees none of T, and a lightly loaded queue
-// that receives more often than every T waits up to T, T/2 on average. The interrupt time
-// is computed when the queue is reserved, in landing order: no extra event.
+// that receives more often than every T waits up to T (how much on average depends on how
+// the landings fall). Broadcom's and Mellanox's drivers coalesce by a timer started at the
+// first completion rather than by a minimum gap; the model treats them alike (ASSUMED), so
+// for those NICs a lone packet may wait up to T more than modelled. The interrupt time is
+// computed when the queue is reserved, in landing order: no extra event.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 

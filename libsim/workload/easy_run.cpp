@@ -97,6 +97,8 @@ WorkloadSpec easy_run_2_8(const ClusterSpec& cluster, EasyRunProfile profile) {
   // The working set: all-flash OSA min(groups x 600, cache) x 0.75, hybrid cache x 0.25, ESA
   // capacity / 3 x 0.25, halved until it leaves a fifth of the capacity free, over the
   // policy's factor (RAID-1 FTT + 1; erasure coding 1.33 for RAID-5, 1.66 for RAID-6).
+  // easy-run.rb takes the free capacity as capacity - used; the datastore is taken as empty
+  // (HCIBench's own VMs aside), so it is the capacity.
   long long set_gib = cache_gib;
   double ratio = 0.25;
   if (esa) set_gib = capacity_gib / 3;

@@ -971,12 +971,11 @@ int cmd_catalog(const Args& a, const HardwareCatalog& cat) {
                     c.ghz);
     if (k == "nics")
       for (const NicSpec& n : cat.nics()) {
+        char moderation[64] = "no receive interrupt moderation";
         if (n.rx_interrupt_us > 0)
-          std::printf("  %-34s %d x %g Gb/s, %g us per side, receive interrupts %g us apart%s\n", n.name.c_str(),
-                      n.ports, n.speed_gbps, n.latency_us, n.rx_interrupt_us, n.rdma ? ", RDMA" : "");
-        else
-          std::printf("  %-34s %d x %g Gb/s, %g us per side, no receive interrupt moderation%s\n", n.name.c_str(),
-                      n.ports, n.speed_gbps, n.latency_us, n.rdma ? ", RDMA" : "");
+          std::snprintf(moderation, sizeof moderation, "receive interrupts %g us apart", n.rx_interrupt_us);
+        std::printf("  %-34s %d x %g Gb/s, %g us per side, %s%s\n", n.name.c_str(), n.ports, n.speed_gbps, n.latency_us,
+                    moderation, n.rdma ? ", RDMA" : "");
       }
     if (k == "switches")
       for (const SwitchSpec& s : cat.switches())

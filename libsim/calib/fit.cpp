@@ -37,10 +37,15 @@ struct Space {
     return std::min(p.max, std::max(p.min, v));
   }
   double to_x(std::size_t j, double v) const { return log_scale[j] ? std::log(v) : v; }
+  // The finite-difference step: forward, or backward where a forward step would leave the
+  // range. A forward step from a parameter on its upper bound is clamped back onto the bound,
+  // which gave a zero Jacobian column: the fit could never move the parameter back inside,
+  // and cross-validation's reset_uninformed took it for a parameter no row responds to.
   double step(std::size_t j, double x) const {
     const CalibrationParameter& p = *params[j];
-    if (log_scale[j]) return 0.05;
-    return std::max(0.02 * std::fabs(x), 0.01 * (p.max - p.min));
+    const double h = log_scale[j] ? 0.05 : std::max(0.02 * std::fabs(x), 0.01 * (p.max - p.min));
+    const double ahead = log_scale[j] ? std::exp(x + h) : x + h;
+    return ahead > p.max ? -h : h;
   }
 };
 

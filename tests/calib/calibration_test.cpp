@@ -241,6 +241,28 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
   CHECK(rho != 0);
   CHECK(std::fabs(rho) <= 1);
 
+  // A start on a parameter's upper bound: the Jacobian steps back inside the range, so the
+  // fit moves the parameter off the bound (a forward step there was clamped onto the bound,
+  // which froze the parameter and made reset_uninformed take it for an uninformed one).
+  {
+    HardwareCatalog at_bound = cat;
+    Calibration start = cat.calibration();
+    const CalibrationParameter* scale = nullptr;
+    for (const auto& p : start.parameters())
+      if (p.name == "vsan_cpu_scale") scale = &p;
+    REQUIRE(scale != nullptr);
+    start.set("vsan_cpu_scale", scale->max);
+    at_bound.set_calibration(start);
+    FitOptions ob = o;
+    ob.parameters = {"vsan_cpu_scale"};
+    ob.reset_uninformed = true;
+    Calibration only_cpu = cat.calibration();
+    only_cpu.set("vsan_cpu_scale", 4.0);
+    const FitResult fb = fit(measure(only_cpu), at_bound, ob);
+    INFO("from the upper bound " << scale->max << ": " << fb.calibration.value("vsan_cpu_scale"));
+    CHECK(fb.calibration.value("vsan_cpu_scale") == Approx(4.0).epsilon(0.10));
+  }
+
   // One row the model cannot represent (a write latency ten times the planted run's):
   // least squares lets it pull the CPU scale (here to its bound); Huber's loss counts it
   // linearly and stays near the planted value. (At three times, the stack latency and CPU

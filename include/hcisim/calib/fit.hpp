@@ -1,5 +1,6 @@
 // Fitting the calibration parameters to the measurements: Levenberg-Marquardt (Eigen) on
-// log errors, with a forward finite-difference Jacobian. Every evaluation runs the same
+// log errors, with a forward finite-difference Jacobian (backward from a parameter on its
+// upper bound). Every evaluation runs the same
 // scenarios with the same seeds (common random numbers), so differences come from the
 // parameters, not from noise. Standard errors come from the Jacobian at the optimum:
 // cov = s^2 (J^T J)^-1 with s^2 = SSR / (n - p).

@@ -1,0 +1,352 @@
+// The scenario file's `cluster:` section (scenario_sections.hpp; the schema is in
+// scenario_yaml.cpp): hosts, drives with their connections, CPU, network and the OSA/ESA keys.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hcisim/core/check.hpp"
+#include "scenario_sections.hpp"
+
+namespace hcisim::detail {
+
+namespace {
+
+DriveSpec connect(const DeviceSpec& d, const std::string& connection, const HardwareCatalog& cat) {
+  std::string c = connection;
+  if (c.empty()) {
+    if (d.interface == "sas") c = "sas-hba";
+    else if (d.interface == "sata") c = "sata-hba";
+    else if (d.interface == "usb-nvme") c = "usb-nvme";
+    else c = "nvme-direct";
+  }
+  return DriveSpec{d, cat.connection(c)};
+}
+
+// D = catalog name | {device: name, count, connection} | inline figures (+ count, connection).
+std::vector<DriveSpec> read_drives(const YamlReader& r, const HardwareCatalog& cat, bool allow_count) {
+  auto lookup = [&](const std::string& name, const YAML::Node& at) -> DeviceSpec {
+    try {
+      return cat.device(name);
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument(r.where(at) + ": " + r.path() + ": " + e.what());
+    }
+  };
+  if (r.is_scalar()) return {connect(lookup(r.scalar(), r.node()), "", cat)};
+  if (allow_count)
+    r.expect_map({"device", "count", "connection", "name", "kind", "interface", "capacity_gb", "read_iops_4k",
+                  "write_iops_4k", "read_latency_us", "write_latency_us", "seq_read_mbps", "seq_write_mbps", "seq_mbps",
+                  "rpm", "seek_ms"});
+  else
+    r.expect_map({"device", "connection", "name", "kind", "interface", "capacity_gb", "read_iops_4k", "write_iops_4k",
+                  "read_latency_us", "write_latency_us", "seq_read_mbps", "seq_write_mbps", "seq_mbps", "rpm",
+                  "seek_ms"});
+  const long count = allow_count ? r.integer("count", 1, 1, 7 * 5) : 1;
+  DeviceSpec d;
+  if (r.has("device")) {
+    d = lookup(r.text("device", ""), r.node()["device"]);
+  } else {
+    d.name = r.text("name", "inline-" + r.path());
+    const std::string kind = r.choice("kind", "ssd", {"ssd", "hdd"});
+    d.kind = kind == "ssd" ? DeviceKind::ssd : DeviceKind::hdd;
+    d.interface = r.choice("interface", d.kind == DeviceKind::hdd ? "sas" : "nvme", {"nvme", "sas", "sata", "usb-nvme"});
+    d.capacity_gb = r.required_number("capacity_gb");
+    const double seq = r.number("seq_mbps", 0);
+    d.seq_read_mbps = r.number("seq_read_mbps", seq);
+    d.seq_write_mbps = r.number("seq_write_mbps", seq);
+    if (d.kind == DeviceKind::ssd) {
+      d.read_iops_4k = r.required_number("read_iops_4k");
+      d.write_iops_4k = r.required_number("write_iops_4k");
+      d.read_latency_us = r.required_number("read_latency_us");
+      d.write_latency_us = r.required_number("write_latency_us");
+    } else {
+      d.rpm = r.required_number("rpm");
+      d.seek_ms = r.required_number("seek_ms");
+    }
+    d.source = "inline in " + r.path();
+    try {
+      d.validate();
+    } catch (const InvalidArgument& e) {
+      r.fail(e.what());
+    }
+  }
+  std::string connection = r.text("connection", "");
+  DriveSpec drive;
+  try {
+    drive = connect(d, connection, cat);
+  } catch (const InvalidArgument& e) {
+    r.fail(e.what());
+  }
+  return std::vector<DriveSpec>(static_cast<std::size_t>(count), drive);
+}
+
+std::vector<DriveSpec> read_drive_list(const YamlReader& r, const HardwareCatalog& cat) {
+  std::vector<DriveSpec> out;
+  if (!r.is_sequence()) {
+    auto one = read_drives(r, cat, true);
+    out.insert(out.end(), one.begin(), one.end());
+    return out;
+  }
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    auto some = read_drives(r.item(i), cat, true);
+    out.insert(out.end(), some.begin(), some.end());
+    if (out.size() > 64) r.item(i).fail("more than 64 devices in one list; at most 64 are allowed");
+  }
+  return out;
+}
+
+SwitchSpec default_switch(double gbps, const HardwareCatalog& cat) {
+  if (gbps <= 10) return cat.network_switch("dell-s4048-on");
+  if (gbps <= 25) return cat.network_switch("dell-s5248f-on");
+  return cat.network_switch("dell-s5232f-on");
+}
+
+// A host's own parts: its CPU and its disk groups or storage pool (the network is the
+// cluster's). `h` is cluster.host or an item of cluster.more_hosts.
+HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat) {
+  HostSpec host;
+  // CPU: a catalog model and/or explicit figures.
+  host.cpu.name = "cpu";
+  host.cpu.cores_per_socket = 0;
+  host.cpu.threads_per_core = 2;
+  if (h.has("cpu")) {
+    const YamlReader cpu = h.child("cpu");
+    cpu.expect_map({"model", "sockets", "cores", "threads_per_core", "ghz"});
+    if (cpu.has("model")) {
+      try {
+        host.cpu = cat.cpu(cpu.text("model", ""));
+      } catch (const InvalidArgument& e) {
+        cpu.fail(e.what());
+      }
+    }
+    host.cpu.sockets = static_cast<int>(cpu.integer("sockets", host.cpu.sockets, 1, 8));
+    host.cpu.cores_per_socket = static_cast<int>(cpu.integer("cores", host.cpu.cores_per_socket, 1, 256));
+    host.cpu.threads_per_core = static_cast<int>(cpu.integer("threads_per_core", host.cpu.threads_per_core, 1, 8));
+    host.cpu.ghz = cpu.number("ghz", host.cpu.ghz);
+    if (host.cpu.cores_per_socket == 0) cpu.fail("missing key 'cores' (or a catalog 'model')");
+    if (!(host.cpu.ghz > 0)) {
+      // The value as typed, at its key (fuzz review D15: '0.000000' at the cpu map's line).
+      const bool typed = cpu.has("ghz");
+      cpu.fail_value(cpu.key_path("ghz"), typed ? cpu.text("ghz", "") : std::to_string(host.cpu.ghz), "a clock > 0 GHz",
+                     typed ? cpu.node()["ghz"] : cpu.node());
+    }
+  } else {
+    h.fail("missing key 'cpu' ({cores, ghz} or {model})");
+  }
+  // Storage.
+  if (h.has("disk_groups")) {
+    const YamlReader groups = h.child("disk_groups");
+    if (!groups.is_sequence()) groups.fail("expected a list of {cache, capacity}");
+    // Counted before any group is read: a list of thousands of aliased groups was expanded
+    // (and copied to every host) before the 1-5 rule fired (fuzz review D4).
+    if (groups.size() > 5) groups.fail(std::to_string(groups.size()) + " disk groups; an OSA host has 1 to 5");
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      const YamlReader dg = groups.item(g);
+      dg.expect_map({"cache", "capacity"});
+      DiskGroupSpec spec;
+      spec.cache = read_drives(dg.child("cache"), cat, false).front();
+      spec.capacity = read_drive_list(dg.child("capacity"), cat);
+      host.disk_groups.push_back(spec);
+    }
+  }
+  if (h.has("pool")) host.pool = read_drive_list(h.child("pool"), cat);
+  return host;
+}
+
+}  // namespace
+
+void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& out, std::vector<std::string>& notes) {
+  c.expect_map({"hosts", "architecture", "witness_host", "host", "more_hosts", "osa", "esa", "client_cache_mb",
+                "failed_hosts", "resync", "capacity_reserve"});
+  const long hosts = c.integer("hosts", 0, 1, 64);
+  if (hosts == 0) c.fail("missing key 'cluster.hosts' (1 to 64)");
+  out.architecture = c.choice("architecture", "osa", {"osa", "esa"}) == "osa" ? Architecture::osa : Architecture::esa;
+  out.witness_host = c.flag("witness_host", false);
+  // ESA exists from vSAN 8, whose rule is Reserved Capacity (not on 2-node clusters); OSA
+  // clusters default to the older slack guidance that the seeds' vSAN versions used.
+  const char* default_reserve = out.architecture == Architecture::esa && !out.witness_host ? "reserved" : "slack";
+  out.capacity_reserve = c.choice("capacity_reserve", default_reserve, {"slack", "reserved"}) == "slack"
+                             ? CapacityReserve::slack
+                             : CapacityReserve::reserved;
+  if (out.capacity_reserve == CapacityReserve::reserved && out.witness_host)
+    c.fail_value(c.key_path("capacity_reserve"), "reserved",
+                 "slack: a 2-node cluster (witness_host) has no Reserved Capacity", c.node()["capacity_reserve"]);
+  out.client_cache_mb = c.number("client_cache_mb", out.client_cache_mb);
+
+  const YamlReader h = c.child("host");
+  h.expect_map({"cpu", "network", "disk_groups", "pool"});
+  // Hosts that differ (an expansion of a newer generation): `hosts` of `host`, then each
+  // cluster.more_hosts item's `count` of its own CPU and storage, on the cluster's network.
+  std::vector<std::pair<long, HostSpec>> templates{{hosts, read_host_hardware(h, cat)}};
+  long total = hosts;
+  if (c.has("more_hosts")) {
+    const YamlReader more = c.child("more_hosts");
+    if (!more.is_sequence() || more.size() == 0)
+      more.fail("expected a list of {count, cpu, disk_groups or pool}: hosts beyond cluster.hosts that differ from cluster.host");
+    if (more.size() > 64) more.fail(std::to_string(more.size()) + " items; a cluster has at most 64 hosts");
+    for (std::size_t i = 0; i < more.size(); ++i) {
+      const YamlReader m = more.item(i);
+      m.expect_map({"count", "cpu", "disk_groups", "pool"});
+      const long count = m.integer("count", 0, 1, 64);
+      if (count == 0) m.fail("missing key 'count' (1 to 64 hosts of this kind)");
+      total += count;
+      if (total > 64)
+        m.fail_value(m.key_path("count"), std::to_string(count),
+                     "at most " + std::to_string(64 - (total - count)) + ": a cluster has 1 to 64 hosts in all",
+                     m.node()["count"]);
+      templates.emplace_back(count, read_host_hardware(m, cat));
+    }
+  }
+  // Network: NIC, teaming, fabric.
+  const YamlReader n = h.child("network");
+  n.expect_map({"speed_gbe", "ports", "teaming", "nic", "mtu", "transport", "switch", "fabric", "hosts_per_leaf",
+                "spines", "uplink_gbe", "rx_queues", "rx_interrupt_us"});
+  FabricSpec& f = out.fabric;
+  if (n.has("nic")) {
+    try {
+      f.nic = cat.nic(n.text("nic", ""));
+    } catch (const InvalidArgument& e) {
+      n.fail(e.what());
+    }
+  } else {
+    f.nic.name = "generic-nic";
+    f.nic.speed_gbps = n.required_number("speed_gbe");
+    f.nic.ports = 2;
+    f.nic.latency_us = 5;   // typical server NIC + stack per side (data/nics.csv notes)
+    // Intel's default throttle of 20,000 interrupts a second; the catalog's drivers default
+    // to 10-50 us (data/nics.csv notes).
+    f.nic.rx_interrupt_us = 50;
+  }
+  f.nic.rx_interrupt_us = n.number("rx_interrupt_us", f.nic.rx_interrupt_us);
+  if (!(f.nic.rx_interrupt_us >= 0 && f.nic.rx_interrupt_us <= 1000))
+    n.fail_value(n.key_path("rx_interrupt_us"), n.text("rx_interrupt_us", ""),
+                 "0 (an interrupt per packet) .. 1000 us between receive interrupts", n.node()["rx_interrupt_us"]);
+  const double speed = n.number("speed_gbe", f.nic.speed_gbps);
+  try {
+    validate_link_speed(speed, n.key_path("speed_gbe"));
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument(n.where(n.has("speed_gbe") ? n.node()["speed_gbe"] : n.node()) + ": " + e.what());
+  }
+  f.link_gbps = speed;
+  // A part asked to do more than its catalog figure: modelled as asked, and said (Scenario::warnings).
+  auto exceeds = [&](const char* key, double value, double limit, const char* part, const std::string& name) {
+    const bool speed_key = std::string_view(key) == "speed_gbe";
+    char note[320];
+    if (speed_key)
+      std::snprintf(note, sizeof note, "%s = %g exceeds the %g GbE ports of %s '%s': modelled as that %s at %g GbE",
+                    n.key_path(key).c_str(), value, limit, part, name.c_str(), part, value);
+    else
+      std::snprintf(note, sizeof note, "%s = %g exceeds the %g ports of %s '%s': modelled with %g ports",
+                    n.key_path(key).c_str(), value, limit, part, name.c_str(), value);
+    notes.emplace_back(note);
+  };
+  if (n.has("nic") && f.nic.speed_gbps < speed) exceeds("speed_gbe", speed, f.nic.speed_gbps, "NIC", f.nic.name);
+  if (f.nic.speed_gbps < speed) f.nic.speed_gbps = speed;
+  const long ports = n.integer("ports", 1, 1, 8);
+  if (n.has("nic") && ports > f.nic.ports)
+    exceeds("ports", static_cast<double>(ports), f.nic.ports, "NIC", f.nic.name);
+  // More ports than the card has take more cards (report/cost.hpp prices cards).
+  f.nic_cards = n.has("nic") ? static_cast<int>((ports + f.nic.ports - 1) / f.nic.ports) : 1;
+  f.nic.ports = std::max(f.nic.ports, static_cast<int>(ports));
+  f.teaming = n.choice("teaming", ports > 1 ? "lacp" : "failover", {"failover", "lacp"}) == "lacp" ? Teaming::lacp
+                                                                                                   : Teaming::failover;
+  f.active_ports = f.teaming == Teaming::lacp ? static_cast<int>(ports) : 1;
+  f.rx_queues = static_cast<int>(n.integer("rx_queues", f.rx_queues, 0, 64));
+  out.network.framing.mtu = static_cast<int>(n.integer("mtu", 1500, 576, 9216));
+  out.network.framing.transport = n.choice("transport", "tcp", {"tcp", "rdma"}) == "tcp" ? Transport::tcp : Transport::rdma;
+  for (const char* key : {"rx_queues", "rx_interrupt_us"})
+    if (n.has(key) && out.network.framing.transport == Transport::rdma)
+      notes.push_back(n.key_path(key) + " has no effect with transport rdma: RDMA receives without the " +
+                      "vmkernel's receive queues");
+  if (n.has("rx_interrupt_us") && f.rx_queues == 0)
+    notes.push_back(n.key_path("rx_interrupt_us") + " has no effect with rx_queues 0: moderation is modelled on " +
+                    "the receive queues");
+  if (n.has("switch")) {
+    try {
+      f.leaf = cat.network_switch(n.text("switch", ""));
+    } catch (const InvalidArgument& e) {
+      n.fail(e.what());
+    }
+    if (f.leaf.port_speed_gbps > 0 && f.leaf.port_speed_gbps < speed)
+      exceeds("speed_gbe", speed, f.leaf.port_speed_gbps, "switch", f.leaf.name);
+  } else {
+    f.leaf = default_switch(speed, cat);
+  }
+  const std::string fabric = n.choice("fabric", "single_switch", {"single_switch", "direct", "leaf_spine"});
+  f.kind = fabric == "direct" ? FabricKind::direct : fabric == "leaf_spine" ? FabricKind::leaf_spine : FabricKind::single_switch;
+  f.hosts_per_leaf = static_cast<int>(n.integer("hosts_per_leaf", std::min<long>(total, 16), 1, 1024));
+  f.spines = static_cast<int>(n.integer("spines", 2, 1, 64));
+  f.uplink_gbps = n.number("uplink_gbe", 100);
+  f.spine = cat.network_switch("dell-s5232f-on");
+  for (const auto& [count, host] : templates)
+    for (long i = 0; i < count; ++i) {
+      HostSpec copy = host;
+      char name[32];
+      std::snprintf(name, sizeof name, "esx%02zu", out.hosts.size() + 1);
+      copy.name = name;
+      out.hosts.push_back(copy);
+    }
+  if (c.has("failed_hosts")) {
+    // Hosts that are down for the whole run, by name (ClusterSpec::failed_hosts).
+    const YamlReader down = c.child("failed_hosts");
+    if (!down.is_sequence()) down.fail("expected a list of host names, e.g. [esx02]");
+    for (std::size_t i = 0; i < down.size(); ++i) {
+      const std::string name = down.item(i).scalar();
+      const auto it = std::find_if(out.hosts.begin(), out.hosts.end(), [&](const HostSpec& hs) { return hs.name == name; });
+      if (it == out.hosts.end())
+        down.item(i).fail("'" + name + "' is not a host of this cluster (esx01 .. " + out.hosts.back().name + ")");
+      out.failed_hosts.push_back(static_cast<int>(it - out.hosts.begin()));
+    }
+  }
+  if (c.has("resync")) {
+    const YamlReader rs = c.child("resync");
+    rs.expect_map({"active", "throttle_mbps", "outstanding"});
+    out.resync.active = rs.flag("active", false);
+    out.resync.throttle_mbps = rs.number("throttle_mbps", 0);
+    const double t = out.resync.throttle_mbps;
+    if (!(t == 0 || (t >= 1 && t <= 512)))   // esxcli vsan resync throttle's range
+      rs.fail_value(rs.key_path("throttle_mbps"), rs.text("throttle_mbps", ""), "0 (no cap) or 1 .. 512 Mb/s",
+                    rs.node()["throttle_mbps"]);
+    out.resync.outstanding = static_cast<int>(rs.integer("outstanding", out.resync.outstanding, 1, 64));
+    if (out.resync.active && out.failed_hosts.empty())
+      rs.fail("cluster.resync.active rebuilds the components of failed hosts; list them in cluster.failed_hosts");
+  }
+  if (c.has("osa")) {
+    const YamlReader o = c.child("osa");
+    o.expect_map({"write_buffer_gb", "hybrid_read_cache_share", "destage_start_fill", "destage_idle_fill", "destage_batch_blocks",
+                  "destage_depth", "congestion_start_fill", "congestion_full_fill", "congestion_delay_a_us",
+                  "congestion_delay_b", "stripe_unit_kb", "dedupe_lookup_miss", "lsom_worlds_per_dg",
+                  "lsom_cost_factor", "destage_reduction"});
+    OsaSettings& s = out.osa;
+    const double buffer_gb = o.number("write_buffer_gb", static_cast<double>(s.write_buffer.count()) / 1e9);
+    if (!(buffer_gb >= 0.001 && buffer_gb <= 1e5))
+      o.fail_value(o.key_path("write_buffer_gb"), o.text("write_buffer_gb", ""), "0.001 .. 100000 GB", o.node()["write_buffer_gb"]);
+    s.write_buffer = Bytes{static_cast<std::int64_t>(buffer_gb * 1e9)};
+    s.hybrid_read_cache_share = o.number("hybrid_read_cache_share", s.hybrid_read_cache_share);
+    s.destage_start_fill = o.number("destage_start_fill", s.destage_start_fill);
+    s.destage_idle_fill = o.number("destage_idle_fill", s.destage_idle_fill);
+    s.destage_batch_blocks = static_cast<int>(o.integer("destage_batch_blocks", s.destage_batch_blocks, 1, 4096));
+    s.destage_depth = static_cast<int>(o.integer("destage_depth", s.destage_depth, 1, 256));
+    s.congestion_start_fill = o.number("congestion_start_fill", s.congestion_start_fill);
+    s.congestion_full_fill = o.number("congestion_full_fill", s.congestion_full_fill);
+    s.congestion_delay_a_us = o.number("congestion_delay_a_us", s.congestion_delay_a_us);
+    s.congestion_delay_b = o.number("congestion_delay_b", s.congestion_delay_b);
+    s.stripe_unit = Bytes{o.integer("stripe_unit_kb", s.stripe_unit.count() / 1024, 4, 65536) * 1024};
+    s.dedupe_lookup_miss = o.number("dedupe_lookup_miss", s.dedupe_lookup_miss);
+    s.lsom_worlds_per_dg = static_cast<int>(o.integer("lsom_worlds_per_dg", s.lsom_worlds_per_dg, 0, 64));
+    s.lsom_cost_factor = o.number("lsom_cost_factor", s.lsom_cost_factor);
+    s.reduction_on_world =
+        o.choice("destage_reduction", s.reduction_on_world ? "world" : "shared", {"world", "shared"}) == "world";
+  }
+  if (c.has("esa")) {
+    const YamlReader e = c.child("esa");
+    e.expect_map({"lfs_overhead", "gc_factor", "stripe_unit_kb", "cpu_per_io_factor"});
+    out.esa.lfs_overhead = e.number("lfs_overhead", out.esa.lfs_overhead);
+    out.esa.gc_factor = e.number("gc_factor", out.esa.gc_factor);
+    out.esa.cpu_per_io_factor = e.number("cpu_per_io_factor", out.esa.cpu_per_io_factor);
+    out.esa.stripe_unit = Bytes{e.integer("stripe_unit_kb", out.esa.stripe_unit.count() / 1024, 4, 65536) * 1024};
+  }
+}
+
+}  // namespace hcisim::detail

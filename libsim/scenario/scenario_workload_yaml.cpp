@@ -1,0 +1,233 @@
+// The scenario file's `workload:` section (scenario_sections.hpp; the schema is in
+// scenario_yaml.cpp): one workload from a tool's command line, a preset or Easy Run profile
+// and explicit keys, or groups of them that run at once.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "hcisim/core/check.hpp"
+#include "hcisim/workload/vm_workload.hpp"
+#include "hcisim/workload/workload_parsers.hpp"
+#include "scenario_sections.hpp"
+
+namespace hcisim::detail {
+
+namespace {
+
+// One workload's keys (`workload:`, or a group with the workload's keys laid under its own).
+// `threads_per_vmdk` gets DiskSpd's -t.
+WorkloadSpec read_workload_spec(const YamlReader& w, const ClusterSpec& cluster, int& threads_per_vmdk) {
+  w.expect_map({"hcibench", "diskspd", "fio", "preset", "easy_run", "easy_run_release", "vms", "vmdks_per_vm", "outstanding_per_vmdk",
+                "block_size", "read_pct", "random_pct", "working_set_pct", "vmdk_size", "compress_pct", "dedupe_pct",
+                "duration_s", "warmup_s", "history_s", "iops_limit_per_vm", "latency_target_ms", "vscsi",
+                "vscsi_disk_queue", "vscsi_adapter_queue", "auto_precision_pct", "auto_max_s", "name", "groups"});
+  int sources = 0;
+  for (const char* k : {"hcibench", "diskspd", "fio", "preset", "easy_run"}) sources += w.has(k);
+  if (sources > 1) w.fail("give at most one of hcibench, diskspd, fio, preset, easy_run");
+  WorkloadSpec spec;
+  // A parser's complaint is put at its key's line (or "(--set)"); the reader's own errors
+  // (a list where a value belongs) already carry their place and are not wrapped again
+  // (fuzz review D13: "file:20: workload: file (--set): ...").
+  const auto at_key = [&w](const char* key, const auto& parse) {
+    const std::string text = w.text(key, "");
+    try {
+      return parse(text);
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument(w.where(w.node()[key]) + ": " + e.what());
+    }
+  };
+  if (w.has("hcibench")) spec = at_key("hcibench", [](const std::string& v) { return parse_hcibench_name(v); });
+  else if (w.has("diskspd")) spec = at_key("diskspd", [](const std::string& v) { return parse_diskspd(v); });
+  else if (w.has("fio")) spec = at_key("fio", [](const std::string& v) { return parse_fio_options(v); });
+  else if (w.has("preset")) spec = at_key("preset", [](const std::string& v) { return preset(v); });
+  if (w.has("easy_run_release") && !w.has("easy_run"))
+    w.fail("easy_run_release sets the layout of HCIBench's Easy Run; give it with easy_run: <profile>");
+  if (w.has("easy_run")) {
+    const EasyRunRelease release =
+        w.has("easy_run_release")
+            ? at_key("easy_run_release", [](const std::string& v) { return parse_easy_run_release(v); })
+            : EasyRunRelease::hcibench_2_8_4;
+    spec = at_key("easy_run", [&cluster, release](const std::string& v) {
+      return easy_run(cluster, parse_easy_run_profile(v), release);
+    });
+  }
+  spec.vms = static_cast<int>(w.integer("vms", spec.vms, 0, 10000));
+  spec.vmdks_per_vm = static_cast<int>(w.integer("vmdks_per_vm", spec.vmdks_per_vm, 1, 64));
+  spec.outstanding_per_vmdk = static_cast<int>(w.integer("outstanding_per_vmdk", spec.outstanding_per_vmdk, 1, 1024));
+  if (w.has("block_size"))
+    spec.block = at_key("block_size", [&w](const std::string& v) { return parse_size(v, w.key_path("block_size")); });
+  if (w.has("vmdk_size"))
+    spec.vmdk_size = at_key("vmdk_size", [&w](const std::string& v) { return parse_size(v, w.key_path("vmdk_size")); });
+  spec.read_pct = w.number("read_pct", spec.read_pct);
+  spec.random_pct = w.number("random_pct", spec.random_pct);
+  spec.working_set_pct = w.number("working_set_pct", spec.working_set_pct);
+  spec.compress_pct = w.number("compress_pct", spec.compress_pct);
+  spec.dedupe_pct = w.number("dedupe_pct", spec.dedupe_pct);
+  // duration_s: a number of seconds, or auto (run length from the statistics).
+  if (w.has("duration_s")) {
+    const YAML::Node d = w.node()["duration_s"];
+    if (d.IsScalar() && d.Scalar() == "auto") spec.auto_duration = true;
+    else if (d.IsScalar() && d.Scalar().find_first_not_of("0123456789.eE+-") != std::string::npos)
+      w.fail_value(w.key_path("duration_s"), d.Scalar(), "a number of seconds, or auto", d);
+    else spec.duration_s = w.number("duration_s", spec.duration_s);
+  }
+  spec.auto_precision_pct = w.number("auto_precision_pct", spec.auto_precision_pct);
+  spec.auto_max_s = w.number("auto_max_s", spec.auto_max_s);
+  spec.warmup_s = w.number("warmup_s", spec.warmup_s);
+  spec.history_s = w.number("history_s", spec.history_s);
+  spec.iops_limit_per_vm = w.number("iops_limit_per_vm", spec.iops_limit_per_vm);
+  spec.latency_target_ms = w.number("latency_target_ms", spec.latency_target_ms);
+  spec.vscsi = w.choice("vscsi", adapter_name(spec.vscsi), {"pvscsi", "lsilogic"}) == "pvscsi" ? VscsiAdapter::pvscsi
+                                                                                                 : VscsiAdapter::lsilogic;
+  spec.vscsi_disk_queue = static_cast<int>(w.integer("vscsi_disk_queue", spec.vscsi_disk_queue, 0, 1024));
+  spec.vscsi_adapter_queue = static_cast<int>(w.integer("vscsi_adapter_queue", spec.vscsi_adapter_queue, 0, 4096));
+  if (w.has("name")) spec.name = w.text("name", spec.name);
+  threads_per_vmdk = std::min(spec.threads_per_vmdk, spec.outstanding_per_vmdk);
+  try {
+    spec.validate();
+  } catch (const InvalidArgument& e) {
+    // A complaint about one key goes to that key's line, or to "(--set)" when the command line
+    // gave it; one about several keys, or a value a tool's command line set, stays at
+    // `workload:` (fuzz review D15).
+    const std::string msg = e.what();
+    const std::string prefix = "workload ";
+    if (msg.rfind(prefix, 0) != 0) w.fail(msg);
+    const std::string rest = msg.substr(prefix.size());
+    const std::string key = rest.substr(0, rest.find(' '));
+    const std::string after = rest.substr(key.size());
+    const bool one_key = after.rfind(" = ", 0) == 0 || after.rfind(" bytes = ", 0) == 0;
+    if (one_key && w.has(key.c_str())) throw InvalidArgument(w.where(w.node()[key]) + ": " + w.key_path(key.c_str()) + rest.substr(key.size()));
+    w.fail(rest);
+  }
+  return spec;
+}
+
+}  // namespace
+
+// workload: one workload, or `groups` that run at once on the cluster (issue 23, item 6):
+// each group is the workload map with the group's own keys laid over it (a group's hcibench,
+// fio, preset or easy_run replaces the workload's). The run's length, warm-up and history are
+// the whole run's, and the data profile (compress_pct, dedupe_pct) the cluster's: the same in
+// every group.
+void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s, std::vector<std::string>& notes) {
+  if (!w.has("groups")) {
+    s.workload = read_workload_spec(w, cluster, s.threads_per_vmdk);
+    return;
+  }
+  const YamlReader list = w.child("groups");
+  if (!list.is_sequence() || list.size() == 0)
+    list.fail("expected a list of workload groups, each a map of workload keys, e.g. [{name: oltp, vms: 8}, "
+              "{name: backup, vms: 2, block_size: 256k, read_pct: 0}]");
+  if (list.size() > static_cast<std::size_t>(VmWorkload::kMaxGroups))
+    list.fail(std::to_string(list.size()) + " groups; at most " + std::to_string(VmWorkload::kMaxGroups));
+  // The workload's own keys are read once, at their lines, whatever the groups then do.
+  int unused = 1;
+  (void)read_workload_spec(w, cluster, unused);
+  if (w.has("latency_target_ms") && w.number("latency_target_ms", 0) > 0)
+    w.fail("latency_target_ms (HCIBench's latency-target mode) drives one workload; it cannot be combined with groups");
+  if (w.has("name")) w.fail("name: with groups each group has its own name (workload.groups[i].name)");
+  static const char* const kSources[] = {"hcibench", "diskspd", "fio", "preset", "easy_run"};
+  static const char* const kRunKeys[] = {"duration_s", "warmup_s", "history_s", "auto_precision_pct", "auto_max_s"};
+  const auto in = [](const auto& list_of, const std::string& k) {
+    return std::find_if(std::begin(list_of), std::end(list_of), [&](const char* x) { return k == x; }) != std::end(list_of);
+  };
+  for (const char* k : {"easy_run", "diskspd"})
+    if (w.has(k))
+      w.fail(std::string(k) + (std::string(k) == "easy_run"
+                                   ? ": HCIBench's Easy Run sizes one workload for the whole cluster; give the groups "
+                                     "their own keys (or an hcibench or fio name)"
+                                   : ": a DiskSpd command line (its per-thread tables) runs alone; give the groups "
+                                     "hcibench, fio, preset or explicit keys"));
+  // A key of the workload that every group gives itself does nothing: said (an error when
+  // --set gave it, since the user meant it to change something).
+  for (const auto& kv : w.node()) {
+    const std::string key = kv.first.Scalar();
+    if (key == "groups" || in(kRunKeys, key)) continue;
+    bool used = false;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const YamlReader g = list.item(i);
+      bool own_source = false;
+      for (const char* k : kSources) own_source = own_source || g.has(k);
+      used = used || !(g.has(key.c_str()) || own_source);
+    }
+    if (used) continue;
+    const std::string what = w.key_path(key.c_str()) + " is given by every group (or replaced by its own source), so it " +
+                             "changes nothing";
+    if (kv.second.Mark().line < 0)
+      throw InvalidArgument(w.where(kv.second) + ": " + what + "; set a group's: workload.groups.<index or name>." + key);
+    notes.push_back(what);
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YamlReader g = list.item(i);
+    if (!g.is_map()) g.fail("expected a map of workload keys, e.g. {name: oltp, vms: 8, block_size: 8k}");
+    for (const char* k : kRunKeys)
+      if (g.has(k))
+        g.fail_value(g.key_path(k), g.text(k, ""), "no value here: the run's length is the whole run's; set workload." +
+                                                       std::string(k) + " beside groups", g.node()[k]);
+    for (const char* k : {"groups", "latency_target_ms", "diskspd", "easy_run"})
+      if (g.has(k))
+        g.fail(std::string(k) + (std::string(k) == "groups"              ? ": groups do not nest"
+                                 : std::string(k) == "diskspd"           ? ": a DiskSpd command line (its per-thread tables) runs alone; a group takes hcibench, fio, preset or explicit keys"
+                                 : std::string(k) == "easy_run"          ? ": HCIBench's Easy Run sizes one workload for the whole cluster; give the group its own keys"
+                                                                         : ": HCIBench's latency-target mode drives one workload, not a group"));
+    bool own_source = false;
+    for (const char* k : kSources) own_source = own_source || g.has(k);
+    // The workload's keys are laid under the group's in the document itself, so every value
+    // keeps its own line for errors (a copy of the map would lose the marks), and taken out
+    // again after (a group aliased twice must not see the first reading's keys). A group with
+    // its own hcibench, fio or preset takes only the run's keys.
+    YAML::Node merged = g.node();
+    const YAML::Node& view = merged;
+    std::vector<std::string> added;
+    for (const auto& kv : w.node()) {
+      const std::string key = kv.first.Scalar();
+      if (key == "groups" || view[key]) continue;
+      if (own_source && !in(kRunKeys, key)) continue;
+      merged[key] = kv.second;
+      added.push_back(key);
+    }
+    int threads = 1;
+    WorkloadSpec spec;
+    try {
+      spec = read_workload_spec(g, cluster, threads);
+    } catch (...) {
+      for (const std::string& k : added) merged.remove(k);
+      throw;
+    }
+    for (const std::string& k : added) merged.remove(k);
+    if (threads > 1 || spec.tool == WorkloadTool::diskspd)
+      g.fail("a DiskSpd command line (its per-thread tables) runs alone; a group takes hcibench, fio, preset, easy_run or explicit keys");
+    spec.name = g.has("name") ? g.text("name", "") : "group" + std::to_string(i + 1);
+    if (spec.name.empty()) g.fail("name: expected a group name");
+    for (const WorkloadSpec& other : s.groups)
+      if (other.name == spec.name) g.fail("name '" + spec.name + "' is given to two groups; each group needs its own");
+    if (!s.groups.empty()) {
+      const WorkloadSpec& first = s.groups.front();
+      char buf[400];
+      if (spec.compress_pct != first.compress_pct || spec.dedupe_pct != first.dedupe_pct) {
+        std::snprintf(buf, sizeof buf,
+                      "compress_pct %g and dedupe_pct %g differ from group 1's (%g, %g): the data profile is the "
+                      "cluster's (one reduction ratio), so every group gives the same",
+                      spec.compress_pct, spec.dedupe_pct, first.compress_pct, first.dedupe_pct);
+        g.fail(buf);
+      }
+      // A source's own run length (fio --runtime, DiskSpd -d) would differ unseen.
+      if (spec.duration_s != first.duration_s || spec.auto_duration != first.auto_duration ||
+          spec.warmup_s != first.warmup_s || spec.history_s != first.history_s ||
+          spec.auto_precision_pct != first.auto_precision_pct || spec.auto_max_s != first.auto_max_s) {
+        std::snprintf(buf, sizeof buf,
+                      "its run length (duration %g s, warm-up %g s, history %g s) differs from group 1's (%g, %g, %g), "
+                      "set by a group's own source; the run's length is the whole run's: give workload.duration_s, "
+                      "warmup_s and history_s beside groups",
+                      spec.duration_s, spec.warmup_s, spec.history_s, first.duration_s, first.warmup_s, first.history_s);
+        g.fail(buf);
+      }
+    }
+    s.groups.push_back(spec);
+  }
+  s.workload = s.groups.front();
+  s.threads_per_vmdk = 1;
+}
+
+}  // namespace hcisim::detail

@@ -1,0 +1,106 @@
+// hcisim accuracy and calibrate: the model against data/measurements.csv (cli.hpp).
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "hcisim/calib/accuracy.hpp"
+#include "cli.hpp"
+
+namespace hcisim::cli {
+
+namespace {
+
+// Options of the runs `accuracy` and `calibrate` make: the scenarios of data/measurements.csv,
+// `first` overrides and then the user's --set ones (later ones win), --jobs and --seeds.
+AccuracyOptions measurement_runs(const Args& a, const std::vector<std::string>& first = {}) {
+  AccuracyOptions o;
+  o.repo_dir = default_data_dir() + "/..";
+  o.overrides = first;
+  o.overrides.insert(o.overrides.end(), a.sets.begin(), a.sets.end());
+  o.jobs = a.jobs;
+  o.only_seeds = a.seeds;
+  return o;
+}
+
+}  // namespace
+
+int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
+  if (!a.files.empty()) usage_error("accuracy takes no file (it reads data/measurements.csv)");
+  const auto measurements = load_measurements(default_data_dir() + "/measurements.csv");
+  AccuracyOptions o = measurement_runs(a);
+  o.replications = a.replications;
+  Progress p(!a.quiet);
+  const AccuracyReport report = evaluate(measurements, cat, o, p.fraction_fn());
+  p.done();
+  std::fputs(format_accuracy(report, a.all).c_str(), stdout);
+  std::printf("\n%s", cat.calibration().format_table().c_str());
+  if (a.cv) {
+    FitOptions f;
+    f.loss = a.loss;
+    f.accuracy = measurement_runs(a, kFitRunOverrides);
+    if (a.seeds.empty()) f.accuracy.only_seeds = kInSampleSeeds;   // seeds 001 and 002 stay out of sample
+    const AccuracyReport cv = cross_validate(measurements, cat, f, a.sets, [&](const std::string& line) {
+      if (!a.quiet) std::fprintf(stderr, "%s\n", line.c_str());
+    });
+    std::printf("\nleave-one-seed-out (each seed predicted by a calibration fitted on the others):\n%s",
+                format_accuracy(cv, a.all).c_str());
+  }
+  return 0;
+}
+
+int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
+  if (!a.files.empty()) usage_error("calibrate takes no file (it reads data/measurements.csv)");
+  const std::string data = default_data_dir();
+  const auto measurements = load_measurements(data + "/measurements.csv");
+  FitOptions o;
+  if (!a.params.empty()) o.parameters = a.params;
+  o.max_iterations = a.iterations;
+  o.loss = a.loss;
+  o.accuracy = measurement_runs(a, kFitRunOverrides);
+  // --replications N fits the mean over placement seeds 1..N, the prediction `accuracy
+  // --replications N` scores (one placement can put a run on or off a congestion cliff).
+  o.accuracy.replications = a.replications;
+  // Seeds 001 (the only ESA cluster) and 002 (the only USB bridge) each alone inform one
+  // parameter, which is set from its source instead; they stay out of sample.
+  if (a.seeds.empty()) o.accuracy.only_seeds = kInSampleSeeds;
+  const FitResult f = fit(measurements, cat, o, [&](const std::string& line) {
+    if (!a.quiet) std::fprintf(stderr, "%s\n", line.c_str());
+  });
+  std::printf("before:\n%s\nafter:\n%s\n", format_accuracy(f.before, false).c_str(), format_accuracy(f.after, false).c_str());
+  std::printf("fitted %d rows with %zu parameters: rms log error %.4f -> %.4f (%d iterations, %d runs of all scenarios)\n\n",
+              f.rows, o.parameters.size(), f.rms_before, f.rms_after, f.iterations, f.evaluations);
+  std::printf("%-24s %12s %12s %12s %21s\n", "parameter", "default", "fitted", "stderr", "range");
+  Calibration out = f.calibration;
+  for (auto& p : out.parameters()) {
+    const bool fitted = std::find(o.parameters.begin(), o.parameters.end(), p.name) != o.parameters.end();
+    std::printf("%-24s %12.5g %12.5g %12.5g %10.4g..%-10.4g%s\n", p.name.c_str(), p.default_value, p.fitted,
+                p.stderr_value, p.min, p.max,
+                fitted && p.at_bound() ? "  AT ITS BOUND: a mechanism the data need is missing" : "");
+    for (const auto& name : o.parameters)
+      if (name == p.name) {
+        // The command that made the fit, so the file says how to repeat it.
+        std::string command = "hcisim calibrate";
+        if (a.loss == FitLoss::huber) command += " --loss huber";
+        if (a.replications != 1) command += " --replications " + std::to_string(a.replications);
+        for (const auto& s : a.sets) command += " --set " + s;
+        std::string seeds;
+        for (const auto& s : a.seeds.empty() ? kInSampleSeeds : a.seeds) seeds += (seeds.empty() ? "" : ", ") + s;
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%d rows of seeds ", f.rows);
+        char err[64];
+        std::snprintf(err, sizeof err, "; rms log error %.3f -> %.3f", f.rms_before, f.rms_after);
+        p.provenance = "fitted by " + command + " on " + buf + seeds + " (data/measurements.csv)" + err;
+      }
+  }
+  const std::string path = a.out_given ? a.out : data + "/calibration.yaml";
+  write_file(path, out.to_yaml(), "--out");
+  std::printf("\nwrote %s\n", path.c_str());
+  return 0;
+}
+
+}  // namespace hcisim::cli

@@ -1,0 +1,178 @@
+// hcisim run, validate, capacity, knee, curve and size (cli.hpp).
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "hcisim/plan/analytic.hpp"
+#include "hcisim/plan/sizing.hpp"
+#include "hcisim/report/run_report.hpp"
+#include "hcisim/report/text_escape.hpp"
+#include "hcisim/scenario/price_file.hpp"
+#include "cli.hpp"
+
+namespace hcisim::cli {
+
+namespace {
+
+void print_run(const Args& a, const RunResult& r) {
+  if (a.json) std::fputs(to_json(r).c_str(), stdout);
+  else if (a.csv) std::printf("%s\n%s\n", csv_header().c_str(), csv_row(r).c_str());
+  else if (r.workload.tool == WorkloadTool::diskspd) std::fputs(format_diskspd(r).c_str(), stdout);
+  else std::fputs(format_hcibench(r).c_str(), stdout);
+}
+
+// run --replications N: the scenario on seeds 1..N (placement and every random stream).
+int cmd_run_replicated(const Args& a, const Scenario& s) {
+  const Replicated rep = replicate(s, a.replications, Vary::placement, a.jobs);
+  if (a.json) {
+    std::printf("{\"scenario\": %s, \"replications\": %d, \"vary\": \"seed\", \"iops\": {\"mean\": %.10g, "
+                "\"half_width\": %.10g}, \"pooled_latency_ms\": {\"mean\": %.10g, \"half_width\": %.10g}, \"each_iops\": [",
+                json_string(s.name).c_str(), a.replications, rep.mean_iops.mean, rep.mean_iops.half_width,
+                rep.mean_latency_ms.mean, rep.mean_latency_ms.half_width);
+    for (std::size_t i = 0; i < rep.iops.size(); ++i) std::printf("%s%.10g", i ? ", " : "", rep.iops[i]);
+    std::printf("]}\n");
+    return 0;
+  }
+  std::printf("Over seeds 1-%d (placement and every random stream vary):\n", a.replications);
+  std::printf("IOPS                %s\n", replicated_line(rep.iops, rep.mean_iops, "%.0f").c_str());
+  std::printf("mean latency (ms)   %s\n", replicated_line(rep.latency_ms, rep.mean_latency_ms, "%.3f").c_str());
+  return 0;
+}
+
+}  // namespace
+
+// --range: how many seeds (--replications N, else 5), and the reader that loads the scenario
+// again against a catalog with one calibration parameter moved (its warnings already said).
+RangeOptions range_options(const Args& a) {
+  RangeOptions o;
+  if (a.replications > 1) o.seeds = a.replications;
+  o.jobs = a.jobs;
+  return o;
+}
+ScenarioReader range_reader(const std::string& file, const std::vector<std::string>& sets, std::set<std::string>* said) {
+  return [file, sets, said](const HardwareCatalog& c) { return load(file, sets, c, said); };
+}
+
+namespace {
+
+// run --range: the headline answers with their ranges (plan/answer_range.hpp).
+int cmd_run_range(const Args& a, const Scenario& s, const ScenarioReader& read, const HardwareCatalog& cat) {
+  const Ranged r = run_range(s, read, cat, range_options(a));
+  if (a.json)
+    std::fputs(ranged_report_json(s, r).c_str(), stdout);
+  else if (a.csv)
+    std::printf("scenario,%s\n%s,%s\n", ranged_csv_header(run_range_names()).c_str(), csv_field(s.name).c_str(),
+                ranged_csv_cells(r).c_str());
+  else
+    std::printf("Scenario: %s\nWorkload: %s\n\n%s", s.name.c_str(), describe_workloads(s).c_str(), format_ranged(r).c_str());
+  return 0;
+}
+
+}  // namespace
+
+int cmd_run(const Args& a, const HardwareCatalog& cat) {
+  if (a.files.size() > 1) usage_error("run takes one scenario file");
+  std::set<std::string> said;
+  const std::string file = a.files.empty() ? "" : a.files[0];
+  const Scenario s = load(file, a.sets, cat, &said);
+  if (a.range) return cmd_run_range(a, s, range_reader(file, a.sets, &said), cat);
+  if (a.csv && a.replications > 1) usage_error("run --replications prints text or --json, not --csv");
+  if (a.replications > 1) {
+    if (!a.json) std::printf("Scenario: %s\nWorkload: %s\n\n", s.name.c_str(), describe_workloads(s).c_str());
+    return cmd_run_replicated(a, s);
+  }
+  if (!a.json && !a.csv) std::printf("Scenario: %s\nWorkload: %s\n\n", s.name.c_str(), describe_workloads(s).c_str());
+  Progress p(!a.quiet);
+  const RunResult r = simulate(s, p.fn());
+  p.done();
+  print_run(a, r);
+  return 0;
+}
+
+int cmd_validate(const Args& a, const HardwareCatalog& cat) {
+  if (a.files.size() != 1) usage_error("validate takes one scenario file");
+  const Scenario s = load(a.files[0], a.sets, cat);
+  std::printf("%s: ok (%zu hosts, %s, %s; %s)\n", a.files[0].c_str(), s.cluster.hosts.size(),
+              architecture_name(s.cluster.architecture), s.cluster.layout().describe().c_str(),
+              describe_workloads(s).c_str());
+  return 0;
+}
+
+// The capacity line of a scenario under both reserve rules, without simulating (issue 23, item 5).
+int cmd_capacity(const Args& a, const HardwareCatalog& cat) {
+  if (a.files.size() > 1) usage_error("capacity takes one scenario file (the built-in default without one)");
+  if (a.csv) usage_error("capacity prints text or --json, not --csv");
+  const CapacityAnswer c = capacity_answer(load(a.files.empty() ? "" : a.files[0], a.sets, cat));
+  std::fputs(a.json ? to_json(c).c_str() : format_capacity(c).c_str(), stdout);
+  return 0;
+}
+
+// The highest IOPS whose latency statistic stays under a target (issue 23, item 1).
+int cmd_knee(const Args& a, const HardwareCatalog& cat) {
+  if (a.files.size() > 1) usage_error("knee takes one scenario file (the built-in default without one)");
+  if (a.knee_targets != 1) usage_error("knee needs exactly one target: --mean-ms X, --p95-ms X or --p99-ms X");
+  if (a.csv) usage_error("knee prints text or --json, not --csv");
+  std::set<std::string> said;
+  const std::string file = a.files.empty() ? "" : a.files[0];
+  const Scenario s = load(file, a.sets, cat, &said);
+  if (a.range) {
+    const Ranged r = knee_range(s, range_reader(file, a.sets, &said), cat, a.knee, range_options(a));
+    if (a.json)
+      std::fputs(ranged_report_json(s, r, &a.knee).c_str(), stdout);
+    else
+      std::printf("Knee of %s: the highest IOPS with %s latency <= %g ms (-: not found)\n\n%s", s.name.c_str(),
+                  latency_stat_name(a.knee.stat), a.knee.limit_ms, format_ranged(r).c_str());
+    return 0;
+  }
+  KneeOptions o;
+  o.jobs = a.jobs;
+  const KneeResult k = find_knee(s, a.knee, o);
+  std::fputs(a.json ? to_json(s.name, k).c_str() : format_knee(s.name, k).c_str(), stdout);
+  return 0;
+}
+
+// The analytic fast path (issue 23, item 3): the MVA curve, optionally beside the simulator's.
+int cmd_curve(const Args& a, const HardwareCatalog& cat) {
+  if (a.files.size() > 1) usage_error("curve takes one scenario file (the built-in default without one)");
+  if (a.csv) usage_error("curve prints text or --json, not --csv");
+  if (a.knee_targets > 1 || (a.knee_targets == 1 && a.knee.stat != LatencyStat::mean))
+    usage_error("curve's knee is on the mean latency: give --mean-ms X (the analytic path has no percentiles)");
+  std::set<std::string> said;
+  const std::string file = a.files.empty() ? "" : a.files[0];
+  const Scenario s = load(file, a.sets, cat, &said);
+  if (a.range) {
+    if (a.check) usage_error("curve --range and --check: give one (--check simulates one seed's points)");
+    const Ranged r = curve_range(s, range_reader(file, a.sets, &said), cat, a.knee_targets == 1 ? a.knee.limit_ms : 0,
+                                 range_options(a));
+    if (a.json) std::fputs(ranged_report_json(s, r).c_str(), stdout);
+    else
+      std::printf("Analytic curve of %s (outstanding I/O per VMDK after @)\n\n%s", s.name.c_str(), format_ranged(r).c_str());
+    return 0;
+  }
+  const CurveReport r = curve_report(s, a.check, a.knee_targets == 1 ? a.knee.limit_ms : 0, a.jobs);
+  std::fputs(a.json ? to_json(r).c_str() : format_curve(r).c_str(), stdout);
+  return 0;
+}
+
+// Inverse sizing (issue 23, item 2): the cheapest designs meeting a requirements file.
+int cmd_size(const Args& a, HardwareCatalog& cat) {
+  if (a.files.size() != 1) usage_error("size takes one requirements file (examples/sizing/ has some)");
+  if (a.csv) usage_error("size prints text or --json, not --csv");
+  const Requirements req = read_requirements(a.files[0], cat);
+  // --prices wins over the file's prices: (laid over again, after them).
+  if (!a.prices.empty()) cat.add_prices(load_price_file(a.prices, cat));
+  SizingOptions o;
+  o.jobs = a.jobs;
+  o.prune = !a.no_prune;
+  if (a.range) o.range_seeds = range_options(a).seeds;
+  const SizingResult r = size_cluster(req, cat, o);
+  std::fputs(a.json ? to_json(r).c_str() : format_sizing(r).c_str(), stdout);
+  return 0;
+}
+
+}  // namespace hcisim::cli

@@ -1,0 +1,44 @@
+// What the commands share (cli.hpp): loading a scenario with its warnings said once, and
+// writing an output file, and the line of a replicated answer.
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+
+namespace hcisim::cli {
+
+void write_file(const std::string& path, const std::string& text, const char* option) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  bool ok = f != nullptr && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  int err = ok ? 0 : errno;
+  if (f != nullptr && std::fclose(f) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  if (!ok) throw InvalidArgument(std::string(option) + ": cannot write '" + path + "': " + std::strerror(err));
+}
+
+Scenario load(const std::string& file, const std::vector<std::string>& sets, const HardwareCatalog& cat,
+              std::set<std::string>* said) {
+  Scenario s = file.empty() ? parse_scenario(default_scenario_yaml(), "<built-in default>", sets, cat)
+                            : load_scenario(file, sets, cat);
+  for (const std::string& w : s.warnings)
+    if (!said || said->insert(s.source + w).second) std::fprintf(stderr, "warning: %s: %s\n", s.source.c_str(), w.c_str());
+  return s;
+}
+
+std::string replicated_line(const std::vector<double>& x, const ConfidenceInterval& ci, const char* fmt_value) {
+  char buf[200];
+  const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
+  std::string f = std::string(fmt_value) + " +- " + fmt_value + " (95 %%; lowest " + fmt_value + ", highest " + fmt_value + ")";
+  std::snprintf(buf, sizeof buf, f.c_str(), ci.mean, ci.half_width, *lo, *hi);
+  return buf;
+}
+
+}  // namespace hcisim::cli

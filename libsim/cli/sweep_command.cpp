@@ -1,0 +1,207 @@
+// hcisim sweep: one curve per scenario file, all points in parallel (cli.hpp).
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "hcisim/core/parallel.hpp"
+#include "hcisim/report/run_report.hpp"
+#include "hcisim/report/svg_chart.hpp"
+#include "hcisim/report/text_escape.hpp"
+#include "cli.hpp"
+
+namespace hcisim::cli {
+
+namespace {
+
+// sweep --range: every point's headline answers with their ranges (plan/answer_range.hpp),
+// one point after another (each point's seeds and moved parameters run in parallel). The
+// chart draws each point's mean over its seeds.
+int cmd_sweep_range(const Args& a, const HardwareCatalog& cat, const std::vector<SweepAxis>& axes) {
+  for (const SweepAxis& ax : axes)
+    if (ax.key == "seed") usage_error("--vary seed and --range both set the seed (--range runs N seeds); give one");
+  std::set<std::string> said;
+  struct Point {
+    SweepPoint point;
+    std::string file;
+  };
+  std::vector<Point> grid;
+  for (const auto& file : a.files) {
+    auto with = [&](const std::vector<std::string>& settings) {
+      auto sets = a.sets;
+      sets.insert(sets.end(), settings.begin(), settings.end());
+      return sets;
+    };
+    for (auto& p : sweep_points([&](const std::vector<std::string>& settings) { return load(file, with(settings), cat, &said); }, axes))
+      grid.push_back({std::move(p), file});
+  }
+  std::string csv = sweep_keys_header(axes) + "scenario," + ranged_csv_header(run_range_names()) + "\n";
+  std::vector<ChartSeries> series;
+  const std::size_t along = axes.back().values.size();
+  Progress progress(!a.quiet);
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    auto sets = a.sets;
+    sets.insert(sets.end(), grid[i].point.settings.begin(), grid[i].point.settings.end());
+    const Ranged r = run_range(grid[i].point.scenario, range_reader(grid[i].file, sets, &said), cat, range_options(a));
+    progress.draw(static_cast<double>(i + 1) / static_cast<double>(grid.size()));
+    csv += sweep_key_cells(axes, grid[i].point.settings) + csv_field(grid[i].point.scenario.name) + "," +
+           ranged_csv_cells(r) + "\n";
+    if (i % along == 0) {
+      std::string name = grid[i].point.scenario.name;
+      for (std::size_t k = 0; k + 1 < axes.size(); ++k) name += (k == 0 ? " (" : ", ") + grid[i].point.settings[k];
+      if (axes.size() > 1) name += ")";
+      series.push_back({name, {}, {}});
+    }
+    series.back().x.push_back(r.at("iops").value);
+    series.back().y.push_back(r.at("pooled_latency_ms").value);
+  }
+  progress.done();
+  std::string keys;
+  for (const SweepAxis& ax : axes) keys += (keys.empty() ? "" : ", ") + ax.key;
+  const std::string title = (a.files.size() == 1 ? grid[0].point.scenario.name + " - sweep of " : "sweep of ") + keys +
+                            " (mean over " + std::to_string(range_options(a).seeds) + " seeds)";
+  write_file(a.out + ".csv", csv, "--out");
+  write_file(a.out + ".svg", svg_line_chart(title, "IOPS", "mean latency (ms)", series), "--out");
+  std::fputs(csv.c_str(), stdout);
+  std::fprintf(stderr, "wrote %s.csv and %s.svg\n", a.out.c_str(), a.out.c_str());
+  return 0;
+}
+
+}  // namespace
+
+// One curve per scenario file, all points of all curves in parallel.
+int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
+  if (a.files.empty()) usage_error("sweep takes one or more scenario files");
+  if (a.vary.empty()) usage_error("sweep needs --vary KEY=V1,V2,...");
+  // Several --vary options make a grid: every combination, the last one varying fastest.
+  std::vector<SweepAxis> axes;
+  for (const std::string& v : a.vary) {
+    const auto eq = v.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 >= v.size()) usage_error("--vary '" + v + "': expected KEY=V1,V2,...");
+    axes.push_back({v.substr(0, eq), split_list(v.substr(eq + 1))});
+    if (axes.back().values.empty()) usage_error("--vary '" + v + "' lists no values; expected KEY=V1,V2,...");
+    for (std::size_t i = 0; i + 1 < axes.size(); ++i)
+      if (axes[i].key == axes.back().key) usage_error("--vary names '" + axes.back().key + "' twice");
+  }
+  if (a.range) return cmd_sweep_range(a, cat, axes);
+  // --replications N: every point on seeds 1..N (placement and every random stream vary),
+  // as a last, fastest axis; the CSV keeps each run, the chart and the summary their mean.
+  const std::size_t reps = static_cast<std::size_t>(a.replications);
+  if (reps > 1) {
+    for (const SweepAxis& ax : axes)
+      if (ax.key == "seed") usage_error("--vary seed and --replications both set the seed; give one");
+    SweepAxis seeds{"seed", {}};
+    for (std::size_t k = 1; k <= reps; ++k) seeds.values.push_back(std::to_string(k));
+    axes.push_back(seeds);
+  }
+  // Load every point first so bad input fails before any run.
+  std::vector<SweepPoint> grid;   // all files' points, file by file
+  std::set<std::string> said;
+  for (const auto& file : a.files) {
+    auto file_points = sweep_points(
+        [&](const std::vector<std::string>& settings) {
+          auto sets = a.sets;
+          sets.insert(sets.end(), settings.begin(), settings.end());
+          return load(file, sets, cat, &said);
+        },
+        axes);
+    for (auto& p : file_points) grid.push_back(std::move(p));
+  }
+  std::vector<Scenario> points;
+  for (const SweepPoint& p : grid) points.push_back(p.scenario);
+  // Each finished point keeps its CSV row and chart point only, not its whole RunResult
+  // (about 98 KB with the latency histograms; fuzz review D18).
+  struct Point {
+    std::string row;
+    double iops = 0;
+    double latency_ms = 0;
+  };
+  std::vector<Point> results(points.size());
+  std::vector<std::string> errors(points.size());
+  std::vector<char> internal(points.size(), 0);   // the error was not bad input
+  std::atomic<std::size_t> finished{0};
+  Progress p(!a.quiet);
+  parallel_for(points.size(), a.jobs, [&](std::size_t i) {
+    try {
+      const RunResult r = simulate(points[i]);
+      results[i] = Point{csv_row(r), r.result.iops, r.result.pooled_latency_ms};
+    } catch (const InvalidArgument& e) {
+      errors[i] = e.what();
+    } catch (const std::exception& e) {
+      errors[i] = e.what();
+      internal[i] = 1;
+    }
+    p.draw(static_cast<double>(++finished) / static_cast<double>(points.size()));
+  });
+  p.done();
+  // Bad input is blamed on the varied value (exit 2); anything else, such as running out of
+  // memory, is an internal error (exit 1), as for run (fuzz review D17).
+  for (std::size_t i = 0; i < errors.size(); ++i) {
+    if (errors[i].empty()) continue;
+    std::string at;
+    for (const std::string& s : grid[i].settings) at += (at.empty() ? "" : ", ") + s;
+    const std::string point = at + ": " + errors[i];
+    if (internal[i]) throw std::runtime_error(point);
+    throw InvalidArgument(point);
+  }
+  // One column per varied key (the value as given), then the report's columns. One curve
+  // per file and combination of all but the last key, along the last key.
+  // The CSV: the varied keys' columns, then the report's (runner.hpp, sweep_keys_header).
+  std::string keys;
+  for (std::size_t k = 0; k < axes.size(); ++k)
+    if (reps <= 1 || k + 1 < axes.size()) keys += (keys.empty() ? "" : ", ") + axes[k].key;   // not the seeds
+  if (reps > 1) keys += " (mean over seeds 1-" + std::to_string(reps) + ")";
+  std::string csv = sweep_keys_header(axes) + csv_header() + "\n";
+  for (std::size_t i = 0; i < grid.size(); ++i) csv += sweep_key_cells(axes, grid[i].settings) + results[i].row + "\n";
+  // The chart: one curve per file and combination of all but the last user key, along that
+  // key; with replications each point is the mean of its runs (rows i*reps .. i*reps+reps-1).
+  const std::size_t user_axes = axes.size() - (reps > 1 ? 1 : 0);
+  const std::size_t along = axes[user_axes - 1].values.size();
+  const std::size_t per_point = std::max<std::size_t>(1, reps);
+  std::string summary;
+  std::vector<ChartSeries> series;
+  for (std::size_t first = 0; first < grid.size(); first += along * per_point) {
+    std::string name = points[first].name;
+    for (std::size_t k = 0; k + 1 < user_axes; ++k) name += (k == 0 ? " (" : ", ") + grid[first].settings[k];
+    if (user_axes > 1) name += ")";
+    ChartSeries curve{name, {}, {}};
+    for (std::size_t j = 0; j < along; ++j) {
+      const std::size_t at = first + j * per_point;
+      double iops = 0, latency = 0, lo = results[at].iops, hi = lo, llo = results[at].latency_ms, lhi = llo;
+      for (std::size_t k = at; k < at + per_point; ++k) {
+        iops += results[k].iops / static_cast<double>(per_point);
+        latency += results[k].latency_ms / static_cast<double>(per_point);
+        lo = std::min(lo, results[k].iops);
+        hi = std::max(hi, results[k].iops);
+        llo = std::min(llo, results[k].latency_ms);
+        lhi = std::max(lhi, results[k].latency_ms);
+      }
+      curve.x.push_back(iops);
+      curve.y.push_back(latency);
+      if (reps > 1) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf, ": IOPS %.0f (%.0f .. %.0f), mean latency %.3f ms (%.3f .. %.3f)\n", iops, lo,
+                      hi, latency, llo, lhi);
+        std::string at_settings = points[at].name;
+        for (std::size_t k = 0; k < user_axes; ++k) at_settings += (k == 0 ? " (" : ", ") + grid[at].settings[k];
+        at_settings += ")";
+        summary += at_settings + buf;
+      }
+    }
+    series.push_back(curve);
+  }
+  const std::string title = a.files.size() == 1 ? points[0].name + " - sweep of " + keys : "sweep of " + keys;
+  write_file(a.out + ".csv", csv, "--out");
+  write_file(a.out + ".svg", svg_line_chart(title, "IOPS", "mean latency (ms)", series), "--out");
+  std::fputs(csv.c_str(), stdout);
+  // The summary goes to stderr: stdout stays one CSV.
+  if (reps > 1) std::fprintf(stderr, "Mean over seeds 1-%zu (lowest .. highest):\n%s", reps, summary.c_str());
+  std::fprintf(stderr, "wrote %s.csv and %s.svg\n", a.out.c_str(), a.out.c_str());
+  return 0;
+}
+
+}  // namespace hcisim::cli

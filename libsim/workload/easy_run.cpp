@@ -58,21 +58,36 @@ namespace {
 // _get_vsan_disk_stats divides each device's bytes by 1024**3 in integers).
 long long whole_gib(double gb) { return static_cast<long long>(gb * 1e9) / (1LL << 30); }
 
+// What Easy Run reads of the cluster: disk groups, whether any is hybrid, and the cache and
+// capacity devices' sizes summed in the unit a release counts in (`size` of a device's
+// decimal GB). Capacity is the OSA capacity devices and the ESA pool.
+struct Survey {
+  int groups = 0;
+  bool hybrid = false;
+  double cache = 0, capacity = 0;
+};
+template <class Size>
+Survey survey(const ClusterSpec& cluster, Size size) {
+  Survey s;
+  for (const HostSpec& h : cluster.hosts) {
+    s.groups += static_cast<int>(h.disk_groups.size());
+    for (const auto& dg : h.disk_groups) {
+      s.cache += size(dg.cache.device.capacity_gb);
+      for (const auto& d : dg.capacity) s.capacity += size(d.device.capacity_gb);
+      s.hybrid = s.hybrid || dg.hybrid();
+    }
+    for (const auto& d : h.pool) s.capacity += size(d.device.capacity_gb);
+  }
+  return s;
+}
+
 // Releases up to 2.8.3 (see the file comment).
 WorkloadSpec easy_run_2_8(const ClusterSpec& cluster, EasyRunProfile profile) {
   const bool esa = cluster.architecture == Architecture::esa;
-  int groups = 0;
-  long long cache_gib = 0, capacity_gib = 0;
-  bool hybrid = false;
-  for (const HostSpec& h : cluster.hosts) {
-    groups += static_cast<int>(h.disk_groups.size());
-    for (const auto& dg : h.disk_groups) {
-      cache_gib += whole_gib(dg.cache.device.capacity_gb);
-      for (const auto& d : dg.capacity) capacity_gib += whole_gib(d.device.capacity_gb);
-      hybrid = hybrid || dg.hybrid();
-    }
-    for (const auto& d : h.pool) capacity_gib += whole_gib(d.device.capacity_gb);
-  }
+  const Survey found = survey(cluster, [](double gb) { return static_cast<double>(whole_gib(gb)); });
+  const int groups = found.groups;
+  const bool hybrid = found.hybrid;
+  const auto cache_gib = static_cast<long long>(found.cache), capacity_gib = static_cast<long long>(found.capacity);
   WorkloadSpec w;
   w.tool = WorkloadTool::fio;
   w.vms = esa ? 4 * static_cast<int>(cluster.hosts.size()) : 2 * groups;
@@ -132,17 +147,10 @@ double hcibench_policy_factor(const ClusterSpec& c) {
 // Releases 2.8.4 and later (see the file comment).
 WorkloadSpec easy_run_2_8_4(const ClusterSpec& cluster, EasyRunProfile profile) {
   const bool esa = cluster.architecture == Architecture::esa;
-  int groups = 0;
-  double cache_bytes = 0, capacity_bytes = 0;
-  bool hybrid = false;
-  for (const HostSpec& h : cluster.hosts) {
-    groups += static_cast<int>(h.disk_groups.size());
-    for (const auto& dg : h.disk_groups) {
-      cache_bytes += dg.cache.device.capacity_gb * 1e9;
-      hybrid = hybrid || dg.hybrid();
-    }
-    for (const auto& d : h.pool) capacity_bytes += d.device.capacity_gb * 1e9;
-  }
+  const Survey found = survey(cluster, [](double gb) { return gb * 1e9; });
+  const int groups = found.groups;
+  const bool hybrid = found.hybrid;
+  const double cache_bytes = found.cache, capacity_bytes = found.capacity;   // capacity: ESA only below
   WorkloadSpec w;
   w.tool = WorkloadTool::fio;
   w.vms = esa ? 2 * static_cast<int>(cluster.hosts.size()) : 2 * groups;

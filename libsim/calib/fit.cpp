@@ -1,6 +1,7 @@
 // Levenberg-Marquardt fit of calibration parameters (fit.hpp). Marquardt's damping on the
 // diagonal of J^T J, lambda divided by 3 on success and multiplied by 4 on failure; bounds
-// by clamping; parameters with a positive lower bound are fitted in log space.
+// by clamping, a parameter on a bound held there while the gradient points out of the range
+// (an active set); parameters with a positive lower bound are fitted in log space.
 #include "hcisim/calib/fit.hpp"
 
 #include <Eigen/Dense>
@@ -122,8 +123,25 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
     cost = weighted_cost(r);
     jacobian();
     const Eigen::MatrixXd Jw = w.array().sqrt().matrix().asDiagonal() * J;
-    const Eigen::MatrixXd A = Jw.transpose() * Jw;
-    const Eigen::VectorXd g = Jw.transpose() * (w.array().sqrt() * r.array()).matrix();
+    Eigen::MatrixXd A = Jw.transpose() * Jw;
+    Eigen::VectorXd g = Jw.transpose() * (w.array().sqrt() * r.array()).matrix();
+    // A parameter on a bound whose descent direction (-g) points out of the range is held
+    // there for this step (the active set of a bound-constrained least-squares problem):
+    // solving for it too and then clamping it back would also distort every other
+    // parameter's step, and a step that changes nothing but the clamped parameter is never
+    // an improvement, so the fit would stall.
+    for (std::size_t j = 0; j < np; ++j) {
+      const auto jj = static_cast<Eigen::Index>(j);
+      const CalibrationParameter& p = *space.params[j];
+      const double v = space.to_value(j, x[jj]);
+      const double tol = 1e-9 * std::max(std::fabs(p.max), std::fabs(p.min));
+      if ((v >= p.max - tol && g[jj] < 0) || (v <= p.min + tol && g[jj] > 0)) {
+        A.row(jj).setZero();
+        A.col(jj).setZero();
+        A(jj, jj) = 1;
+        g[jj] = 0;
+      }
+    }
     bool improved = false;
     for (int tries = 0; tries < 6 && !improved; ++tries) {
       Eigen::MatrixXd damped = A;

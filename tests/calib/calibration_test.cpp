@@ -263,6 +263,23 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
     CHECK(fb.calibration.value("vsan_cpu_scale") == Approx(4.0).epsilon(0.10));
   }
 
+  // A bound the data would pass: with vsan_cpu_scale capped below the planted 4.0, the fit
+  // holds it on the cap and still fits the stack latency, rather than stalling at the start.
+  {
+    HardwareCatalog capped = cat;
+    Calibration start = cat.calibration();
+    for (auto& p : start.parameters())
+      if (p.name == "vsan_cpu_scale") p.max = 2.0;
+    capped.set_calibration(start);
+    const FitResult fc = fit(ms, capped, o);
+    INFO("capped at 2.0: vsan_cpu_scale " << fc.calibration.value("vsan_cpu_scale") << ", stack_latency_us "
+                                          << fc.calibration.value("stack_latency_us") << ", rms " << fc.rms_before
+                                          << " -> " << fc.rms_after << " in " << fc.iterations << " iterations");
+    CHECK(fc.calibration.value("vsan_cpu_scale") == Approx(2.0));
+    CHECK(fc.calibration.value("stack_latency_us") > 100.0);
+    CHECK(fc.rms_after < fc.rms_before / 1.5);   // the cap keeps it well above the planted fit
+  }
+
   // One row the model cannot represent (a write latency ten times the planted run's):
   // least squares lets it pull the CPU scale (here to its bound); Huber's loss counts it
   // linearly and stays near the planted value. (At three times, the stack latency and CPU

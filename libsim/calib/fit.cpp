@@ -83,7 +83,11 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
   };
 
   Eigen::VectorXd x(static_cast<Eigen::Index>(np));
-  for (std::size_t j = 0; j < np; ++j) x[static_cast<Eigen::Index>(j)] = space.to_x(j, space.params[j]->fitted);
+  // A starting value outside the range (a catalog fitted for wider bounds) starts on the bound.
+  for (std::size_t j = 0; j < np; ++j) {
+    const CalibrationParameter& p = *space.params[j];
+    x[static_cast<Eigen::Index>(j)] = space.to_x(j, std::clamp(p.fitted, p.min, p.max));
+  }
   Eigen::VectorXd r = evaluate_at(x, &out.before);
   out.rows = static_cast<int>(r.size());
   if (out.rows <= static_cast<int>(np))
@@ -111,11 +115,19 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
       Eigen::VectorXd xh = x;
       const double h = space.step(j, x[static_cast<Eigen::Index>(j)]);
       xh[static_cast<Eigen::Index>(j)] += h;
+      // The step actually evaluated (evaluate_at clamps into the range): in a range narrower
+      // than a step, h would overstate it; no step at all leaves a zero column.
+      const auto jj = static_cast<Eigen::Index>(j);
+      const double dx = space.to_x(j, space.to_value(j, xh[jj])) - x[jj];
+      if (dx == 0) {
+        J.col(jj).setZero();
+        continue;
+      }
       const Eigen::VectorXd rh = evaluate_at(xh, nullptr);
       if (rh.size() != r.size())
         throw InvalidArgument("calibrate: a finite-difference step of '" + space.params[j]->name +
                               "' made a measured scenario fail; narrow its bounds");
-      J.col(static_cast<Eigen::Index>(j)) = (rh - r) / h;
+      J.col(jj) = (rh - r) / dx;
     }
   };
   for (int it = 0; it < options.max_iterations; ++it) {

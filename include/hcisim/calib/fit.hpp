@@ -1,6 +1,9 @@
 // Fitting the calibration parameters to the measurements: Levenberg-Marquardt (Eigen) on
-// log errors, with a forward finite-difference Jacobian (backward from a parameter on its
-// upper bound). Every evaluation runs the same
+// log errors, with a forward finite-difference Jacobian (backward where a forward step
+// would leave the range). Bounds: a parameter on a bound is held there while the gradient
+// points out of the range (an active set); its standard error still comes from its
+// one-sided Jacobian column, so a parameter that ends on a bound is reported with the
+// spread the data would allow it beyond the bound. Every evaluation runs the same
 // scenarios with the same seeds (common random numbers), so differences come from the
 // parameters, not from noise. Standard errors come from the Jacobian at the optimum:
 // cov = s^2 (J^T J)^-1 with s^2 = SSR / (n - p).

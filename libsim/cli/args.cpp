@@ -1,11 +1,8 @@
 // hcisim --help and the argument parser (cli.hpp).
-#include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <set>
 #include <string>
 #include <vector>
 

@@ -1,10 +1,6 @@
 // hcisim accuracy and calibrate: the model against data/measurements.csv (cli.hpp).
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <set>
 #include <string>
 #include <vector>
 

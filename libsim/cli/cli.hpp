@@ -1,7 +1,8 @@
 // The hcisim command line's shared parts, private to the CLI: the parsed arguments, the
 // helpers the commands share, and the commands, one file per group:
 //   args.cpp                  the help text and the argument parser
-//   support.cpp               loading a scenario (its warnings said once), writing a file
+//   support.cpp               loading a scenario (its warnings said once), writing a file,
+//                             a replicated answer's line, --range's options and reader
 //   run_commands.cpp          run, validate, capacity, knee, curve, size
 //   sweep_command.cpp         sweep
 //   compare_command.cpp       compare
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <string>

@@ -1,12 +1,8 @@
 // hcisim compare: two scenarios side by side with their deltas (cli.hpp).
-#include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <set>
 #include <string>
-#include <vector>
 
 #include "hcisim/core/parallel.hpp"
 #include "hcisim/report/run_report.hpp"

@@ -3,10 +3,8 @@
 // Exit codes: 0 ok, 2 bad input (file, key, argument), 1 internal error.
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <set>
 #include <string>
 #include <vector>
 

@@ -1,12 +1,7 @@
 // hcisim run, validate, capacity, knee, curve and size (cli.hpp).
-#include <algorithm>
-#include <cerrno>
-#include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <set>
 #include <string>
-#include <vector>
 
 #include "hcisim/plan/analytic.hpp"
 #include "hcisim/plan/sizing.hpp"
@@ -43,22 +38,6 @@ int cmd_run_replicated(const Args& a, const Scenario& s) {
   std::printf("mean latency (ms)   %s\n", replicated_line(rep.latency_ms, rep.mean_latency_ms, "%.3f").c_str());
   return 0;
 }
-
-}  // namespace
-
-// --range: how many seeds (--replications N, else 5), and the reader that loads the scenario
-// again against a catalog with one calibration parameter moved (its warnings already said).
-RangeOptions range_options(const Args& a) {
-  RangeOptions o;
-  if (a.replications > 1) o.seeds = a.replications;
-  o.jobs = a.jobs;
-  return o;
-}
-ScenarioReader range_reader(const std::string& file, const std::vector<std::string>& sets, std::set<std::string>* said) {
-  return [file, sets, said](const HardwareCatalog& c) { return load(file, sets, c, said); };
-}
-
-namespace {
 
 // run --range: the headline answers with their ranges (plan/answer_range.hpp).
 int cmd_run_range(const Args& a, const Scenario& s, const ScenarioReader& read, const HardwareCatalog& cat) {

@@ -1,8 +1,7 @@
-// What the commands share (cli.hpp): loading a scenario with its warnings said once, and
-// writing an output file, and the line of a replicated answer.
+// What the commands share (cli.hpp): loading a scenario with its warnings said once,
+// writing an output file, the line of a replicated answer, and --range's options and reader.
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <set>
@@ -39,6 +38,18 @@ std::string replicated_line(const std::vector<double>& x, const ConfidenceInterv
   std::string f = std::string(fmt_value) + " +- " + fmt_value + " (95 %%; lowest " + fmt_value + ", highest " + fmt_value + ")";
   std::snprintf(buf, sizeof buf, f.c_str(), ci.mean, ci.half_width, *lo, *hi);
   return buf;
+}
+
+// --range: how many seeds (--replications N, else 5), and the reader that loads the scenario
+// again against a catalog with one calibration parameter moved (its warnings already said).
+RangeOptions range_options(const Args& a) {
+  RangeOptions o;
+  if (a.replications > 1) o.seeds = a.replications;
+  o.jobs = a.jobs;
+  return o;
+}
+ScenarioReader range_reader(const std::string& file, const std::vector<std::string>& sets, std::set<std::string>* said) {
+  return [file, sets, said](const HardwareCatalog& c) { return load(file, sets, c, said); };
 }
 
 }  // namespace hcisim::cli

@@ -1,10 +1,9 @@
 // hcisim sweep: one curve per scenario file, all points in parallel (cli.hpp).
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
+#include <atomic>
 #include <cstdio>
-#include <cstring>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 

@@ -34,7 +34,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <string_view>
 #include <vector>
 
 #include <yaml-cpp/depthguard.h>
@@ -44,8 +43,6 @@
 #include "hcisim/core/check.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/storage/capacity.hpp"
-#include "hcisim/workload/vm_workload.hpp"
-#include "hcisim/workload/workload_parsers.hpp"
 #include "scenario_sections.hpp"
 #include "yaml_reader.hpp"
 

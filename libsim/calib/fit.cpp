@@ -177,6 +177,7 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
         const double gain = cost - cn;
         cost = cn;
         improved = true;
+        ++out.steps;
         if (log) {
           char buf[160];
           std::snprintf(buf, sizeof buf, "iteration %d: rms log error %.4f, weighted cost %.4f (lambda %.2g)", it + 1,

@@ -68,8 +68,13 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
     if (!a.quiet) std::fprintf(stderr, "%s\n", line.c_str());
   });
   std::printf("before:\n%s\nafter:\n%s\n", format_accuracy(f.before, false).c_str(), format_accuracy(f.after, false).c_str());
-  std::printf("fitted %d rows with %zu parameters: rms log error %.4f -> %.4f (%d iterations, %d runs of all scenarios)\n\n",
-              f.rows, o.parameters.size(), f.rms_before, f.rms_after, f.iterations, f.evaluations);
+  if (f.steps == 0)
+    std::printf("fitted %d rows with %zu parameters: rms log error %.4f; no step lowered it, so the starting values are "
+                "the optimum within the ranges (%d runs of all scenarios)\n\n",
+                f.rows, o.parameters.size(), f.rms_after, f.evaluations);
+  else
+    std::printf("fitted %d rows with %zu parameters: rms log error %.4f -> %.4f (%d steps, %d runs of all scenarios)\n\n",
+                f.rows, o.parameters.size(), f.rms_before, f.rms_after, f.steps, f.evaluations);
   std::printf("%-24s %12s %12s %12s %21s\n", "parameter", "default", "fitted", "stderr", "range");
   Calibration out = f.calibration;
   for (auto& p : out.parameters()) {

@@ -58,6 +58,7 @@ struct FitResult {
   double rms_after = 0;
   double huber_k = 0;                // Huber threshold at the optimum (FitLoss::huber), log error
   int iterations = 0;
+  int steps = 0;                     // iterations whose step lowered the cost (0: the start is the optimum)
   int evaluations = 0;
   int rows = 0;
   AccuracyReport before;

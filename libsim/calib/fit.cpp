@@ -42,11 +42,17 @@ struct Space {
   // range. A forward step from a parameter on its upper bound is clamped back onto the bound,
   // which gave a zero Jacobian column: the fit could never move the parameter back inside,
   // and cross-validation's reset_uninformed took it for a parameter no row responds to.
+  // In a range narrower than a step both directions leave it; the step then goes toward the
+  // bound with more room, so that the clamped step is not zero.
   double step(std::size_t j, double x) const {
     const CalibrationParameter& p = *params[j];
     const double h = log_scale[j] ? 0.05 : std::max(0.02 * std::fabs(x), 0.01 * (p.max - p.min));
     const double ahead = log_scale[j] ? std::exp(x + h) : x + h;
-    return ahead > p.max ? -h : h;
+    const double behind = log_scale[j] ? std::exp(x - h) : x - h;
+    if (ahead <= p.max) return h;
+    if (behind >= p.min) return -h;
+    const double v = to_value(j, x);
+    return p.max - v >= v - p.min ? h : -h;
   }
 };
 
@@ -86,7 +92,14 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
   // A starting value outside the range (a catalog fitted for wider bounds) starts on the bound.
   for (std::size_t j = 0; j < np; ++j) {
     const CalibrationParameter& p = *space.params[j];
-    x[static_cast<Eigen::Index>(j)] = space.to_x(j, std::clamp(p.fitted, p.min, p.max));
+    const double start = std::clamp(p.fitted, p.min, p.max);
+    if (start != p.fitted && log) {
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "%s starts at %g, its bound: the catalog's value %g is outside [%g, %g]",
+                    p.name.c_str(), start, p.fitted, p.min, p.max);
+      log(buf);
+    }
+    x[static_cast<Eigen::Index>(j)] = space.to_x(j, start);
   }
   Eigen::VectorXd r = evaluate_at(x, &out.before);
   out.rows = static_cast<int>(r.size());

@@ -1,6 +1,7 @@
 // hcisim --help and the argument parser (cli.hpp).
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string>

@@ -68,9 +68,13 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
     if (!a.quiet) std::fprintf(stderr, "%s\n", line.c_str());
   });
   std::printf("before:\n%s\nafter:\n%s\n", format_accuracy(f.before, false).c_str(), format_accuracy(f.after, false).c_str());
-  if (f.steps == 0)
-    std::printf("fitted %d rows with %zu parameters: rms log error %.4f; no step lowered it, so the starting values are "
-                "the optimum within the ranges (%d runs of all scenarios)\n\n",
+  if (o.max_iterations == 0)
+    std::printf("evaluated %d rows with %zu parameters at their starting values (--iterations 0: no step tried): "
+                "rms log error %.4f (%d runs of all scenarios)\n\n",
+                f.rows, o.parameters.size(), f.rms_after, f.evaluations);
+  else if (f.steps == 0)
+    std::printf("fitted %d rows with %zu parameters: rms log error %.4f; no trial step lowered it, so the starting "
+                "values stay (a local optimum within the ranges; %d runs of all scenarios)\n\n",
                 f.rows, o.parameters.size(), f.rms_after, f.evaluations);
   else
     std::printf("fitted %d rows with %zu parameters: rms log error %.4f -> %.4f (%d steps, %d runs of all scenarios)\n\n",

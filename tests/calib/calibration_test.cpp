@@ -263,6 +263,40 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
     CHECK(fb.calibration.value("vsan_cpu_scale") == Approx(4.0).epsilon(0.10));
   }
 
+  // A range narrower than one finite-difference step (5 % in log space), starting on its
+  // lower bound: a step either way leaves the range, so the step goes toward the farther
+  // bound. Stepping back onto the bound gave a zero column, and reset_uninformed then reset
+  // the parameter to its default.
+  {
+    HardwareCatalog narrow = cat;
+    Calibration start = cat.calibration();
+    for (auto& p : start.parameters())
+      if (p.name == "vsan_cpu_scale") {
+        p.min = 3.95;
+        p.max = 4.05;
+      }
+    start.set("vsan_cpu_scale", 3.95);
+    narrow.set_calibration(start);
+    FitOptions on = o;
+    on.parameters = {"vsan_cpu_scale"};
+    on.reset_uninformed = true;
+    Calibration only_cpu = cat.calibration();
+    only_cpu.set("vsan_cpu_scale", 4.0);
+    const std::vector<Measurement> planted_cpu = measure(only_cpu);
+    const FitResult fn = fit(planted_cpu, narrow, on);
+    INFO("in [3.95, 4.05] from 3.95: " << fn.calibration.value("vsan_cpu_scale") << " in " << fn.steps << " steps");
+    CHECK(fn.calibration.value("vsan_cpu_scale") == Approx(4.0).epsilon(0.01));
+    CHECK(fn.steps > 0);
+
+    // --iterations 0 evaluates the start and takes no step.
+    FitOptions none = on;
+    none.max_iterations = 0;
+    const FitResult f0 = fit(planted_cpu, narrow, none);
+    CHECK(f0.steps == 0);
+    CHECK(f0.iterations == 0);
+    CHECK(f0.rms_after == f0.rms_before);
+  }
+
   // A bound the data would pass: with vsan_cpu_scale capped below the planted 4.0, the fit
   // holds it on the cap and still fits the stack latency, rather than stalling at the start.
   {

@@ -3,7 +3,8 @@
 // would leave the range). Bounds: a parameter on a bound is held there while the gradient
 // points out of the range (an active set); its standard error still comes from its
 // one-sided Jacobian column, so a parameter that ends on a bound is reported with the
-// spread the data would allow it beyond the bound. Every evaluation runs the same
+// spread the data would allow it inside the range (answer ranges move it inward, toward
+// the farther bound). Every evaluation runs the same
 // scenarios with the same seeds (common random numbers), so differences come from the
 // parameters, not from noise. Standard errors come from the Jacobian at the optimum:
 // cov = s^2 (J^T J)^-1 with s^2 = SSR / (n - p).
@@ -58,7 +59,8 @@ struct FitResult {
   double rms_after = 0;
   double huber_k = 0;                // Huber threshold at the optimum (FitLoss::huber), log error
   int iterations = 0;
-  int steps = 0;                     // iterations whose step lowered the cost (0: the start is the optimum)
+  int steps = 0;                     // iterations whose step lowered the cost (0 with max_iterations > 0:
+                                     // no trial step from the start lowered it)
   int evaluations = 0;
   int rows = 0;
   AccuracyReport before;

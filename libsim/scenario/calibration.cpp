@@ -57,9 +57,11 @@ Calibration Calibration::defaults() {
        "the catalog's measured UAS bridge; Bulk-Only Transport adds a command and a status "
        "transfer per command (up to 250 us)",
        kNotFitted},
-      {"congestion_delay_a_us", 1.0, 1.0, 0, 0.01, 1000, "OSA congestion delay a in a*exp(b*congestion)",
-       "VMware publishes no congestion curve (vsan-model-facts.md section 1); at 1 us the delay "
-       "stays under 10 ms up to congestion 255",
+      {"congestion_delay_a_us", 20.0, 20.0, 0, 3, 130, "OSA congestion delay a in a*exp(b*congestion)",
+       "VMware publishes no curve, but calls a sustained congestion above 50 high (vsan-model-facts.md "
+       "section 1 [8]); at b = 0.035 the delay at 50 is 5.75 a: from 3 us (17 us at 50, about one "
+       "cache-device write, the least a high congestion could add) to 130 us (0.75 ms at 50, an "
+       "all-flash write's whole latency; 1 s at 255, a full buffer)",
        kNotFitted},
       {"esa_gc_factor", 1.0, 1.0, 0, 1.0, 4.0, "ESA segment-cleaning write amplification on the capacity leg",
        "1 for a log whose segments empty before they are cleaned; 4 for a nearly full one (greedy "

@@ -279,7 +279,7 @@ TEST_CASE("size --range gives each answer its range at the demand and of its kne
   }
   // The calibration moves the design: its effects are those of the fitted parameters.
   CHECK(d.range.parameters == std::vector<std::string>{"guest_cpu_us", "vsan_cpu_scale", "cpu_per_kib_scale",
-                                                           "lsom_cost_factor"});
+                                                           "congestion_delay_a_us", "lsom_cost_factor"});
   CHECK_THAT(format_sizing(r), Catch::Contains("range over 2 seeds and the calibration (95 %, one cluster): p95 "));
   CHECK_THAT(to_json(r), Catch::Contains("\"range\": {\"seeds\": 2, "));
   if (!r.cheaper_failures.empty()) CHECK_THAT(to_json(r), Catch::Contains("\"range\": null"));

@@ -295,7 +295,7 @@ def test_every_answer_can_carry_its_range():
     assert r["range"]["seeds"] == 3 and len(iops["each"]) == 3
     assert iops["low"] <= min(iops["each"]) <= max(iops["each"]) <= iops["high"]
     assert set(iops["effects"]) == set(r["range"]["parameters"]) == {"guest_cpu_us", "vsan_cpu_scale", "cpu_per_kib_scale",
-                                                                         "lsom_cost_factor"}
+                                                                         "congestion_delay_a_us", "lsom_cost_factor"}
     # The same document as the CLI's run --range --json.
     cli = os.environ.get("HCISIM_CLI")
     if cli:

@@ -41,10 +41,12 @@ inline const std::vector<std::string> kInSampleSeeds = {"000", "003", "004"};
 enum class FitLoss { least_squares, huber };
 
 struct FitOptions {
-  // Parameters that several seeds inform. usb_bridge_latency_us (seed 002 alone),
+  // Parameters that several seeds inform (congestion_delay_a_us: the 256K runs of seeds 000
+  // and 003, whose groups' buffers congest). usb_bridge_latency_us (seed 002 alone),
   // esa_cpu_per_io_factor (seed 001 alone), dedupe_lookup_miss and stack_latency_us (only
   // seed 000 has dedupe or in-sample latency rows) keep values set from their sources.
-  std::vector<std::string> parameters = {"guest_cpu_us", "vsan_cpu_scale", "cpu_per_kib_scale", "lsom_cost_factor"};
+  std::vector<std::string> parameters = {"guest_cpu_us", "vsan_cpu_scale", "cpu_per_kib_scale", "lsom_cost_factor",
+                                         "congestion_delay_a_us"};
   AccuracyOptions accuracy;          // which seeds, shorter durations, threads
   int max_iterations = 12;
   FitLoss loss = FitLoss::least_squares;

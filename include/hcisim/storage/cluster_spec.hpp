@@ -59,7 +59,9 @@ struct OsaSettings {
   // Congestion (0..255 per disk group), delay = a * exp(b * congestion) at the DOM client:
   double congestion_start_fill = 0.70;           // congestion rises from 0 at this fill ...
   double congestion_full_fill = 0.95;            // ... to 255 here
-  double congestion_delay_a_us = 1.0;            // calibration parameters
+  // a: a calibration parameter. A scenario takes data/calibration.yaml's value (20 us); 1 us
+  // is what a ClusterSpec built in code starts from (the unit tests' clusters rely on it).
+  double congestion_delay_a_us = 1.0;
   double congestion_delay_b = 0.035;
   Bytes stripe_unit = Bytes{1 << 20};            // erasure-coding column width
   // Dedupe keeps a hash/translation map on the capacity devices: a read from capacity first

@@ -39,6 +39,31 @@ double resync_rate_mbps(const RunResult& r) {
   return r.result.seconds > 0 ? static_cast<double>(r.counters.resync_bytes) / 1e6 / r.result.seconds : 0.0;
 }
 
+// The OSA write buffers at the end of the window, in one line (empty for ESA): how full they
+// are against their working sets, and the most congested one with the delay its writes get.
+std::string write_buffer_line(const RunResult& r) {
+  if (r.write_buffers.empty()) return "";
+  double lo = 1, hi = 0, sum = 0, set_lo = 1e300, set_hi = 0;
+  const WriteBufferState* worst = &r.write_buffers.front();
+  for (const WriteBufferState& b : r.write_buffers) {
+    lo = std::min(lo, b.fill);
+    hi = std::max(hi, b.fill);
+    sum += b.fill;
+    const double set = b.buffer_gb > 0 ? b.working_set_gb / b.buffer_gb : 0.0;
+    set_lo = std::min(set_lo, set);
+    set_hi = std::max(set_hi, set);
+    if (b.congestion > worst->congestion) worst = &b;
+  }
+  const double n = static_cast<double>(r.write_buffers.size());
+  std::string out = "Write buffers at the end: fill " + fmt("%.0f", 100 * lo) + "-" + fmt("%.0f", 100 * hi) + " % (mean " +
+                    fmt("%.0f", 100 * sum / n) + " %), working sets " + fmt("%.0f", 100 * set_lo) + "-" +
+                    fmt("%.0f", 100 * set_hi) + " % of the buffer; ";
+  out += worst->congestion > 0 ? "congestion up to " + fmt("%.0f", worst->congestion) + " at " + worst->name + " (" +
+                                     fmt("%.3g", worst->congestion_delay_ms) + " ms added per write)\n"
+                               : "no congestion\n";
+  return out;
+}
+
 // The degraded-cluster line of the text report (empty when every host is up).
 std::string failed_line(const RunResult& r) {
   if (r.failed_hosts.empty()) return "";
@@ -156,7 +181,8 @@ std::string format_hcibench(const RunResult& r) {
      << format_cost(r.cost, r.capacity, w.iops, "at this load")
      << "Resource Usage:\n"
      << format_resource_table(r.hosts)
-     << cpu_stage_line(r.hosts);
+     << cpu_stage_line(r.hosts)
+     << write_buffer_line(r);
   return os.str();
 }
 
@@ -309,6 +335,14 @@ std::string to_json(const RunResult& r) {
       os << (st ? ", " : "") << json_string(cpu_stage_name(static_cast<CpuStage>(st))) << ": "
          << num(r.hosts[i].stage_cores[static_cast<std::size_t>(st)]);
     os << "}}";
+  }
+  os << "],\n  \"write_buffers\": [";
+  for (std::size_t i = 0; i < r.write_buffers.size(); ++i) {
+    const WriteBufferState& b = r.write_buffers[i];
+    os << (i ? ", " : "") << "{\"name\": " << json_string(b.name) << ", \"buffer_gb\": " << num(b.buffer_gb)
+       << ", \"working_set_gb\": " << num(b.working_set_gb) << ", \"fill\": " << num(b.fill)
+       << ", \"read_hit_share\": " << num(b.read_hit_share) << ", \"congestion\": " << num(b.congestion)
+       << ", \"congestion_delay_ms\": " << num(b.congestion_delay_ms) << "}";
   }
   os << "],\n  \"utilisation\": {";
   bool first = true;

@@ -64,6 +64,18 @@ struct TimelinePoint {
   double resync_done_gb = 0;   // resync copied so far (ResyncStatus::done_bytes, 1e9 bytes)
 };
 
+/// One OSA disk group's write buffer at the end of the measured window (WriteBuffer): what
+/// decides whether its writes coalesce, destage or are held back by congestion.
+struct WriteBufferState {
+  std::string name;                // host/dgN
+  double buffer_gb = 0;            // the write buffer (1e9 bytes)
+  double working_set_gb = 0;       // the address space its components serve
+  double fill = 0;                 // dirty bytes / buffer, 0..1
+  double read_hit_share = 0;       // a read finds its block here: dirty bytes / working set
+  double congestion = 0;           // vSAN's 0..255 scale
+  double congestion_delay_ms = 0;  // injected at the DOM client per write to this group
+};
+
 /// One workload group's results (Scenario::groups), by HCIBench's rules over its own VMs.
 struct GroupResult {
   std::string name;
@@ -93,6 +105,7 @@ struct RunResult {
   ResyncStatus resync;                    // at the end of the run
   std::vector<ResourceClassUse> resources;
   std::vector<StationUse> stations;       // every resource of the hosts that are up
+  std::vector<WriteBufferState> write_buffers;   // OSA: each disk group of the hosts that are up
   std::string bottleneck;           // the class whose busiest member is busiest
   CapacityReport capacity;
   ClusterCost cost;                 // every host of the scenario, failed ones included

@@ -55,9 +55,12 @@ std::string write_buffer_line(const RunResult& r) {
     if (b.congestion > worst->congestion) worst = &b;
   }
   const double n = static_cast<double>(r.write_buffers.size());
-  std::string out = "Write buffers at the end: fill " + fmt("%.0f", 100 * lo) + "-" + fmt("%.0f", 100 * hi) + " % (mean " +
-                    fmt("%.0f", 100 * sum / n) + " %), working sets " + fmt("%.0f", 100 * set_lo) + "-" +
-                    fmt("%.0f", 100 * set_hi) + " % of the buffer; ";
+  const auto span = [](double a, double b) {
+    const std::string x = fmt("%.0f", 100 * a), y = fmt("%.0f", 100 * b);
+    return x == y ? x : x + "-" + y;
+  };
+  std::string out = "Write buffers at the end: fill " + span(lo, hi) + " % (mean " + fmt("%.0f", 100 * sum / n) +
+                    " %), working sets " + span(set_lo, set_hi) + " % of the buffer; ";
   out += worst->congestion > 0 ? "congestion up to " + fmt("%.0f", worst->congestion) + " at " + worst->name + " (" +
                                      fmt("%.3g", worst->congestion_delay_ms) + " ms added per write)\n"
                                : "no congestion\n";

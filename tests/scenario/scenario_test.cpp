@@ -435,7 +435,7 @@ TEST_CASE("the built-in default scenario runs, deterministically, and obeys Litt
     CHECK(buf.read_hit_share == Approx(buf.fill * buf.buffer_gb / buf.working_set_gb));
   }
   CHECK_THAT(json, Catch::Contains("\"write_buffers\": [{\"name\": \"esx01/dg0\""));
-  CHECK_THAT(text, Catch::Contains("Write buffers at the end: fill 30-30 %") && Catch::Contains("no congestion"));
+  CHECK_THAT(text, Catch::Contains("Write buffers at the end: fill 30 % (mean 30 %)") && Catch::Contains("no congestion"));
 }
 
 TEST_CASE("bad numbers that would overflow or stall the simulation are rejected when the scenario is read") {

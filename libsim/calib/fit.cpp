@@ -18,7 +18,8 @@ namespace hcisim {
 bool fitted_row(const Prediction& p) {
   if (p.cls == AccuracyClass::throughput || p.cls == AccuracyClass::mean_latency || p.cls == AccuracyClass::ratio)
     return true;
-  return p.cls == AccuracyClass::other && (p.m.metric == "cpu_usage_pct" || p.m.metric == "cpu_utilization_pct");
+  return p.cls == AccuracyClass::other && (p.m.metric == "cpu_usage_pct" || p.m.metric == "cpu_utilization_pct") &&
+         !per_host_cpu_row(p.m);   // the Average row is the target; hosts pair by rank, not by name
 }
 
 double residual(const Prediction& p) {

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "hcisim/calib/accuracy.hpp"
 
@@ -22,7 +23,7 @@ const Prediction& row(const AccuracyReport& r, const std::string& seed, const st
                       const std::string& metric) {
   for (const Prediction& p : r.rows)
     if (p.m.seed_file.rfind(seed, 0) == 0 && p.m.scenario.find(scenario) != std::string::npos && p.m.metric == metric &&
-        p.cls != AccuracyClass::unsupported)
+        p.cls != AccuracyClass::unsupported && !per_host_cpu_row(p.m))   // CPU: the Average row
       return p;
   FAIL("no predicted row " << seed << " " << scenario << " " << metric);
   throw;
@@ -56,6 +57,24 @@ TEST_CASE("predictions of the seed measurements, over placement seeds 1-3", "[ac
       const Prediction& p = row(r, "000", scenario, metric);
       INFO(scenario << " " << metric << ": measured " << p.m.value << ", predicted " << p.predicted);
       CHECK(std::fabs(p.error_pct) <= (std::string(scenario) == "fio-4k-70r" ? 20.0 : 45.0));
+    }
+
+  // Each host's own CPU rows are predicted too, the k-th busiest measured host against the
+  // model's k-th busiest (placement decides which simulated host is which), so a busier
+  // measured host never gets a lower prediction. Not fitted and not bounded: the 256K run's
+  // three busy hosts are -45 to -48 % where its light one is -12 % (docs/accuracy.md).
+  for (const char* scenario : {"fio-4k-70r", "fio-256k-seqwrite"})
+    for (const char* metric : {"cpu_usage_pct", "cpu_utilization_pct"}) {
+      std::vector<const Prediction*> hosts;
+      for (const Prediction& p : r.rows)
+        if (p.m.seed_file.rfind("000", 0) == 0 && p.m.scenario.find(scenario) != std::string::npos &&
+            p.m.metric == metric && per_host_cpu_row(p.m)) {
+          CHECK(p.cls == AccuracyClass::other);
+          hosts.push_back(&p);
+        }
+      REQUIRE(hosts.size() == 4);
+      std::sort(hosts.begin(), hosts.end(), [](const Prediction* a, const Prediction* b) { return a->m.value < b->m.value; });
+      for (std::size_t i = 1; i < hosts.size(); ++i) CHECK(hosts[i]->predicted >= hosts[i - 1]->predicted);
     }
 
   // Seed 000 4K 70/30 (targets): reads within 30 %, a read p95 at least twice the read mean,

@@ -37,6 +37,10 @@ std::vector<Measurement> load_measurements(const std::string& path);
 /// against the interval [value, value + 1) ms, 0 inside it. Rows with value 0 are never
 /// scored (the report has no such I/O): the result is then not a number.
 double error_pct(const Measurement& m, double predicted);
+/// A host's own CPU row of an HCIBench resource table (cpu.usage or cpu.utilization of one
+/// host, not the Average row): compared by rank (the k-th busiest measured host against the
+/// model's k-th busiest), never fitted.
+bool per_host_cpu_row(const Measurement& m);
 
 enum class AccuracyClass { throughput, mean_latency, other, ratio, unsupported };
 const char* accuracy_class_name(AccuracyClass c);

@@ -59,8 +59,10 @@ std::string write_buffer_line(const RunResult& r) {
     const std::string x = fmt("%.0f", 100 * a), y = fmt("%.0f", 100 * b);
     return x == y ? x : x + "-" + y;
   };
-  std::string out = "Write buffers at the end: fill " + span(lo, hi) + " % (mean " + fmt("%.0f", 100 * sum / n) +
-                    " %), working sets " + span(set_lo, set_hi) + " % of the buffer; ";
+  const std::string fill = span(lo, hi);
+  std::string out = "Write buffers at the end: fill " + fill + " %" +
+                    (fill.find('-') == std::string::npos ? "" : " (mean " + fmt("%.0f", 100 * sum / n) + " %)") +
+                    ", working sets " + span(set_lo, set_hi) + " % of the buffer; ";
   out += worst->congestion > 0 ? "congestion up to " + fmt("%.0f", worst->congestion) + " at " + worst->name + " (" +
                                      fmt("%.3g", worst->congestion_delay_ms) + " ms added per write)\n"
                                : "no congestion\n";

@@ -190,7 +190,9 @@ void Cluster::reset_stats() {
 }
 
 void Cluster::prepare_write_buffers() {
-  for (DiskGroup& dg : groups_) dg.buffer.set_dirty(spec_.osa.destage_start_fill * dg.buffer.capacity());
+  // A group that holds no component was never written: it has nothing to destage.
+  for (DiskGroup& dg : groups_)
+    if (dg.buffer.working_set() > 0) dg.buffer.set_dirty(spec_.osa.destage_start_fill * dg.buffer.capacity());
 }
 
 void Cluster::set_buffer_time_compression(double k) {

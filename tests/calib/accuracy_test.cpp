@@ -75,6 +75,12 @@ TEST_CASE("predictions of the seed measurements, over placement seeds 1-3", "[ac
       REQUIRE(hosts.size() == 4);
       std::sort(hosts.begin(), hosts.end(), [](const Prediction* a, const Prediction* b) { return a->m.value < b->m.value; });
       for (std::size_t i = 1; i < hosts.size(); ++i) CHECK(hosts[i]->predicted >= hosts[i - 1]->predicted);
+      // The four paired predictions are the model's four hosts: their mean is the Average
+      // row's prediction, and the model's hosts are not all alike.
+      double sum = 0;
+      for (const Prediction* h : hosts) sum += h->predicted;
+      CHECK(sum / 4 == Approx(row(r, "000", scenario, metric).predicted).epsilon(1e-9));
+      CHECK(hosts.back()->predicted > hosts.front()->predicted);
     }
 
   // Seed 000 4K 70/30 (targets): reads within 30 %, a read p95 at least twice the read mean,

@@ -91,6 +91,26 @@ TEST_CASE("a row floored to whole milliseconds is exact anywhere in its millisec
   fs::remove_all(dir);
 }
 
+TEST_CASE("a host's own CPU row is compared by rank but only the Average row is fitted") {
+  // The seed files' per-host and Average rows of an HCIBench resource table.
+  int hosts = 0, averages = 0;
+  for (const Measurement& m : load_measurements(default_data_dir() + "/measurements.csv")) {
+    if (m.metric != "cpu_usage_pct" || m.seed_file.rfind("000", 0) != 0) continue;
+    Prediction p;
+    p.m = m;
+    p.cls = AccuracyClass::other;
+    if (per_host_cpu_row(m)) {
+      ++hosts;
+      CHECK_FALSE(fitted_row(p));
+    } else {
+      ++averages;
+      CHECK(fitted_row(p));
+    }
+  }
+  CHECK(hosts == 8);      // four hosts in each of seed 000's two runs
+  CHECK(averages == 2);
+}
+
 TEST_CASE("calibration files round-trip and reject unknown or out-of-range parameters") {
   Calibration c = Calibration::defaults();
   c.set("vsan_cpu_scale", 2.5);

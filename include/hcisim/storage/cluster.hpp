@@ -121,7 +121,8 @@ class Cluster final : public EventHandler,
   void drain();
 
   /// OSA: puts every write buffer at the elevator's start fill (bounded by its working set),
-  /// the state a prepared disk is left in once the elevator has caught up.
+  /// the state a prepared disk is left in once the elevator has caught up; a group that holds
+  /// no component stays empty.
   void prepare_write_buffers();
   /// OSA: ages the write buffers `k` (>= 1) times faster than simulated time (WriteBuffer
   /// "Aging"); capped per buffer so one destage batch stays under 0.5 % of its capacity.

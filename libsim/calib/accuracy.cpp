@@ -5,8 +5,10 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -67,6 +69,28 @@ constexpr int kCurveDepths[] = {1, 2, 4, 8, 16, 32, 64};
 
 // Rows read off an IOPS-latency curve: a point on it, gains at peak between two curves, or
 // the two curves compared at 60-70 % of their peaks.
+// One host's CPU row of an HCIBench resource table. Which simulated host stands for which
+// measured one is placement's choice, so hosts are paired by rank: the k-th busiest measured
+// host of the run (ties in the order of the file) against the model's k-th busiest. Nothing
+// when the run's measured and simulated host counts differ (a scenario with failed hosts).
+// Compared, never fitted (fit.cpp, fitted_row).
+std::optional<double> rank_paired_host_cpu(const std::vector<const Measurement*>& rows, const Measurement* mp,
+                                           const RunResult& r) {
+  const Measurement& m = *mp;
+  std::size_t rank = 0, hosts = 1;
+  for (const Measurement* o : rows)
+    if (o != mp && per_host_cpu_row(*o) && o->seed_file == m.seed_file && o->scenario == m.scenario &&
+        o->workload == m.workload && o->metric == m.metric) {
+      ++hosts;
+      if (o->value > m.value || (o->value == m.value && std::less<>()(o, mp))) ++rank;
+    }
+  std::vector<double> model;
+  for (const auto& h : r.hosts) model.push_back(m.metric == "cpu_usage_pct" ? h.cpu_usage_pct : h.cpu_utilization_pct);
+  if (hosts != model.size()) return std::nullopt;
+  std::sort(model.begin(), model.end(), std::greater<>());
+  return model[rank];
+}
+
 bool part_load(const Measurement& m) { return contains(m.workload, "60-70%"); }
 bool needs_curve(const Measurement& m) {
   if (contains(m.notes, "a point on") || contains(m.notes, "point of the")) return true;
@@ -460,25 +484,12 @@ AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const
       for (const auto& h : r.hosts) sum += m.metric == "cpu_usage_pct" ? h.cpu_usage_pct : h.cpu_utilization_pct;
       pred = r.hosts.empty() ? 0 : sum / static_cast<double>(r.hosts.size());
     } else if (per_host_cpu_row(m)) {
-      // One host's figure. Which simulated host stands for which measured one is placement's
-      // choice, so hosts are paired by rank: the k-th busiest measured host against the
-      // model's k-th busiest (ties in the order of the file). Not fitted (fit.cpp).
-      std::size_t rank = 0, hosts = 0;
-      for (const Measurement* o : rows)
-        if (o != mp && per_host_cpu_row(*o) && o->seed_file == m.seed_file && o->scenario == m.scenario &&
-            o->workload == m.workload && o->metric == m.metric) {
-          ++hosts;
-          if (o->value > m.value || (o->value == m.value && o < mp)) ++rank;
-        }
-      std::vector<double> model;
-      for (const auto& h : r.hosts) model.push_back(m.metric == "cpu_usage_pct" ? h.cpu_usage_pct : h.cpu_utilization_pct);
-      if (hosts + 1 != model.size()) {
-        unsupported("per-host row: " + std::to_string(hosts + 1) + " measured hosts, " + std::to_string(model.size()) +
-                    " simulated");
+      const std::optional<double> host = rank_paired_host_cpu(rows, mp, r);
+      if (!host) {
+        unsupported("per-host row: the measured and the simulated host counts differ");
         continue;
       }
-      std::sort(model.begin(), model.end(), std::greater<>());
-      pred = model[rank];
+      pred = *host;
     } else if (diskspd && percentile_metric(m.metric, &op, &q) && q <= 0.9999) {
       LatencyHistogram h = op == 2 ? r.pooled[0] : r.pooled[static_cast<std::size_t>(op)];
       if (op == 2) h.merge(r.pooled[1]);

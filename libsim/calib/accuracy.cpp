@@ -67,8 +67,11 @@ bool percentile_metric(const std::string& metric, int* op, double* q) {
 // Outstanding I/O per VMDK of the curve sweeps.
 constexpr int kCurveDepths[] = {1, 2, 4, 8, 16, 32, 64};
 
-// Rows read off an IOPS-latency curve: a point on it, gains at peak between two curves, or
-// the two curves compared at 60-70 % of their peaks.
+// A host's cpu.usage or cpu.utilization, by the metric's name.
+double host_cpu(const HostResourceRow& h, const std::string& metric) {
+  return metric == "cpu_usage_pct" ? h.cpu_usage_pct : h.cpu_utilization_pct;
+}
+
 // One host's CPU row of an HCIBench resource table. Which simulated host stands for which
 // measured one is placement's choice, so hosts are paired by rank: the k-th busiest measured
 // host of the run (ties in the order of the file) against the model's k-th busiest. Nothing
@@ -85,12 +88,14 @@ std::optional<double> rank_paired_host_cpu(const std::vector<const Measurement*>
       if (o->value > m.value || (o->value == m.value && std::less<>()(o, mp))) ++rank;
     }
   std::vector<double> model;
-  for (const auto& h : r.hosts) model.push_back(m.metric == "cpu_usage_pct" ? h.cpu_usage_pct : h.cpu_utilization_pct);
+  for (const auto& h : r.hosts) model.push_back(host_cpu(h, m.metric));
   if (hosts != model.size()) return std::nullopt;
   std::sort(model.begin(), model.end(), std::greater<>());
   return model[rank];
 }
 
+// Rows read off an IOPS-latency curve: a point on it, gains at peak between two curves, or
+// the two curves compared at 60-70 % of their peaks.
 bool part_load(const Measurement& m) { return contains(m.workload, "60-70%"); }
 bool needs_curve(const Measurement& m) {
   if (contains(m.notes, "a point on") || contains(m.notes, "point of the")) return true;
@@ -481,7 +486,7 @@ AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const
     else if (m.metric == "write_p95_ms" && !diskspd) pred = w.write_p95_ms;
     else if ((m.metric == "cpu_usage_pct" || m.metric == "cpu_utilization_pct") && contains(m.notes, "Average")) {
       double sum = 0;
-      for (const auto& h : r.hosts) sum += m.metric == "cpu_usage_pct" ? h.cpu_usage_pct : h.cpu_utilization_pct;
+      for (const auto& h : r.hosts) sum += host_cpu(h, m.metric);
       pred = r.hosts.empty() ? 0 : sum / static_cast<double>(r.hosts.size());
     } else if (per_host_cpu_row(m)) {
       const std::optional<double> host = rank_paired_host_cpu(rows, mp, r);

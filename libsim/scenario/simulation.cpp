@@ -398,16 +398,16 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     if (cluster.host_up(d.host))
       r.stations.push_back({scenario.cluster.hosts[static_cast<std::size_t>(d.host)].name + "/" + d.device->spec().name,
                             d.device->servers(), d.device->utilisation() * d.device->servers()});
-  if (scenario.cluster.architecture == Architecture::osa)
-    for (int h = 0; h < cluster.hosts(); ++h) {
-      if (!cluster.host_up(h)) continue;
-      const HostSpec& host = scenario.cluster.hosts[static_cast<std::size_t>(h)];
-      for (std::size_t g = 0; g < host.disk_groups.size(); ++g) {
-        const WriteBuffer& b = cluster.write_buffer(h, static_cast<int>(g));
-        r.write_buffers.push_back({host.name + "/dg" + std::to_string(g), b.capacity() / 1e9, b.working_set() / 1e9, b.fill(),
-                                   b.hit_probability(), b.congestion(), b.congestion_delay().seconds() * 1e3});
-      }
+  // OSA disk groups' write buffers (an ESA host has no disk groups).
+  for (int h = 0; h < cluster.hosts(); ++h) {
+    if (!cluster.host_up(h)) continue;
+    const HostSpec& host = scenario.cluster.hosts[static_cast<std::size_t>(h)];
+    for (std::size_t g = 0; g < host.disk_groups.size(); ++g) {
+      const WriteBuffer& b = cluster.write_buffer(h, static_cast<int>(g));
+      r.write_buffers.push_back({host.name + "/dg" + std::to_string(g), b.capacity() / 1e9, b.working_set() / 1e9, b.fill(),
+                                 b.hit_probability(), b.congestion(), b.congestion_delay().seconds() * 1e3});
     }
+  }
   for (const auto& world : cluster.lsom_worlds()) {
     if (failed(world->name().substr(0, world->name().find('/')))) continue;   // "esx02/dg0/lsom"
     add_use(r.resources, "lsom", world->name(), world->utilisation(), counts);

@@ -70,6 +70,27 @@ std::string write_buffer_line(const RunResult& r) {
 }
 
 // The degraded-cluster line of the text report (empty when every host is up).
+// Where the time went (WorkloadResult::split_ms): each op's pooled mean and its non-zero parts.
+std::string split_line(const WorkloadResult& w) {
+  static constexpr const char* kLabels[kLatencyParts] = {"guest queue", "host CPU", "admission",
+                                                         "network",     "component", "device"};
+  std::string out;
+  for (std::size_t op = 0; op < 2; ++op) {
+    if ((op == 0 ? w.read_iops : w.write_iops) <= 0) continue;
+    double total = 0;
+    for (double v : w.split_ms[op]) total += v;
+    out += out.empty() ? "Latency split (pooled mean per I/O, ms): " : "; ";
+    out += (op == 0 ? "read " : "write ") + fmt("%.3f", total) + " =";
+    bool first = true;
+    for (std::size_t p = 0; p < kLatencyParts; ++p) {
+      if (w.split_ms[op][p] < 0.0005) continue;
+      out += std::string(first ? " " : " + ") + kLabels[p] + " " + fmt("%.3f", w.split_ms[op][p]);
+      first = false;
+    }
+  }
+  return out.empty() ? out : out + "\n";
+}
+
 std::string failed_line(const RunResult& r) {
   if (r.failed_hosts.empty()) return "";
   std::string names;
@@ -130,6 +151,19 @@ std::string precision_lines(const RunResult& r) {
   return out;
 }
 
+// {"read": {"guest_queue_ms": ..., ..., "device_ms": ...}, "write": {...}}
+std::string json_split(const WorkloadResult& w) {
+  std::string out = "{";
+  for (std::size_t op = 0; op < 2; ++op) {
+    out += op == 0 ? "\"read\": {" : ", \"write\": {";
+    for (std::size_t p = 0; p < kLatencyParts; ++p)
+      out += std::string(p ? ", " : "") + "\"" + latency_part_name(static_cast<LatencyPart>(p)) + "_ms\": " +
+             num(w.split_ms[op][p]);
+    out += "}";
+  }
+  return out + "}";
+}
+
 std::string json_interval(const ConfidenceInterval& ci) {
   return std::string("{\"mean\": ") + num(ci.mean) + ", \"half_width\": " + num(ci.half_width) +
          ", \"batches\": " + std::to_string(ci.batches) + ", \"batch_seconds\": " + num(ci.batch_seconds) + "}";
@@ -175,6 +209,7 @@ std::string format_hcibench(const RunResult& r) {
      << "Pooled over all I/Os: p95 read " << fmt("%.3f", w.pooled_read_p95_ms) << " ms, write "
      << fmt("%.3f", w.pooled_write_p95_ms) << " ms; p99 read " << fmt("%.3f", w.read_p99_ms) << " ms, write "
      << fmt("%.3f", w.write_p99_ms) << " ms\n"
+     << split_line(w)
      << "Outstanding I/O " << fmt("%.1f", w.outstanding_io) << " (configured " << r.configured_outstanding
      << "), simulated I/Os " << w.simulated_ios << " in " << fmt("%.2f", w.seconds) << " s\n"
      << group_lines(r)
@@ -290,6 +325,7 @@ std::string to_json(const RunResult& r) {
      << "  \"outstanding_io\": " << num(w.outstanding_io) << ",\n"
      << "  \"configured_outstanding_io\": " << r.configured_outstanding << ",\n"
      << "  \"simulated_ios\": " << w.simulated_ios << ",\n"
+     << "  \"latency_split\": " << json_split(w) << ",\n"
      << "  \"groups\": [";
   for (std::size_t i = 0; i < r.groups.size(); ++i) {
     const GroupResult& g = r.groups[i];
@@ -301,7 +337,8 @@ std::string to_json(const RunResult& r) {
        << num(x.read_latency_ms) << ", \"write_latency_ms\": " << num(x.write_latency_ms) << ", \"read_p95_ms\": "
        << num(x.read_p95_ms) << ", \"write_p95_ms\": " << num(x.write_p95_ms) << ", \"pooled_latency_ms\": "
        << num(x.pooled_latency_ms) << ", \"read_p99_ms\": " << num(x.read_p99_ms) << ", \"write_p99_ms\": "
-       << num(x.write_p99_ms) << ", \"outstanding_io\": " << num(x.outstanding_io) << "}";
+       << num(x.write_p99_ms) << ", \"outstanding_io\": " << num(x.outstanding_io)
+       << ", \"latency_split\": " << json_split(x) << "}";
   }
   os << "],\n"
      << "  \"measured_seconds\": " << num(w.seconds) << ",\n"

@@ -23,6 +23,13 @@ constexpr std::uint64_t kIndexMask = (std::uint64_t{1} << 56) - 1;
 
 }  // namespace
 
+// The latency split (latency_split.hpp): the time since the request's last cut goes to `part`.
+[[gnu::always_inline]] inline void Cluster::cut(Request& r, LatencyPart part) {
+  const Time now = engine_.now();
+  r.split[index(part)] += now - r.mark;
+  r.mark = now;
+}
+
 // ---------------------------------------------------------------------------------------
 // Requests
 
@@ -32,6 +39,7 @@ constexpr std::uint64_t kIndexMask = (std::uint64_t{1} << 56) - 1;
   const Object& o = objects_[static_cast<std::size_t>(object)];
   Request r;
   r.token = tok;
+  r.mark = engine_.now();
   r.offset = offset;
   r.size = size.count();
   r.object = static_cast<std::uint32_t>(object);
@@ -97,7 +105,8 @@ int Cluster::submit_piece(std::uint64_t tok, int object, int client_host, IoOp o
 // The stack's fixed software latency, and for OSA writes the congestion delay of the most
 // congested target disk group, are injected at the client (one event for both).
 void Cluster::after_client_cpu(std::uint32_t req) {
-  const Request& r = requests_[req];
+  Request& r = requests_[req];
+  cut(r, LatencyPart::host_cpu);
   if (r.cached) {
     ++counters_.client_cache_hits;
     complete(req);
@@ -156,7 +165,8 @@ std::int64_t Cluster::to_owner_bytes(const Request& r) const {
 }
 
 [[gnu::always_inline]] inline void Cluster::to_owner(std::uint32_t req) {
-  const Request& r = requests_[req];
+  Request& r = requests_[req];
+  cut(r, LatencyPart::admission);
   const int owner = objects_[r.object].place.owner;
   if (owner == r.client) {
     fan_out(req);
@@ -339,6 +349,7 @@ void Cluster::add_write(std::uint32_t req, std::uint16_t host, std::uint32_t dev
 [[gnu::always_inline]] inline void Cluster::complete(std::uint32_t req) {
   ++counters_.completed;
   const std::uint64_t tok = requests_[req].token;
+  completing_ = requests_[req].split;
   free_requests_.push_back(req);
   client_.on_io_done(*this, tok);
 }
@@ -349,8 +360,10 @@ void Cluster::add_write(std::uint32_t req, std::uint16_t host, std::uint32_t dev
 [[gnu::always_inline]] inline std::uint32_t Cluster::new_subop(const SubOp& s) { return take_slot(subops_, free_subops_, s); }
 
 [[gnu::always_inline]] inline void Cluster::start_subop(std::uint32_t sub) {
-  const SubOp& s = subops_[sub];
+  SubOp& s = subops_[sub];
+  s.sent = engine_.now();
   if (s.from == s.host) {
+    s.arrived = s.sent;
     HostCpu& cpu = *cpus_[s.host];
     run_lsom(sub, cpu, component_work(cpu, s));
     return;
@@ -476,8 +489,17 @@ void Cluster::subop_done(std::uint32_t sub) {
   SubOp& s = subops_[sub];
   if (s.kind == SubKind::foreground) [[likely]] {
     const std::uint32_t req = s.parent;
-    free_subops_.push_back(sub);
-    if (--requests_[req].pending == 0) request_done(req);
+    free_subops_.push_back(sub);   // `s` stays readable: only its slot is freed
+    Request& r = requests_[req];
+    if (--r.pending == 0) {
+      // The last component operation: the one the request waited for.
+      const Time now = engine_.now();
+      r.split[index(LatencyPart::network)] += (s.arrived - s.sent) + (now - s.device_done);
+      r.split[index(LatencyPart::component)] += s.cpu_done - s.arrived;
+      r.split[index(LatencyPart::device)] += s.device_done - s.cpu_done;
+      r.mark = now;
+      request_done(req);
+    }
     return;
   }
   switch (s.kind) {
@@ -716,10 +738,17 @@ void Cluster::after_cpu(std::uint64_t tok) {
   const auto index = static_cast<std::uint32_t>(tok & kIndexMask);
   switch (static_cast<Kind>(tok >> 56)) {
     case kClientCpu: after_client_cpu(index); break;
-    case kOwnerCpu: fan_out(index); break;
+    case kOwnerCpu:
+      cut(requests_[index], LatencyPart::host_cpu);
+      fan_out(index);
+      break;
     case kSubCpu:
-      if (subops_[index].kind == SubKind::destage_cpu || subops_[index].kind == SubKind::destage_reduce) subop_done(index);
-      else subop_device(index);
+      if (subops_[index].kind == SubKind::destage_cpu || subops_[index].kind == SubKind::destage_reduce) {
+        subop_done(index);
+      } else {
+        subops_[index].cpu_done = engine_.now();
+        subop_device(index);
+      }
       break;
     default: break;   // kIgnore: fire-and-forget stack work
   }
@@ -729,7 +758,8 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
   const auto index = static_cast<std::uint32_t>(tok & kIndexMask);
   switch (static_cast<Kind>(tok >> 56)) {
     case kToOwner: {
-      const Request& r = requests_[index];
+      Request& r = requests_[index];
+      cut(r, LatencyPart::network);
       const int owner = objects_[r.object].place.owner;
       HostCpu& cpu = *cpus_[static_cast<std::size_t>(owner)];
       const std::int64_t bytes = to_owner_bytes(r);
@@ -741,7 +771,8 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
     case kToClient: {
       // The client receives the owner's reply (a read's data), as the owner receives a
       // component's (kSubBack): cost nobody waits for, on the client's next CPU visit.
-      const Request& r = requests_[index];
+      Request& r = requests_[index];
+      cut(r, LatencyPart::network);
       const std::int64_t bytes = r.op == IoOp::read ? r.size : 0;
       charge_stack(r.client, received_on_job(bytes));
       defer_received(r.client, bytes);
@@ -750,7 +781,8 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
     }
     case kSubOut: {
       // Component host: receive, LSOM/zDOM work, and the reply's send cost.
-      const SubOp& s = subops_[index];
+      SubOp& s = subops_[index];
+      s.arrived = engine_.now();
       HostCpu& cpu = *cpus_[s.host];
       const Transport t = spec_.network.framing.transport;
       Time stack = cpu.charge(CpuStage::network, Bytes{received_on_job(s.out_bytes)}, t);
@@ -787,7 +819,8 @@ void Cluster::on_io_complete(StorageDevice&, std::uint64_t tok) {
     subop_device(sub);
     return;
   }
-  const SubOp& s = subops_[sub];
+  SubOp& s = subops_[sub];
+  s.device_done = engine_.now();
   if (s.from == s.host || s.kind > SubKind::resync_read) {
     // Local and background operations finish here (a stripe column's ack is not waited for);
     // a resync read returns its data to the rebuilding host.

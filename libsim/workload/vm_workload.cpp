@@ -59,7 +59,7 @@ void VmWorkload::start(Cluster& cluster) {
         // DiskSpd threads own -o slots each; the remainder of an uneven split goes to the last.
         const int n = t + 1 < threads_per_vmdk_ ? per_thread : spec_.outstanding_per_vmdk - per_thread * t;
         for (int s = 0; s < n; ++s)
-          slots_.push_back(Slot{Time::zero(), vmdk, static_cast<std::uint32_t>(threads_.size() - 1), IoOp::read, false});
+          slots_.push_back(Slot{Time::zero(), Time::zero(), vmdk, static_cast<std::uint32_t>(threads_.size() - 1), IoOp::read, false});
       }
     }
   }
@@ -126,6 +126,7 @@ void VmWorkload::issue(std::uint32_t slot) {
 void VmWorkload::dispatch(std::uint32_t slot) {
   Slot& s = slots_[slot];
   Vmdk& k = vmdks_[s.vmdk];
+  s.dispatched = engine_.now();
   ++k.dispatched;
   ++vm_dispatched_[static_cast<std::size_t>(k.vm)];
   const bool random = s.random;
@@ -149,7 +150,7 @@ void VmWorkload::dispatch(std::uint32_t slot) {
   s.pieces_left = static_cast<std::uint16_t>(operations);
 }
 
-void VmWorkload::on_io_done(Cluster&, std::uint64_t token) {
+void VmWorkload::on_io_done(Cluster& cluster, std::uint64_t token) {
   const auto slot = static_cast<std::uint32_t>(token);
   Slot& s = slots_[slot];
   if (--s.pieces_left > 0) return;
@@ -175,6 +176,11 @@ void VmWorkload::on_io_done(Cluster&, std::uint64_t token) {
     vm.sum_sq_ns[op] += ns * ns;
     ++vm.ios[op];
     vm.bytes[op] += spec_.block.count();
+    // The guest I/O's last operation: its parts run from the dispatch to now.
+    LatencyParts& split = vm.split[op];
+    const LatencyParts& parts = cluster.completing_split();
+    split[index(LatencyPart::guest_queue)] += s.dispatched - s.issued;
+    for (std::size_t p = 1; p < kLatencyParts; ++p) split[p] += parts[p];
     ThreadStats& t = threads_[s.thread];
     ++t.ios[op];
     t.bytes[op] += spec_.block.count();
@@ -296,6 +302,7 @@ void VmWorkload::reset_stats() {
     vm.sum_sq_ns = {0, 0};
     vm.ios = {0, 0};
     vm.bytes = {0, 0};
+    vm.split = {};
     vm.in_flight.reset(engine_.now());
     vm.carried_in_ns = 0;
     vm.dispatched_bytes = {0, 0};

@@ -19,6 +19,7 @@ WorkloadResult summarize(const std::vector<const VmWorkload*>& loads, Time now) 
   int vms_with[2] = {0, 0};
   std::uint64_t ios[2] = {0, 0};
   std::int64_t bytes = 0;
+  std::array<LatencyParts, 2> split{};
   for (const VmWorkload* w : loads) {
     const bool vdbench = w->spec().tool == WorkloadTool::vdbench;
     for (const VmStats& vm : w->vm_stats()) {
@@ -27,6 +28,7 @@ WorkloadResult summarize(const std::vector<const VmWorkload*>& loads, Time now) 
         bytes += vm.bytes[op];
         total_ns += vm.sum_ns[op];
         pooled[op].merge(vm.latency[op]);
+        for (std::size_t p = 0; p < kLatencyParts; ++p) split[op][p] += vm.split[op][p];
         if (vm.ios[op] == 0) continue;
         const double n = static_cast<double>(vm.ios[op]);
         const double mean = vm.sum_ns[op] / n;
@@ -50,6 +52,9 @@ WorkloadResult summarize(const std::vector<const VmWorkload*>& loads, Time now) 
   r.read_p95_ms = vms_with[0] ? p95_sum[0] / vms_with[0] * 1e-6 : 0;
   r.write_p95_ms = vms_with[1] ? p95_sum[1] / vms_with[1] * 1e-6 : 0;
   r.simulated_ios = ios[0] + ios[1];
+  for (std::size_t op = 0; op < 2; ++op)
+    for (std::size_t p = 0; p < kLatencyParts; ++p)
+      r.split_ms[op][p] = ios[op] ? split[op][p].ms() / static_cast<double>(ios[op]) : 0;
   r.pooled_latency_ms = r.simulated_ios ? total_ns / static_cast<double>(r.simulated_ios) * 1e-6 : 0;
   r.pooled_read_p95_ms = pooled[0].percentile(0.95).ms();
   r.pooled_write_p95_ms = pooled[1].percentile(0.95).ms();

@@ -172,6 +172,19 @@ def test_replications_vary_streams_or_placement():
         hcisim.timeline({})
 
 
+def test_the_latency_split_sums_to_each_ops_mean_latency():
+    r = hcisim.run(set=SHORT)
+    s = hcisim.latency_split(r)
+    assert list(s.index) == ["read", "write"]
+    assert list(s.columns) == ["guest_queue", "host_cpu", "admission", "network", "component", "device", "total"]
+    assert (s >= 0).all().all()
+    ios = {"read": r["read_iops"], "write": r["write_iops"]}
+    pooled = sum(ios[op] * s.loc[op, "total"] for op in ios) / r["iops"]
+    assert pooled == pytest.approx(r["pooled_latency_ms"], rel=1e-6)
+    with pytest.raises(ValueError, match="latency_split"):
+        hcisim.latency_split({})
+
+
 def test_the_timeline_covers_the_window_and_a_resync_progresses():
     r = hcisim.run(set={**SHORT, "cluster.failed_hosts": "[esx02]", "cluster.resync.active": True})
     t = hcisim.timeline(r)

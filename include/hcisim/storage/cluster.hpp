@@ -48,6 +48,7 @@
 #include "hcisim/storage/cluster_spec.hpp"
 #include "hcisim/storage/io_counters.hpp"
 #include "hcisim/storage/data_reduction.hpp"
+#include "hcisim/storage/latency_split.hpp"
 #include "hcisim/storage/placement.hpp"
 #include "hcisim/storage/policy.hpp"
 #include "hcisim/storage/write_buffer.hpp"
@@ -137,6 +138,9 @@ class Cluster final : public EventHandler,
   const ObjectPlacement& placement(int object) const;
   const IoCounters& counters() const { return counters_; }
   std::size_t in_flight() const { return requests_.size() - free_requests_.size(); }
+  /// Inside IoClient::on_io_done: where the completing operation's time went, from its
+  /// submit to now (latency_split.hpp; the guest_queue part is the client's and stays 0).
+  const LatencyParts& completing_split() const { return completing_; }
   /// Request and component-operation slots ever allocated: bounded by the peak number
   /// outstanding, not by the number completed (memory stays flat in simulated time).
   std::size_t state_slots() const { return requests_.size() + subops_.size(); }
@@ -221,6 +225,8 @@ class Cluster final : public EventHandler,
   };
   struct Request {
     std::uint64_t token = 0;
+    Time mark;                               // where the latency split last cut (latency_split.hpp)
+    LatencyParts split{};
     std::uint64_t offset = 0;
     std::int64_t size = 0;
     std::uint32_t object = 0;
@@ -246,6 +252,9 @@ class Cluster final : public EventHandler,
     SubKind kind = SubKind::foreground;
     bool sequential = false;
     bool lookup_first = false;               // OSA dedupe: a metadata read precedes the data read
+    // Foreground: when it was sent, reached its host, left the CPU and left the device (its
+    // request's latency split takes them from the operation that finishes last).
+    Time sent, arrived, cpu_done, device_done;
   };
   static constexpr std::uint32_t kNone = 0xffffffffu;
   static constexpr Time kNeverWritten = Time::ns(std::numeric_limits<std::int64_t>::min() / 2);
@@ -276,6 +285,7 @@ class Cluster final : public EventHandler,
   /// LSOM work of component operation `sub`: on its disk group's worlds, else on `cpu`.
   void run_lsom(std::uint32_t sub, HostCpu& cpu, Time work);
   void after_cpu(std::uint64_t token);
+  void cut(Request& r, LatencyPart part);
   void subop_done(std::uint32_t sub);
   void after_client_cpu(std::uint32_t req);
   void after_delay(std::uint32_t req);
@@ -412,6 +422,7 @@ class Cluster final : public EventHandler,
   std::vector<SubOp> subops_;
   std::vector<std::uint32_t> free_subops_;
   IoCounters counters_;
+  LatencyParts completing_{};
 };
 
 }  // namespace hcisim

@@ -39,6 +39,7 @@ struct VmStats {
   std::array<double, 2> sum_sq_ns{0, 0};
   std::array<std::uint64_t, 2> ios{0, 0};
   std::array<std::int64_t, 2> bytes{0, 0};
+  std::array<LatencyParts, 2> split{};          // summed latency parts (latency_split.hpp)
   // For Little's law over the window (audit()): the I/Os in flight over time, and the part
   // of the window spent by I/Os issued before the cut that completed in it.
   TimeWeighted in_flight;
@@ -120,6 +121,7 @@ class VmWorkload final : public IoClient, public EventHandler {
   };
   struct Slot {
     Time issued;
+    Time dispatched;                // out of the guest, past the adapter's queues
     std::uint32_t vmdk = 0;
     std::uint32_t thread = 0;       // index into threads_
     IoOp op = IoOp::read;

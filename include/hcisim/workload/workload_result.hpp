@@ -5,11 +5,13 @@
 // VM, vdbench's normal approximation). Pooled percentiles over all I/Os are reported too.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
 #include "hcisim/core/batch_means.hpp"
 #include "hcisim/core/units.hpp"
+#include "hcisim/storage/latency_split.hpp"
 
 namespace hcisim {
 
@@ -28,6 +30,9 @@ struct WorkloadResult {
   double pooled_write_p95_ms = 0;
   double read_p99_ms = 0;           // pooled
   double write_p99_ms = 0;
+  // Where the time went (latency_split.hpp), by IoOp: each part's mean over all I/Os of that
+  // op, ms; the parts of an op sum to its pooled mean latency.
+  std::array<std::array<double, kLatencyParts>, 2> split_ms{};
   double outstanding_io = 0;        // time-average I/Os in flight (Little's law: = iops x latency)
   std::uint64_t simulated_ios = 0;  // completions in the window
   // 95 % confidence intervals by batch means (core/batch_means.hpp) of the completion rate and

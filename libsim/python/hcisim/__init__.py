@@ -346,6 +346,20 @@ def timeline(result):
     return pd.DataFrame(result["timeline"])
 
 
+def latency_split(result):
+    """Where a run's time went (``run(...)["latency_split"]``) as a pandas DataFrame: one row
+    per op (read, write), one column per part in ms (guest_queue, host_cpu, admission, network,
+    component, device) and their sum, the op's mean latency over all its I/Os."""
+    import pandas as pd
+
+    if not isinstance(result, dict) or "latency_split" not in result:
+        raise InvalidInput("latency_split: expected a result of hcisim.run() (a dict with a 'latency_split')")
+    frame = pd.DataFrame(result["latency_split"]).T
+    frame.columns = [c[:-3] if c.endswith("_ms") else c for c in frame.columns]
+    frame["total"] = frame.sum(axis=1)
+    return frame
+
+
 def accuracy(seeds=None, set=None, replications=1, jobs=0):
     """Measured against predicted for every row of data/measurements.csv (the CLI's
     ``hcisim accuracy``), as a pandas DataFrame: one row per measurement with its class

@@ -1,0 +1,127 @@
+// Where the time goes (latency_split.hpp, WorkloadResult::split_ms, `latency_split` in
+// --json): the parts of every I/O sum to its latency, and each part matches what its stage
+// alone would give: the device's datasheet latency at queue depth 1, Little's law for the
+// guest's queue, the congestion delay for admission.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "hcisim/hw/storage_device.hpp"
+#include "hcisim/report/run_report.hpp"
+#include "hcisim/scenario/hardware_catalog.hpp"
+#include "hcisim/scenario/scenario.hpp"
+#include "hcisim/scenario/simulation.hpp"
+#include "shared_catalog.hpp"
+
+using namespace hcisim;
+using test::cat;
+
+namespace {
+
+std::string scenario_file(const char* name) {
+  return std::string(default_data_dir()) + "/../examples/scenarios/" + name;
+}
+
+double part(const WorkloadResult& w, IoOp op, LatencyPart p) {
+  return w.split_ms[static_cast<std::size_t>(op)][index(p)];
+}
+
+// The parts of both ops, weighted by their I/Os, against the pooled mean latency.
+void check_parts_sum(const WorkloadResult& w) {
+  double weighted = 0;
+  for (std::size_t op = 0; op < 2; ++op) {
+    const double ios = (op == 0 ? w.read_iops : w.write_iops) * w.seconds;
+    for (std::size_t p = 0; p < kLatencyParts; ++p) {
+      INFO("op " << op << " part " << latency_part_name(static_cast<LatencyPart>(p)));
+      CHECK(w.split_ms[op][p] >= 0);
+      weighted += ios * w.split_ms[op][p];
+    }
+  }
+  REQUIRE(w.simulated_ios > 0);
+  CHECK(weighted / static_cast<double>(w.simulated_ios) == Approx(w.pooled_latency_ms).epsilon(1e-9));
+}
+
+}  // namespace
+
+TEST_CASE("the latency parts of every I/O sum to its latency, on every path") {
+  const std::vector<std::string> quick = {"workload.duration_s=0.3", "workload.warmup_s=0.2"};
+  SECTION("OSA RAID-1 with dedupe lookups (seed 000)") {
+    const RunResult r = simulate(load_scenario(scenario_file("seed000-nuc11-osa-optane-fio-4k-70r.yaml"), quick, cat()));
+    check_parts_sum(r.result);
+    // Reads wait on the capacity devices; no write is congested at the elevator's start fill.
+    CHECK(part(r.result, IoOp::read, LatencyPart::device) > part(r.result, IoOp::read, LatencyPart::network));
+    CHECK(part(r.result, IoOp::write, LatencyPart::admission) == 0);
+    CHECK(part(r.result, IoOp::read, LatencyPart::admission) == 0);
+  }
+  SECTION("ESA RAID-6 (seed 001)") {
+    const RunResult r = simulate(load_scenario(scenario_file("seed001-vxrail-esa-raid6-25gbe-oltp32k.yaml"), quick, cat()));
+    check_parts_sum(r.result);
+    CHECK(part(r.result, IoOp::read, LatencyPart::device) > 0);
+    CHECK(part(r.result, IoOp::write, LatencyPart::device) > 0);
+  }
+  SECTION("OSA RAID-5 read-modify-write, degraded by a failed host") {
+    std::vector<std::string> sets = quick;
+    sets.insert(sets.end(), {"policy.raid=raid5", "cluster.failed_hosts=[esx02]"});
+    const RunResult r = simulate(load_scenario(scenario_file("seed000-nuc11-osa-optane-fio-4k-70r.yaml"), sets, cat()));
+    check_parts_sum(r.result);
+  }
+  SECTION("reads from the client cache over a USB-attached cache device (seed 002)") {
+    const RunResult r = simulate(load_scenario(scenario_file("seed002-skullcanyon-osa-optane-usb-diskspd-8k.yaml"), quick, cat()));
+    check_parts_sum(r.result);
+    // The 128 MiB file sits in the client cache: a read is the client's CPU and nothing else.
+    CHECK(part(r.result, IoOp::read, LatencyPart::network) == 0);
+    CHECK(part(r.result, IoOp::read, LatencyPart::device) == 0);
+    CHECK(part(r.result, IoOp::read, LatencyPart::host_cpu) > 0);
+  }
+  SECTION("workload groups report their own split") {
+    const RunResult r = simulate(load_scenario(scenario_file("mixed-nuc11-expansion-oltp-backup.yaml"), quick, cat()));
+    REQUIRE(r.groups.size() >= 2);
+    for (const GroupResult& g : r.groups) check_parts_sum(g.result);
+  }
+}
+
+TEST_CASE("one write at queue depth 1: the device part is the cache device's datasheet latency") {
+  const Scenario s = load_scenario(scenario_file("seed000-nuc11-osa-optane-fio-4k-70r.yaml"),
+                                   {"workload.vms=1", "workload.vmdks_per_vm=1", "workload.outstanding_per_vmdk=1",
+                                    "workload.read_pct=0", "workload.duration_s=0.5", "workload.warmup_s=0.1"},
+                                   cat());
+  const RunResult r = simulate(s);
+  const DeviceSpec& cache = cat().device("optane-p4800x-750gb");
+  CHECK(part(r.result, IoOp::write, LatencyPart::device) == Approx(cache.write_latency_us * 1e-3).epsilon(0.05));
+  CHECK(part(r.result, IoOp::write, LatencyPart::guest_queue) == 0);
+  CHECK(part(r.result, IoOp::write, LatencyPart::admission) == 0);
+  // At least one replica of two on four hosts is on another host.
+  CHECK(part(r.result, IoOp::write, LatencyPart::network) > 0);
+  check_parts_sum(r.result);
+}
+
+TEST_CASE("the guest queue behind the virtual adapter follows Little's law") {
+  // One VM, 8 VMDKs x 64 outstanding through PVSCSI (254 per adapter, KB 2053145): the
+  // adapter is always full, so 512 - 254 = 258 I/Os wait in the guest on average.
+  const Scenario s = load_scenario(scenario_file("seed000-nuc11-osa-optane-fio-4k-70r.yaml"),
+                                   {"workload.vms=1", "workload.vmdks_per_vm=8", "workload.outstanding_per_vmdk=64",
+                                    "workload.duration_s=0.5", "workload.warmup_s=0.2"},
+                                   cat());
+  const RunResult r = simulate(s);
+  const WorkloadResult& w = r.result;
+  const double queue_ms = (w.read_iops * part(w, IoOp::read, LatencyPart::guest_queue) +
+                           w.write_iops * part(w, IoOp::write, LatencyPart::guest_queue)) /
+                          w.iops;
+  CHECK(queue_ms * 1e-3 * w.iops == Approx(512 - 254).epsilon(0.03));
+  check_parts_sum(w);
+}
+
+TEST_CASE("congested writes wait at admission, and only writes") {
+  // Seed 000's 256K stream: a group whose working set exceeds its buffer congests
+  // (write_buffer_report_test.cpp); its writes get the delay at the DOM client.
+  const RunResult r = simulate(load_scenario(scenario_file("seed000-nuc11-osa-optane-fio-256k-seqwrite.yaml"),
+                                             {"workload.duration_s=0.5", "workload.warmup_s=1"}, cat()));
+  double most = 0;
+  for (const WriteBufferState& b : r.write_buffers) most = std::max(most, b.congestion_delay_ms);
+  REQUIRE(most > 0);
+  CHECK(part(r.result, IoOp::write, LatencyPart::admission) > 0);
+  CHECK(part(r.result, IoOp::write, LatencyPart::admission) <= most + 1e-9);
+  check_parts_sum(r.result);
+}

@@ -416,8 +416,11 @@ std::string to_json(const RunResult& r) {
 std::string csv_header() {
   std::string h = "scenario,job_name,version,seed,vms,iops,read_iops,write_iops,throughput_mbps,read_latency_ms,"
                   "write_latency_ms,read_p95_ms,write_p95_ms,pooled_latency_ms,pooled_read_p95_ms,pooled_write_p95_ms,"
-                  "read_p99_ms,write_p99_ms,outstanding_io,configured_outstanding_io,simulated_ios,cpu_usage_pct_mean,"
-                  "cpu_usage_pct_max";
+                  "read_p99_ms,write_p99_ms,outstanding_io,configured_outstanding_io,simulated_ios";
+  for (const char* op : {"read_", "write_"})
+    for (std::size_t p = 0; p < kLatencyParts; ++p)
+      h += std::string(",") + op + latency_part_name(static_cast<LatencyPart>(p)) + "_ms";
+  h += ",cpu_usage_pct_mean,cpu_usage_pct_max";
   for (const char* c : kClasses) h += std::string(",") + c + "_util_max";
   h += ",bottleneck,raw_gb,usable_gb,slack_gb,cost_usd,cost_per_iops_usd,cost_per_usable_tb_usd,failed_hosts,resync_mb_per_s,resync_gb_left,iops_ci95_half_width,"
        "pooled_latency_ci95_half_width_ms,measured_seconds,auto_target_met,architecture,hosts,layout,workload,warnings";
@@ -438,8 +441,10 @@ std::string csv_row(const RunResult& r) {
      << num(w.read_latency_ms) << "," << num(w.write_latency_ms) << "," << num(w.read_p95_ms) << ","
      << num(w.write_p95_ms) << "," << num(w.pooled_latency_ms) << "," << num(w.pooled_read_p95_ms) << ","
      << num(w.pooled_write_p95_ms) << "," << num(w.read_p99_ms) << "," << num(w.write_p99_ms) << ","
-     << num(w.outstanding_io) << "," << r.configured_outstanding << "," << w.simulated_ios << ","
-     << num(r.hosts.empty() ? 0 : cpu_sum / static_cast<double>(r.hosts.size())) << "," << num(cpu_max);
+     << num(w.outstanding_io) << "," << r.configured_outstanding << "," << w.simulated_ios << ",";
+  for (const auto& op : w.split_ms)
+    for (double ms : op) os << num(ms) << ",";
+  os << num(r.hosts.empty() ? 0 : cpu_sum / static_cast<double>(r.hosts.size())) << "," << num(cpu_max);
   for (const char* c : kClasses) {
     const ResourceClassUse* u = r.resource(c);
     os << "," << (u ? num(u->max) : "");

@@ -82,6 +82,33 @@ TEST_CASE("the latency parts of every I/O sum to its latency, on every path") {
   }
 }
 
+TEST_CASE("the CSV row carries the split, column by column") {
+  const RunResult r = simulate(load_scenario(scenario_file("seed000-nuc11-osa-optane-fio-4k-70r.yaml"),
+                                             {"workload.duration_s=0.2", "workload.warmup_s=0.1"}, cat()));
+  // RFC 4180 fields (the scenario's name, first, holds commas inside its quotes).
+  const auto fields_of = [](const std::string& line) {
+    std::vector<std::string> out(1);
+    bool quoted = false;
+    for (char c : line) {
+      if (c == '"') quoted = !quoted;
+      else if (c == ',' && !quoted) out.emplace_back();
+      else out.back() += c;
+    }
+    return out;
+  };
+  const std::vector<std::string> names = fields_of(csv_header()), fields = fields_of(csv_row(r));
+  REQUIRE(names.size() == fields.size());
+  const auto at = [&](const std::string& name) {
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == name) return std::stod(fields.at(i));
+    FAIL("no column " << name);
+    return 0.0;
+  };
+  CHECK(at("write_component_ms") == Approx(part(r.result, IoOp::write, LatencyPart::component)));
+  CHECK(at("read_device_ms") == Approx(part(r.result, IoOp::read, LatencyPart::device)));
+  CHECK(at("read_guest_queue_ms") == 0);
+}
+
 TEST_CASE("one write at queue depth 1: the device part is the cache device's datasheet latency") {
   const Scenario s = load_scenario(scenario_file("seed000-nuc11-osa-optane-fio-4k-70r.yaml"),
                                    {"workload.vms=1", "workload.vmdks_per_vm=1", "workload.outstanding_per_vmdk=1",

@@ -69,9 +69,9 @@ std::string write_buffer_line(const RunResult& r) {
   return out;
 }
 
-// The degraded-cluster line of the text report (empty when every host is up).
-// Where the time went (WorkloadResult::split_ms): each op's pooled mean and its non-zero parts.
-std::string split_line(const WorkloadResult& w) {
+// Where the time went (WorkloadResult::split_ms): each op's mean latency (HCIBench's rule) and
+// its non-zero parts; `means` names that mean as the report calls it.
+std::string split_line(const WorkloadResult& w, const char* means) {
   static constexpr const char* kLabels[kLatencyParts] = {"guest queue", "host CPU", "admission",
                                                          "network",     "component", "device"};
   std::string out;
@@ -79,7 +79,7 @@ std::string split_line(const WorkloadResult& w) {
     if ((op == 0 ? w.read_iops : w.write_iops) <= 0) continue;
     double total = 0;
     for (double v : w.split_ms[op]) total += v;
-    out += out.empty() ? "Latency split (pooled mean per I/O, ms): " : "; ";
+    out += out.empty() ? std::string("Latency split (ms, ") + means + "): " : "; ";
     out += (op == 0 ? "read " : "write ") + fmt("%.3f", total) + " =";
     bool first = true;
     for (std::size_t p = 0; p < kLatencyParts; ++p) {
@@ -91,6 +91,7 @@ std::string split_line(const WorkloadResult& w) {
   return out.empty() ? out : out + "\n";
 }
 
+// The degraded-cluster line of the text report (empty when every host is up).
 std::string failed_line(const RunResult& r) {
   if (r.failed_hosts.empty()) return "";
   std::string names;
@@ -209,7 +210,7 @@ std::string format_hcibench(const RunResult& r) {
      << "Pooled over all I/Os: p95 read " << fmt("%.3f", w.pooled_read_p95_ms) << " ms, write "
      << fmt("%.3f", w.pooled_write_p95_ms) << " ms; p99 read " << fmt("%.3f", w.read_p99_ms) << " ms, write "
      << fmt("%.3f", w.write_p99_ms) << " ms\n"
-     << split_line(w)
+     << split_line(w, "as R_LATENCY and W_LATENCY")
      << "Outstanding I/O " << fmt("%.1f", w.outstanding_io) << " (configured " << r.configured_outstanding
      << "), simulated I/Os " << w.simulated_ios << " in " << fmt("%.2f", w.seconds) << " s\n"
      << group_lines(r)
@@ -281,7 +282,7 @@ std::string format_diskspd(const RunResult& r) {
       {"8-nines", 0.99999999}, {"9-nines", 0.999999999}, {"max", 1}};
   for (const auto& [label, q] : rows)
     os << label << " | " << cell(r.pooled[0], q) << " | " << cell(r.pooled[1], q) << " | " << cell(total, q) << "\n";
-  os << format_cost(r.cost, r.capacity, r.result.iops, "at this load");
+  os << split_line(r.result, "each op's AvgLat, averaged over VMs") << format_cost(r.cost, r.capacity, r.result.iops, "at this load");
   return os.str();
 }
 

@@ -154,6 +154,8 @@ void VmWorkload::on_io_done(Cluster& cluster, std::uint64_t token) {
   const auto slot = static_cast<std::uint32_t>(token);
   Slot& s = slots_[slot];
   if (--s.pieces_left > 0) return;
+  // Copied before release() below can hand the cluster new I/O.
+  const LatencyParts parts = cluster.completing_split();
   Vmdk& k = vmdks_[s.vmdk];
   const Time latency = engine_.now() - s.issued;
   set_busy(slot, false);
@@ -178,7 +180,6 @@ void VmWorkload::on_io_done(Cluster& cluster, std::uint64_t token) {
     vm.bytes[op] += spec_.block.count();
     // The guest I/O's last operation: its parts run from the dispatch to now.
     LatencyParts& split = vm.split[op];
-    const LatencyParts& parts = cluster.completing_split();
     split[index(LatencyPart::guest_queue)] += s.dispatched - s.issued;
     for (std::size_t p = 1; p < kLatencyParts; ++p) split[p] += parts[p];
     ThreadStats& t = threads_[s.thread];

@@ -19,7 +19,7 @@ WorkloadResult summarize(const std::vector<const VmWorkload*>& loads, Time now) 
   int vms_with[2] = {0, 0};
   std::uint64_t ios[2] = {0, 0};
   std::int64_t bytes = 0;
-  std::array<LatencyParts, 2> split{};
+  std::array<std::array<double, kLatencyParts>, 2> split_sum{};   // sum over VMs of each VM's part means, ns
   for (const VmWorkload* w : loads) {
     const bool vdbench = w->spec().tool == WorkloadTool::vdbench;
     for (const VmStats& vm : w->vm_stats()) {
@@ -28,11 +28,12 @@ WorkloadResult summarize(const std::vector<const VmWorkload*>& loads, Time now) 
         bytes += vm.bytes[op];
         total_ns += vm.sum_ns[op];
         pooled[op].merge(vm.latency[op]);
-        for (std::size_t p = 0; p < kLatencyParts; ++p) split[op][p] += vm.split[op][p];
         if (vm.ios[op] == 0) continue;
         const double n = static_cast<double>(vm.ios[op]);
         const double mean = vm.sum_ns[op] / n;
         mean_sum[op] += mean;
+        for (std::size_t p = 0; p < kLatencyParts; ++p)
+          split_sum[op][p] += static_cast<double>(vm.split[op][p].count_ns()) / n;
         if (vdbench) {
           const double var = std::max(0.0, vm.sum_sq_ns[op] / n - mean * mean);
           p95_sum[op] += mean + 1.645 * std::sqrt(var);
@@ -54,7 +55,7 @@ WorkloadResult summarize(const std::vector<const VmWorkload*>& loads, Time now) 
   r.simulated_ios = ios[0] + ios[1];
   for (std::size_t op = 0; op < 2; ++op)
     for (std::size_t p = 0; p < kLatencyParts; ++p)
-      r.split_ms[op][p] = ios[op] ? split[op][p].ms() / static_cast<double>(ios[op]) : 0;
+      r.split_ms[op][p] = vms_with[op] ? split_sum[op][p] / vms_with[op] * 1e-6 : 0;
   r.pooled_latency_ms = r.simulated_ios ? total_ns / static_cast<double>(r.simulated_ios) * 1e-6 : 0;
   r.pooled_read_p95_ms = pooled[0].percentile(0.95).ms();
   r.pooled_write_p95_ms = pooled[1].percentile(0.95).ms();

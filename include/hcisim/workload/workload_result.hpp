@@ -30,8 +30,8 @@ struct WorkloadResult {
   double pooled_write_p95_ms = 0;
   double read_p99_ms = 0;           // pooled
   double write_p99_ms = 0;
-  // Where the time went (latency_split.hpp), by IoOp: each part's mean over all I/Os of that
-  // op, ms; the parts of an op sum to its pooled mean latency.
+  // Where the time went (latency_split.hpp), by IoOp, ms: each part by HCIBench's rule for the
+  // mean (over VMs, of each VM's mean), so an op's parts sum to read_ / write_latency_ms.
   std::array<std::array<double, kLatencyParts>, 2> split_ms{};
   double outstanding_io = 0;        // time-average I/Os in flight (Little's law: = iops x latency)
   std::uint64_t simulated_ios = 0;  // completions in the window

@@ -349,7 +349,8 @@ def timeline(result):
 def latency_split(result):
     """Where a run's time went (``run(...)["latency_split"]``) as a pandas DataFrame: one row
     per op (read, write), one column per part in ms (guest_queue, host_cpu, admission, network,
-    component, device) and their sum, the op's mean latency over all its I/Os."""
+    component, device) and their sum, the op's mean latency by HCIBench's rule (the run's
+    read_latency_ms, write_latency_ms)."""
     import pandas as pd
 
     if not isinstance(result, dict) or "latency_split" not in result:

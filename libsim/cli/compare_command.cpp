@@ -1,4 +1,5 @@
 // hcisim compare: two scenarios side by side with their deltas (cli.hpp).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -113,6 +114,14 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   row("write latency (ms)", ra.result.write_latency_ms, rb.result.write_latency_ms);
   row("read p95 (ms)", ra.result.read_p95_ms, rb.result.read_p95_ms);
   row("write p95 (ms)", ra.result.write_p95_ms, rb.result.write_p95_ms);
+  // Where the latency changed (latency_split.hpp): the parts either side has.
+  for (std::size_t op = 0; op < 2; ++op)
+    for (std::size_t p = 0; p < kLatencyParts; ++p) {
+      const double x = ra.result.split_ms[op][p], y = rb.result.split_ms[op][p];
+      if (std::max(x, y) < 0.0005) continue;
+      const std::string name = std::string(op == 0 ? "  read " : "  write ") + latency_part_name(static_cast<LatencyPart>(p)) + " (ms)";
+      row(name.c_str(), x, y);
+    }
   row("usable capacity (GB)", ra.capacity.usable_gb, rb.capacity.usable_gb);
   // Workload groups that both sides run, by name: what one group gains or loses (e.g. OLTP
   // beside a backup stream against OLTP alone).

@@ -119,7 +119,7 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
     for (std::size_t p = 0; p < kLatencyParts; ++p) {
       const double x = ra.result.split_ms[op][p], y = rb.result.split_ms[op][p];
       if (std::max(x, y) < 0.0005) continue;
-      const std::string name = std::string(op == 0 ? "  read " : "  write ") + latency_part_name(static_cast<LatencyPart>(p)) + " (ms)";
+      const std::string name = std::string(op == 0 ? "  read " : "  write ") + latency_part_name(p) + " (ms)";
       row(name.c_str(), x, y);
     }
   row("usable capacity (GB)", ra.capacity.usable_gb, rb.capacity.usable_gb);

@@ -158,7 +158,7 @@ std::string json_split(const WorkloadResult& w) {
   for (std::size_t op = 0; op < 2; ++op) {
     out += op == 0 ? "\"read\": {" : ", \"write\": {";
     for (std::size_t p = 0; p < kLatencyParts; ++p)
-      out += std::string(p ? ", " : "") + "\"" + latency_part_name(static_cast<LatencyPart>(p)) + "_ms\": " +
+      out += std::string(p ? ", " : "") + "\"" + latency_part_name(p) + "_ms\": " +
              num(w.split_ms[op][p]);
     out += "}";
   }
@@ -420,7 +420,7 @@ std::string csv_header() {
                   "read_p99_ms,write_p99_ms,outstanding_io,configured_outstanding_io,simulated_ios";
   for (const char* op : {"read_", "write_"})
     for (std::size_t p = 0; p < kLatencyParts; ++p)
-      h += std::string(",") + op + latency_part_name(static_cast<LatencyPart>(p)) + "_ms";
+      h += std::string(",") + op + latency_part_name(p) + "_ms";
   h += ",cpu_usage_pct_mean,cpu_usage_pct_max";
   for (const char* c : kClasses) h += std::string(",") + c + "_util_max";
   h += ",bottleneck,raw_gb,usable_gb,slack_gb,cost_usd,cost_per_iops_usd,cost_per_usable_tb_usd,failed_hosts,resync_mb_per_s,resync_gb_left,iops_ci95_half_width,"

@@ -26,7 +26,7 @@ constexpr std::uint64_t kIndexMask = (std::uint64_t{1} << 56) - 1;
 // The latency split (latency_split.hpp): the time since the request's last cut goes to `part`.
 [[gnu::always_inline]] inline void Cluster::cut(Request& r, LatencyPart part) {
   const Time now = engine_.now();
-  r.split[index(part)] += now - r.mark;
+  r.split[part_index(part)] += now - r.mark;
   r.mark = now;
 }
 
@@ -494,9 +494,9 @@ void Cluster::subop_done(std::uint32_t sub) {
     if (--r.pending == 0) {
       // The last component operation: the one the request waited for.
       const Time now = engine_.now();
-      r.split[index(LatencyPart::network)] += (s.arrived - s.sent) + (now - s.device_done);
-      r.split[index(LatencyPart::component)] += s.cpu_done - s.arrived;
-      r.split[index(LatencyPart::device)] += s.device_done - s.cpu_done;
+      r.split[part_index(LatencyPart::network)] += (s.arrived - s.sent) + (now - s.device_done);
+      r.split[part_index(LatencyPart::component)] += s.cpu_done - s.arrived;
+      r.split[part_index(LatencyPart::device)] += s.device_done - s.cpu_done;
       r.mark = now;
       request_done(req);
     }

@@ -180,7 +180,7 @@ void VmWorkload::on_io_done(Cluster& cluster, std::uint64_t token) {
     vm.bytes[op] += spec_.block.count();
     // The guest I/O's last operation: its parts run from the dispatch to now.
     LatencyParts& split = vm.split[op];
-    split[index(LatencyPart::guest_queue)] += s.dispatched - s.issued;
+    split[part_index(LatencyPart::guest_queue)] += s.dispatched - s.issued;
     for (std::size_t p = 1; p < kLatencyParts; ++p) split[p] += parts[p];
     ThreadStats& t = threads_[s.thread];
     ++t.ios[op];

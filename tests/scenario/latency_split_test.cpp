@@ -6,11 +6,14 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "hcisim/hw/storage_device.hpp"
 #include "hcisim/report/run_report.hpp"
+#include "hcisim/scenario/csv.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"
@@ -26,7 +29,7 @@ std::string scenario_file(const char* name) {
 }
 
 double part(const WorkloadResult& w, IoOp op, LatencyPart p) {
-  return w.split_ms[static_cast<std::size_t>(op)][index(p)];
+  return w.split_ms[static_cast<std::size_t>(op)][part_index(p)];
 }
 
 // Each op's parts against its mean latency by HCIBench's rule (R_LATENCY, W_LATENCY).
@@ -35,7 +38,7 @@ void check_parts_sum(const WorkloadResult& w) {
   for (std::size_t op = 0; op < 2; ++op) {
     double sum = 0;
     for (std::size_t p = 0; p < kLatencyParts; ++p) {
-      INFO("op " << op << " part " << latency_part_name(static_cast<LatencyPart>(p)));
+      INFO("op " << op << " part " << latency_part_name(p));
       CHECK(w.split_ms[op][p] >= 0);
       sum += w.split_ms[op][p];
     }
@@ -98,25 +101,14 @@ TEST_CASE("the latency parts of every I/O sum to its latency, on every path") {
 TEST_CASE("the CSV row carries the split, column by column") {
   const RunResult r = simulate(load_scenario(scenario_file("seed000-nuc11-osa-optane-fio-4k-70r.yaml"),
                                              {"workload.duration_s=0.2", "workload.warmup_s=0.1"}, cat()));
-  // RFC 4180 fields (the scenario's name, first, holds commas inside its quotes).
-  const auto fields_of = [](const std::string& line) {
-    std::vector<std::string> out(1);
-    bool quoted = false;
-    for (char c : line) {
-      if (c == '"') quoted = !quoted;
-      else if (c == ',' && !quoted) out.emplace_back();
-      else out.back() += c;
-    }
-    return out;
-  };
-  const std::vector<std::string> names = fields_of(csv_header()), fields = fields_of(csv_row(r));
-  REQUIRE(names.size() == fields.size());
-  const auto at = [&](const std::string& name) {
-    for (std::size_t i = 0; i < names.size(); ++i)
-      if (names[i] == name) return std::stod(fields.at(i));
-    FAIL("no column " << name);
-    return 0.0;
-  };
+  // Read back with the catalogs' RFC 4180 reader (the scenario's name holds commas).
+  // (In the test's working directory: each build has its own.)
+  const std::string file = "latency_split_test.csv";
+  std::ofstream(file) << csv_header() << "\n" << csv_row(r) << "\n";
+  const CsvTable csv = CsvTable::read(file);
+  std::filesystem::remove(file);
+  REQUIRE(csv.rows() == 1);
+  const auto at = [&](const std::string& name) { return csv.number(0, name); };
   CHECK(at("write_component_ms") == Approx(part(r.result, IoOp::write, LatencyPart::component)));
   CHECK(at("read_device_ms") == Approx(part(r.result, IoOp::read, LatencyPart::device)));
   CHECK(at("read_guest_queue_ms") == 0);

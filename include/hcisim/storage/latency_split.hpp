@@ -27,9 +27,11 @@ enum class LatencyPart : std::uint8_t {
 inline constexpr std::size_t kLatencyParts = 6;
 using LatencyParts = std::array<Time, kLatencyParts>;
 
-constexpr std::size_t index(LatencyPart p) { return static_cast<std::size_t>(p); }
+constexpr std::size_t part_index(LatencyPart p) { return static_cast<std::size_t>(p); }
 
 /// "guest_queue", "host_cpu", "admission", "network", "component", "device".
 const char* latency_part_name(LatencyPart p);
+/// The same by position in LatencyParts (0 .. kLatencyParts - 1).
+inline const char* latency_part_name(std::size_t i) { return latency_part_name(static_cast<LatencyPart>(i)); }
 
 }  // namespace hcisim

@@ -289,9 +289,11 @@ TEST_CASE("aging: a time-compressed warm-up reaches the steady state of a long w
 
 TEST_CASE("aging ends in the steady state: the measured window destages what arrives") {
   // A buffer far from congestion: after an aged warm-up its fill hovers at the destage
-  // threshold, so a short measured window must destage about the fresh bytes it ingests
+  // threshold, so a measured window must destage about the fresh bytes it ingests
   // (2 copies x (1 - hit probability)). Aged destage removes k bytes per byte and would
-  // leave the fill below the threshold, with nothing destaged in the window.
+  // leave the fill below the threshold, with nothing destaged in the window. The window is
+  // 300 ms: the batches in flight at its ends move a 100 ms window's destaged bytes by up to
+  // 17 % (1.6 % over 1 s).
   ClusterSpec osa = test::osa_cluster(4);
   osa.osa.write_buffer = 4_GiB;
   WorkloadSpec w;
@@ -307,7 +309,7 @@ TEST_CASE("aging ends in the steady state: the measured window destages what arr
   const double start_fill = cluster.write_buffer(0, 0).fill();
   loop.reset_stats();
   cluster.reset_stats();
-  engine.run_for(100_ms);
+  engine.run_for(300_ms);
   const IoCounters k = cluster.counters();
   const double fresh = 2.0 * static_cast<double>(k.host_write_bytes) * (1.0 - hit);
   INFO("fill " << start_fill << ", hit " << hit << ", fresh " << fresh << " B, destaged "
@@ -445,7 +447,8 @@ TEST_CASE("OSA LSOM worlds: a disk group saturates at one component per world ti
     CHECK(worlds == static_cast<std::size_t>(4 * groups));
     return iops;
   };
-  const double per_world = 1.0 / (50e-6 * 2.5 / 3.0);
+  // Each read's world time: the component stage and the LSOM's CRC check of its 4 KiB.
+  const double per_world = 1.0 / ((50.0 + CpuCosts{}.checksum_us_per_kib * 4) * 1e-6 * 2.5 / 3.0);
   double cpu1 = 0, cpu2 = 0, use1 = 0, use2 = 0, sum1 = 0, sum2 = 0;
   const double one = run(1, &cpu1, &use1, &sum1);
   const double two = run(2, &cpu2, &use2, &sum2);
@@ -503,7 +506,8 @@ WorkloadSpec one_writing_vm() {
 TEST_CASE("OSA LSOM worlds run the destage fingerprinting and compression, remote stack work still runs") {
   // Writes only, with dedupe and compression, into a small write buffer so the elevator runs.
   // Component and destage bookkeeping cost nothing here, so the worlds' busy time is exactly
-  // the destaged KiB x (dedupe + compression per KiB) at the host clock (2.5 / 3.0 GHz).
+  // the destaged KiB x (dedupe + compression per KiB) and the written KiB x the LSOM's CRC
+  // check per KiB, at the host clock (2.5 / 3.0 GHz).
   ClusterSpec c = reducing_osa_cluster(0);
   c.osa.lsom_cost_factor = 0.5;   // scales per-operation work only: the per-KiB work is not scaled
   const WorkloadSpec w = one_writing_vm();
@@ -515,7 +519,9 @@ TEST_CASE("OSA LSOM worlds run the destage fingerprinting and compression, remot
     for (int h = 1; h < 4; ++h) remote_stack_jobs += cluster.cpu(h).cores().arrivals();
   });
   const double per_kib_s = (c.cpu_costs.dedupe_us_per_kib + c.cpu_costs.compression_us_per_kib) * 1e-6 * 2.5 / 3.0;
-  const double expected_s = static_cast<double>(k.bg_device_read_bytes) / 1024.0 * per_kib_s;
+  const double crc_kib_s = c.cpu_costs.checksum_us_per_kib * 1e-6 * 2.5 / 3.0;
+  const double expected_s = static_cast<double>(k.bg_device_read_bytes) / 1024.0 * per_kib_s +
+                            static_cast<double>(k.fg_device_write_bytes) / 1024.0 * crc_kib_s;
   INFO("world busy " << world_busy_s << " s, destaged " << k.bg_device_read_bytes << " B, expected " << expected_s
                      << " s; shared-core jobs on esx1-3: " << remote_stack_jobs);
   CHECK(k.bg_device_read_bytes > 0);
@@ -535,7 +541,8 @@ TEST_CASE("OSA LSOM worlds run the destage fingerprinting and compression, remot
 TEST_CASE("osa.destage_reduction shared: the elevator's fingerprinting and compression leave the worlds for the shared cores") {
   // The setup above, with the reduction on the shared cores: the shared cores are charged
   // exactly the destaged KiB x (dedupe + compression per KiB) at the host clock, once, and the
-  // worlds only each batch's bookkeeping (destage_us, at lsom_cost_factor 1): batches x 40 us.
+  // worlds only each batch's bookkeeping (destage_us, at lsom_cost_factor 1): batches x 40 us,
+  // besides the LSOM's CRC check of every KiB written.
   ClusterSpec c = reducing_osa_cluster(40);
   c.osa.lsom_cost_factor = 1.0;
   c.osa.reduction_on_world = false;
@@ -549,7 +556,9 @@ TEST_CASE("osa.destage_reduction shared: the elevator's fingerprinting and compr
   });
   const double per_kib_s = (c.cpu_costs.dedupe_us_per_kib + c.cpu_costs.compression_us_per_kib) * 1e-6 * 2.5 / 3.0;
   const double expected_s = static_cast<double>(k.bg_device_read_bytes) / 1024.0 * per_kib_s;
-  const double world_expected_s = static_cast<double>(k.bg_device_reads) * 40e-6 * 2.5 / 3.0;
+  const double world_expected_s =
+      (static_cast<double>(k.bg_device_reads) * 40e-6 +
+       static_cast<double>(k.fg_device_write_bytes) / 1024.0 * c.cpu_costs.checksum_us_per_kib * 1e-6) * 2.5 / 3.0;
   INFO("world busy " << world_busy_s << " s (expected " << world_expected_s << "), reduction on shared cores "
                      << reduction_s << " s, expected " << expected_s << "; batches " << k.bg_device_reads);
   CHECK(k.bg_device_reads > 0);
@@ -669,6 +678,36 @@ TEST_CASE("encryption CPU is its cost per operation times the operations: ESA pe
                                << ", foreground device reads " << n.fg_device_reads);
     if (esa) CHECK(charged_ns == cost_ns * static_cast<double>(n.submitted));
     else CHECK(std::abs(charged_ns / cost_ns - static_cast<double>(n.fg_device_reads)) <= 2 * 3 * 4);   // 2 edges x 12 slots
+  }
+}
+
+TEST_CASE("checksum CPU: the source's CRC per guest I/O, and on OSA each component's check of what it reads or writes") {
+  // The oracle is the cost model applied to counted operations, as for encryption: every
+  // submitted I/O is checksummed once at its client; OSA's component LSOM checks the CRC of
+  // each foreground device read and write again (Epping, Hogan), charged when its component
+  // work starts, so operations in flight at the window's edges (12 slots at each) make the
+  // only difference; ESA checks once, at the source. No dedupe or compression: every device
+  // operation is a 4 KiB block of data.
+  for (bool esa : {false, true}) {
+    ClusterSpec spec = esa ? test::esa_cluster(3) : test::osa_cluster(3);
+    spec.services.dedupe = false;
+    spec.services.compression = false;
+    REQUIRE(spec.policy.checksum);
+    WorkloadSpec w;
+    w.read_pct = 70;
+    IoCounters n;
+    double charged_ns = 0, cost_ns = 0;
+    run_loop(spec, w, 10_ms, 100_ms, {}, &n, [&](const Cluster& c) {
+      for (int h = 0; h < 3; ++h) charged_ns += static_cast<double>(c.cpu(h).stage_time(CpuStage::checksum).count_ns());
+      cost_ns = static_cast<double>(c.cpu(0).cost(CpuStage::checksum, 4_KiB).count_ns());
+    });
+    REQUIRE(cost_ns > 0);
+    REQUIRE(n.fg_device_writes > 0);
+    const double expected = static_cast<double>(n.submitted) +
+                            (esa ? 0.0 : static_cast<double>(n.fg_device_reads + n.fg_device_writes));
+    INFO((esa ? "ESA" : "OSA") << ": " << charged_ns / cost_ns << " charges; submitted " << n.submitted
+                               << ", foreground device reads " << n.fg_device_reads << ", writes " << n.fg_device_writes);
+    CHECK(std::abs(charged_ns / cost_ns - expected) <= 2 * 3 * 4 * 2);   // 2 edges x 12 slots x 2 replicas
   }
 }
 

@@ -396,15 +396,18 @@ Time Cluster::component_work(HostCpu& cpu, const SubOp& s) {
   }
   if (!esa && spec_.policy.encryption && s.kind == SubKind::foreground)
     work += cpu.charge(CpuStage::encryption, Bytes{s.device_bytes});
-  // OSA's end-to-end checksum is checked by the component's LSOM too: a write's CRC-32C,
-  // computed at the source, so that a bit flipped on the network is detected before the data
-  // reaches the media (D. Epping, "VSAN 6.2, checksumming where you should", 2016), and a
-  // read's, which LSOM computes on the component's host (its error log, "computed CRC !=
-  // saved CRC", comes from LSOM there; C. Hogan, "VSAN 6.2 Part 3 - Software Checksum", 2016)
-  // before the client checks it again (start_request). Over the data as written, 4 KiB blocks before any
-  // compression. ESA checksums once, at the source (facts section 2).
+  // OSA's end-to-end checksum is checked by the component's LSOM too. On a read, LSOM
+  // computes the CRC of what it read and compares it with the stored one (its error log,
+  // "computed CRC != saved CRC", comes from LSOM on the component's host; C. Hogan, "VSAN 6.2
+  // Part 3 - Software Checksum", 2016); the client checks it too (start_request; the order of
+  // the two is not modelled). ASSUMED on a write: the CRC computed at the source is checked
+  // before the data reaches the media, so that a bit flipped on the network is detected
+  // (D. Epping, "VSAN 6.2, checksumming where you should", 2016, says it is detected, not
+  // where; Hogan says a write's checksum is verified on the host where the data originates).
+  // Per byte of the data as written (before any compression), as at the client. ESA checksums
+  // once, at the source (facts section 2).
   if (!esa && spec_.policy.checksum && s.kind == SubKind::foreground)
-    work += cpu.charge(CpuStage::checksum, Bytes{s.op == IoOp::read ? s.back_bytes : s.device_bytes});
+    work += cpu.charge(CpuStage::checksum, Bytes{s.device_bytes});   // OSA: a read's back_bytes are its device_bytes
   return work;
 }
 

@@ -19,7 +19,8 @@ bool fitted_row(const Prediction& p) {
   if (p.cls == AccuracyClass::throughput || p.cls == AccuracyClass::mean_latency || p.cls == AccuracyClass::ratio)
     return true;
   return p.cls == AccuracyClass::other && (p.m.metric == "cpu_usage_pct" || p.m.metric == "cpu_utilization_pct") &&
-         !per_host_cpu_row(p.m);   // the Average row is the target; hosts pair by rank, not by name
+         !per_host_cpu_row(p.m) &&   // the Average row is the target; hosts pair by rank, not by name
+         !guest_cpu_row(p.m);        // a guest's own table: one VM's view, compared, not fitted
 }
 
 double residual(const Prediction& p) {

@@ -40,6 +40,7 @@ void WorkloadSpec::validate() const {
   check::in_range(outstanding_per_vmdk, 1, 1024, "workload outstanding_per_vmdk");
   check::in_range(vscsi_disk_queue, 0, 1024, "workload vscsi_disk_queue (0: the adapter's default)");
   check::in_range(vscsi_adapter_queue, 0, 4096, "workload vscsi_adapter_queue (0: the adapter's default)");
+  check::in_range(vcpus_per_vm, 0, 768, "workload vcpus_per_vm (0: not stated; vSphere 8 allows 768)");
   check::in_range(block.count(), 512, 16 << 20, "workload block_size bytes");
   if (block.count() % 512 != 0) check::fail("workload block_size bytes", block.count(), "a multiple of 512");
   percent(read_pct, "read_pct");

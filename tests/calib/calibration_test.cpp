@@ -111,6 +111,52 @@ TEST_CASE("a host's own CPU row is compared by rank but only the Average row is 
   CHECK(averages == 2);
 }
 
+TEST_CASE("DiskSpd's own CPU table is compared with the guest stage over the VMs' vCPUs, never fitted") {
+  const fs::path dir = fs::temp_directory_path() / "hcisim_guest_cpu_test";
+  fs::create_directories(dir);
+  write_small_scenario(dir, "0.02");
+  const HardwareCatalog cat = HardwareCatalog::load();
+  Measurement m;
+  m.seed_file = "999_synthetic.txt";
+  m.scenario = "small.yaml";
+  m.metric = "cpu_usage_pct";
+  m.value = 10;
+  m.kind = "absolute";
+  m.notes = "DiskSpd CPU table (inside the Windows VM), avg. row over the 2 guest vCPUs";
+  REQUIRE(guest_cpu_row(m));
+  AccuracyOptions o;
+  o.repo_dir = dir.string();
+  o.jobs = 1;
+  // Without a vCPU count the row is listed, not predicted.
+  const Prediction none = evaluate({m}, cat, o).rows.at(0);
+  CHECK(none.cls == AccuracyClass::unsupported);
+  CHECK_THAT(none.reason, Catch::Contains("vcpus_per_vm"));
+  // With one: the guest stage's cores over vms x vCPUs (the small scenario has 3 VMs).
+  o.overrides = {"workload.vcpus_per_vm=2"};
+  const Prediction two = evaluate({m}, cat, o).rows.at(0);
+  o.overrides = {"workload.vcpus_per_vm=4"};
+  const Prediction four = evaluate({m}, cat, o).rows.at(0);
+  const RunResult r = simulate(load_scenario((dir / "small.yaml").string(), {"workload.vcpus_per_vm=2"}, cat));
+  double guest = 0;
+  for (const auto& h : r.hosts) guest += h.stage_cores[static_cast<std::size_t>(CpuStage::guest)];
+  INFO("guest stage " << guest << " cores; predicted " << two.predicted << " % at 2 vCPUs, " << four.predicted
+                      << " % at 4");
+  REQUIRE(two.cls == AccuracyClass::other);
+  CHECK(guest > 0);
+  CHECK(two.predicted == Approx(100.0 * guest / (3 * 2)).epsilon(1e-12));
+  CHECK(four.predicted == Approx(two.predicted / 2).epsilon(1e-12));
+  CHECK(two.error_pct == Approx(100.0 * (two.predicted - 10) / 10).epsilon(1e-9));
+  CHECK_FALSE(fitted_row(two));
+  // The table's other rows (a vCPU's own, user, kernel, idle) are listed, not predicted.
+  Measurement user = m;
+  user.metric = "cpu_user_pct";
+  CHECK_FALSE(guest_cpu_row(user));
+  Measurement one_vcpu = m;
+  one_vcpu.notes = "DiskSpd CPU table (inside the Windows VM), guest vCPU 0";
+  CHECK_FALSE(guest_cpu_row(one_vcpu));
+  CHECK(evaluate({one_vcpu}, cat, o).rows.at(0).cls == AccuracyClass::unsupported);
+}
+
 TEST_CASE("calibration files round-trip and reject unknown or out-of-range parameters") {
   Calibration c = Calibration::defaults();
   c.set("vsan_cpu_scale", 2.5);

@@ -226,6 +226,12 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.lsom_cost_factor=1e13"}),
                     Catch::Contains("osa.lsom_cost_factor") && Catch::Contains("<= 1000"));
   CHECK(parse(kExample, {"cluster.esa.gc_factor=4"}).cluster.esa.gc_factor == 4);
+  // The benchmark VM's vCPUs, for its own CPU table: 0 (not stated) by default.
+  CHECK(parse(kExample).workload.vcpus_per_vm == 0);
+  CHECK(parse(kExample, {"workload.vcpus_per_vm=4"}).workload.vcpus_per_vm == 4);
+  CHECK_THROWS_WITH(parse(kExample, {"workload.vcpus_per_vm=769"}),
+                    Catch::Contains("test.yaml (--set): ") && Catch::Contains("vcpus_per_vm") && Catch::Contains("768"));
+  CHECK_THROWS_WITH(parse(kExample, {"workload.vcpus_per_vm=2.5"}), Catch::Contains("vcpus_per_vm"));
   // Where the elevator's data reduction runs: its LSOM world (the default) or the shared cores.
   CHECK(parse(kExample).cluster.osa.reduction_on_world);
   CHECK(!parse(kExample, {"cluster.osa.destage_reduction=shared"}).cluster.osa.reduction_on_world);

@@ -41,6 +41,9 @@ double error_pct(const Measurement& m, double predicted);
 /// host, not the Average row): compared by rank (the k-th busiest measured host against the
 /// model's k-th busiest), never fitted.
 bool per_host_cpu_row(const Measurement& m);
+/// DiskSpd's own CPU table, its avg. row: the busy share of the benchmark VM's vCPUs, compared
+/// with the model's guest stage when the scenario states workload.vcpus_per_vm.
+bool guest_cpu_row(const Measurement& m);
 
 enum class AccuracyClass { throughput, mean_latency, other, ratio, unsupported };
 const char* accuracy_class_name(AccuracyClass c);

@@ -65,6 +65,10 @@ struct WorkloadSpec {
   // rest wait in the guest, and their latency counts that wait. One adapter per VM.
   int vscsi_disk_queue = 0;
   int vscsi_adapter_queue = 0;
+  // The benchmark VM's vCPUs (DiskSpd prints them as "proc count"): only to compare the
+  // guest's own CPU table with the model's guest stage (hcisim accuracy); the guest's work
+  // runs on the host's cores either way. 0: not stated.
+  int vcpus_per_vm = 0;
 
   /// Throws InvalidArgument naming the field and the allowed range.
   void validate() const;

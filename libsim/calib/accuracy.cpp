@@ -472,8 +472,16 @@ AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const
       // DiskSpd's CPU table is the guest's: the busy share of the VM's vCPUs, which the
       // model's guest stage (guest_cpu_us) is, spread over the VMs (work at a thread's full
       // speed: a thread that shares its core with a busy sibling would show a little more).
-      if (r.workload.vcpus_per_vm <= 0 || r.vms <= 0) {
+      if (!r.groups.empty()) {   // one VM's table; groups may state different vCPUs
+        unsupported("guest CPU of a run with workload groups (one VM's table is compared)");
+        continue;
+      }
+      if (r.workload.vcpus_per_vm <= 0) {
         unsupported("guest CPU: the scenario states no workload.vcpus_per_vm");
+        continue;
+      }
+      if (r.vms <= 0) {
+        unsupported("guest CPU: the run has no VMs");
         continue;
       }
       double guest_cores = 0;

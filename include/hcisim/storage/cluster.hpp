@@ -10,7 +10,7 @@
 //   3. to the object's DOM owner (network if the owner is another host), DOM owner CPU;
 //   4. the owner fans out component operations; each remote one is a network request, CPU
 //      on the component host (network + LSOM/zDOM; OSA's LSOM also checks the checksum of
-//      what it reads and writes), a device I/O and a network reply:
+//      what it reads and, ASSUMED, writes), a device I/O and a network reply:
 //        OSA RAID-1 write: FTT+1 writes to the cache (write buffer) devices;
 //        OSA RAID-5/6 partial-stripe write: read old data + m parities, then write them
 //          (2+2 / 3+3); a full-stripe write: k+m unit writes, no reads;

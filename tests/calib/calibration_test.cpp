@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "hcisim/calib/accuracy.hpp"
 #include "hcisim/calib/fit.hpp"
@@ -24,6 +25,18 @@ namespace {
 // CPU queueing that moves with the CPU scale.
 // Three 2-core hosts whose shared cores are the limit, without the NIC's receive queues
 // (rx_queues 0), the cluster the fit tests below were made for.
+// A synthetic measurement row of `scenario` (an absolute value).
+Measurement synthetic_row(const std::string& scenario, const char* metric, double value, const char* notes = "") {
+  Measurement m;
+  m.seed_file = "999_synthetic.txt";
+  m.scenario = scenario;
+  m.metric = metric;
+  m.value = value;
+  m.kind = "absolute";
+  m.notes = notes;
+  return m;
+}
+
 void write_small_scenario(const fs::path& dir, const char* duration_s) {
   std::ofstream(dir / "small.yaml") << "name: small\n"
                                        "cluster:\n"
@@ -114,13 +127,8 @@ TEST_CASE("DiskSpd's own CPU table is compared with the guest stage over the VMs
   fs::create_directories(dir);
   write_small_scenario(dir, "0.02");
   const HardwareCatalog cat = HardwareCatalog::load();
-  Measurement m;
-  m.seed_file = "999_synthetic.txt";
-  m.scenario = "small.yaml";
-  m.metric = "cpu_usage_pct";
-  m.value = 10;
-  m.kind = "absolute";
-  m.notes = "DiskSpd CPU table (inside the Windows VM), avg. row over the 2 guest vCPUs";
+  const Measurement m = synthetic_row("small.yaml", "cpu_usage_pct", 10,
+                                      "DiskSpd CPU table (inside the Windows VM), avg. row over the 2 guest vCPUs");
   REQUIRE(guest_cpu_row(m));
   AccuracyOptions o;
   o.repo_dir = dir.string();
@@ -270,16 +278,7 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
     std::vector<Measurement> rows;
     for (const char* file : {"small.yaml", "small-qd1.yaml"}) {
       const RunResult r = simulate(load_scenario((dir / file).string(), {}, truth));
-      auto row = [&](const char* metric, double v, const char* notes) {
-        Measurement m;
-        m.seed_file = "999_synthetic.txt";
-        m.scenario = file;
-        m.metric = metric;
-        m.value = v;
-        m.kind = "absolute";
-        m.notes = notes;
-        return m;
-      };
+      auto row = [&](const char* metric, double v, const char* notes) { return synthetic_row(file, metric, v, notes); };
       double cpu = 0;
       for (const auto& h : r.hosts) cpu += h.cpu_usage_pct / 3;
       for (const Measurement& m : {row("iops", r.result.iops, ""), row("read_latency_ms", r.result.read_latency_ms, ""),
@@ -468,12 +467,7 @@ TEST_CASE("accuracy replications average the predictions over scenario seeds 1..
   fs::create_directories(dir);
   write_small_scenario(dir, "0.05");
   const HardwareCatalog cat = HardwareCatalog::load();
-  Measurement m;
-  m.seed_file = "999_synthetic.txt";
-  m.scenario = "small.yaml";
-  m.metric = "iops";
-  m.value = 10000;
-  m.kind = "absolute";
+  const Measurement m = synthetic_row("small.yaml", "iops", 10000);
   AccuracyOptions o;
   o.repo_dir = dir.string();
   o.jobs = 1;

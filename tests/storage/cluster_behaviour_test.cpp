@@ -37,6 +37,23 @@ WorkloadResult run_loop(const ClusterSpec& spec, const WorkloadSpec& w, Time war
   return summarize(loop, engine.now());
 }
 
+// One CPU stage over a measured window (run_loop, 10 ms warm-up, 100 ms): every host's time
+// in `stage`, the cost of one charge of a 4 KiB block (every host has the same CPU) and the
+// window's counters, the oracle of the per-operation cost tests.
+struct StageCharges {
+  double charged_ns = 0;
+  double cost_ns = 0;
+  IoCounters n;
+};
+StageCharges stage_charges(const ClusterSpec& spec, const WorkloadSpec& w, CpuStage stage) {
+  StageCharges s;
+  run_loop(spec, w, 10_ms, 100_ms, {}, &s.n, [&](const Cluster& c) {
+    for (int h = 0; h < c.hosts(); ++h) s.charged_ns += static_cast<double>(c.cpu(h).stage_time(stage).count_ns());
+    s.cost_ns = static_cast<double>(c.cpu(0).cost(stage, 4_KiB).count_ns());
+  });
+  return s;
+}
+
 // Starts `loop` on `cluster` from prepared write buffers and ages them 100 times for 300 ms,
 // as a 30 s warm-up would (WriteBuffer "Aging").
 void age_buffers(Engine& engine, VmWorkload& loop, Cluster& cluster) {
@@ -667,12 +684,7 @@ TEST_CASE("encryption CPU is its cost per operation times the operations: ESA pe
     spec.services.compression = false;
     WorkloadSpec w;
     w.read_pct = 100;               // OSA: no destage (its encryption is charged per batch)
-    IoCounters n;
-    double charged_ns = 0, cost_ns = 0;
-    run_loop(spec, w, 10_ms, 100_ms, {}, &n, [&](const Cluster& c) {
-      for (int h = 0; h < 3; ++h) charged_ns += static_cast<double>(c.cpu(h).stage_time(CpuStage::encryption).count_ns());
-      cost_ns = static_cast<double>(c.cpu(0).cost(CpuStage::encryption, 4_KiB).count_ns());
-    });
+    const auto [charged_ns, cost_ns, n] = stage_charges(spec, w, CpuStage::encryption);
     REQUIRE(cost_ns > 0);
     INFO((esa ? "ESA" : "OSA") << ": " << charged_ns / cost_ns << " charges; submitted " << n.submitted
                                << ", foreground device reads " << n.fg_device_reads);
@@ -696,12 +708,7 @@ TEST_CASE("checksum CPU: the source's CRC per guest I/O, and on OSA each compone
       spec.policy.checksum = checksum;
       WorkloadSpec w;
       w.read_pct = 70;
-      IoCounters n;
-      double charged_ns = 0, cost_ns = 0;
-      run_loop(spec, w, 10_ms, 100_ms, {}, &n, [&](const Cluster& c) {
-        for (int h = 0; h < 3; ++h) charged_ns += static_cast<double>(c.cpu(h).stage_time(CpuStage::checksum).count_ns());
-        cost_ns = static_cast<double>(c.cpu(0).cost(CpuStage::checksum, 4_KiB).count_ns());
-      });
+      const auto [charged_ns, cost_ns, n] = stage_charges(spec, w, CpuStage::checksum);
       REQUIRE(cost_ns > 0);
       REQUIRE(n.fg_device_writes > 0);
       const double expected =

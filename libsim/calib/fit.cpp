@@ -30,6 +30,22 @@ double residual(const Prediction& p) {
 
 namespace {
 
+// The first pass of a Huber fit uses this threshold (a log error of 3 %, about the spread of
+// a short fitting run): rows further off count about linearly, so the pass is close to least
+// absolute deviations, which a few rows far off cannot pull the way they pull least squares,
+// while rows within it count as squares, which keeps the Levenberg-Marquardt steps well
+// conditioned where exact absolute deviations (weights 1 / |r|) crawl near rows fitted exactly.
+constexpr double kFirstPassK = 0.03;
+
+// Huber's threshold from the first pass's residuals: 1.345 (95 % efficiency at the normal)
+// times the MAD estimate of sigma (1.4826 x median |r|), never below the first pass's own.
+double huber_scale(const Eigen::VectorXd& r) {
+  std::vector<double> a(static_cast<std::size_t>(r.size()));
+  for (Eigen::Index i = 0; i < r.size(); ++i) a[static_cast<std::size_t>(i)] = std::fabs(r[i]);
+  std::nth_element(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(a.size() / 2), a.end());
+  return std::max(kFirstPassK, 1.345 * 1.4826 * a[a.size() / 2]);
+}
+
 struct Space {
   std::vector<CalibrationParameter*> params;
   std::vector<bool> log_scale;
@@ -109,20 +125,15 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
     throw InvalidArgument("calibrate: " + std::to_string(out.rows) + " fitted rows for " + std::to_string(np) +
                           " parameters; need more rows than parameters");
   out.rms_before = std::sqrt(r.squaredNorm() / static_cast<double>(r.size()));
-  // IRLS weights (fit.hpp): all 1 for least squares; Huber's, frozen within an iteration.
+  // IRLS weights (fit.hpp), frozen within an iteration: all 1 for least squares, Huber's
+  // w = min(1, k / |r|) for a Huber fit (k 0 until its first pass sets it).
   Eigen::VectorXd w = Eigen::VectorXd::Ones(r.size());
+  double huber_k = 0;
   auto reweight = [&]() {
-    if (options.loss != FitLoss::huber) return;
-    std::vector<double> a(static_cast<std::size_t>(r.size()));
-    for (Eigen::Index i = 0; i < r.size(); ++i) a[static_cast<std::size_t>(i)] = std::fabs(r[i]);
-    std::nth_element(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(a.size() / 2), a.end());
-    const double k = std::max(1e-6, 1.345 * 1.4826 * a[a.size() / 2]);
-    out.huber_k = k;
-    for (Eigen::Index i = 0; i < r.size(); ++i) w[i] = std::fabs(r[i]) <= k ? 1.0 : k / std::fabs(r[i]);
+    if (huber_k > 0)
+      for (Eigen::Index i = 0; i < r.size(); ++i) w[i] = std::min(1.0, huber_k / std::max(std::fabs(r[i]), 1e-300));
   };
   auto weighted_cost = [&](const Eigen::VectorXd& res) { return (w.array() * res.array().square()).sum(); };
-  reweight();
-  double cost = weighted_cost(r);
   double lambda = 1e-2;
   Eigen::MatrixXd J(r.size(), static_cast<Eigen::Index>(np));
   auto jacobian = [&]() {
@@ -145,68 +156,89 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
       J.col(jj) = (rh - r) / dx;
     }
   };
-  for (int it = 0; it < options.max_iterations; ++it) {
-    reweight();
-    cost = weighted_cost(r);
-    jacobian();
-    const Eigen::MatrixXd Jw = w.array().sqrt().matrix().asDiagonal() * J;
-    Eigen::MatrixXd A = Jw.transpose() * Jw;
-    Eigen::VectorXd g = Jw.transpose() * (w.array().sqrt() * r.array()).matrix();
-    // A parameter on a bound whose descent direction (-g) points out of the range is held
-    // there for this step (the active set of a bound-constrained least-squares problem):
-    // solving for it too and then clamping it back would also distort every other
-    // parameter's step, and a step that changes nothing but the clamped parameter is never
-    // an improvement, so the fit would stall.
-    for (std::size_t j = 0; j < np; ++j) {
-      const auto jj = static_cast<Eigen::Index>(j);
-      const CalibrationParameter& p = *space.params[j];
-      const double v = space.to_value(j, x[jj]);
-      const double tol = 1e-9 * std::max(std::fabs(p.max), std::fabs(p.min));
-      if ((v >= p.max - tol && g[jj] < 0) || (v <= p.min + tol && g[jj] > 0)) {
-        A.row(jj).setZero();
-        A.col(jj).setZero();
-        A(jj, jj) = 1;
-        g[jj] = 0;
-      }
-    }
-    bool improved = false;
-    for (int tries = 0; tries < 6 && !improved; ++tries) {
-      Eigen::MatrixXd damped = A;
-      for (Eigen::Index j = 0; j < A.rows(); ++j) damped(j, j) += lambda * std::max(A(j, j), 1e-9);
-      const Eigen::VectorXd delta = damped.ldlt().solve(-g);
-      Eigen::VectorXd xn = x + delta;
-      for (std::size_t j = 0; j < np; ++j)
-        xn[static_cast<Eigen::Index>(j)] = space.to_x(j, space.to_value(j, xn[static_cast<Eigen::Index>(j)]));
-      Eigen::VectorXd rn;
-      try {
-        rn = evaluate_at(xn, nullptr);
-      } catch (const InvalidArgument&) {
-        rn.resize(0);   // every scenario failed at this trial point (accuracy.cpp): reject it
-      }
-      // A trial point where a row drops out (its scenario failed) is not comparable: reject it.
-      const double cn = rn.size() == r.size() ? weighted_cost(rn) : std::numeric_limits<double>::infinity();
-      if (cn < cost) {
-        x = xn;
-        r = rn;
-        lambda = std::max(lambda / 3, 1e-7);
-        const double gain = cost - cn;
-        cost = cn;
-        improved = true;
-        ++out.steps;
-        if (log) {
-          char buf[160];
-          std::snprintf(buf, sizeof buf, "iteration %d: rms log error %.4f, weighted cost %.4f (lambda %.2g)", it + 1,
-                        std::sqrt(r.squaredNorm() / static_cast<double>(r.size())), cost, lambda);
-          log(buf);
+  // Levenberg-Marquardt on the weighted problem of the current stage. Each iteration freezes
+  // the weights at the current residuals; a trial point is taken only if it lowers the
+  // weighted cost, which for Huber's loss also lowers the loss itself (the
+  // weighted square majorises it at the current residuals: Holland & Welsch 1977).
+  auto descend = [&](const char* name) {
+    for (int it = 0; it < options.max_iterations; ++it) {
+      reweight();
+      double cost = weighted_cost(r);
+      jacobian();
+      const Eigen::MatrixXd Jw = w.array().sqrt().matrix().asDiagonal() * J;
+      Eigen::MatrixXd A = Jw.transpose() * Jw;
+      Eigen::VectorXd g = Jw.transpose() * (w.array().sqrt() * r.array()).matrix();
+      // A parameter on a bound whose descent direction (-g) points out of the range is held
+      // there for this step (the active set of a bound-constrained least-squares problem):
+      // solving for it too and then clamping it back would also distort every other
+      // parameter's step, and a step that changes nothing but the clamped parameter is never
+      // an improvement, so the fit would stall.
+      for (std::size_t j = 0; j < np; ++j) {
+        const auto jj = static_cast<Eigen::Index>(j);
+        const CalibrationParameter& p = *space.params[j];
+        const double v = space.to_value(j, x[jj]);
+        const double tol = 1e-9 * std::max(std::fabs(p.max), std::fabs(p.min));
+        if ((v >= p.max - tol && g[jj] < 0) || (v <= p.min + tol && g[jj] > 0)) {
+          A.row(jj).setZero();
+          A.col(jj).setZero();
+          A(jj, jj) = 1;
+          g[jj] = 0;
         }
-        if (gain < 1e-6 * cost) it = options.max_iterations;   // converged
-      } else {
-        lambda *= 4;
       }
+      bool improved = false;
+      for (int tries = 0; tries < 6 && !improved; ++tries) {
+        Eigen::MatrixXd damped = A;
+        for (Eigen::Index j = 0; j < A.rows(); ++j) damped(j, j) += lambda * std::max(A(j, j), 1e-9);
+        const Eigen::VectorXd delta = damped.ldlt().solve(-g);
+        Eigen::VectorXd xn = x + delta;
+        for (std::size_t j = 0; j < np; ++j)
+          xn[static_cast<Eigen::Index>(j)] = space.to_x(j, space.to_value(j, xn[static_cast<Eigen::Index>(j)]));
+        Eigen::VectorXd rn;
+        try {
+          rn = evaluate_at(xn, nullptr);
+        } catch (const InvalidArgument&) {
+          rn.resize(0);   // every scenario failed at this trial point (accuracy.cpp): reject it
+        }
+        // A trial point where a row drops out (its scenario failed) is not comparable: reject it.
+        const double cn = rn.size() == r.size() ? weighted_cost(rn) : std::numeric_limits<double>::infinity();
+        if (cn < cost) {
+          x = xn;
+          r = rn;
+          lambda = std::max(lambda / 3, 1e-7);
+          const double gain = cost - cn;
+          cost = cn;
+          improved = true;
+          ++out.steps;
+          if (log) {
+            char buf[200];
+            std::snprintf(buf, sizeof buf, "%s iteration %d: rms log error %.4f, weighted cost %.4f (lambda %.2g)",
+                          name, it + 1, std::sqrt(r.squaredNorm() / static_cast<double>(r.size())), cost, lambda);
+            log(buf);
+          }
+          if (gain < 1e-6 * cost) it = options.max_iterations;   // converged
+        } else {
+          lambda *= 4;
+        }
+      }
+      ++out.iterations;
+      if (!improved) break;
     }
-    ++out.iterations;
-    if (!improved) break;
+  };
+  if (options.loss == FitLoss::huber) {
+    // Huber's threshold is taken from the residuals of a first pass near least absolute
+    // deviations and then held (fit.hpp).
+    huber_k = kFirstPassK;
+    descend("Huber first pass (k 0.03)");
+    huber_k = huber_scale(r);
+    out.huber_k = huber_k;
+    if (log) {
+      char buf[120];
+      std::snprintf(buf, sizeof buf, "Huber threshold k = %.4f (log error), from the first pass's residuals", huber_k);
+      log(buf);
+    }
+    lambda = 1e-2;
   }
+  descend(options.loss == FitLoss::huber ? "Huber" : "least squares");
   // Final state, Jacobian at the optimum and standard errors (for Huber: of the last
   // weighted least-squares problem, the usual IRLS approximation).
   r = evaluate_at(x, &out.after);

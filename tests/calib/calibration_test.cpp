@@ -379,12 +379,8 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
   // One row the model cannot represent (a write latency ten times the planted run's):
   // least squares lets it pull the CPU scale (here to its bound) and fits the seven other
   // rows worse; Huber's loss counts it linearly, so it moves from a start far from the truth
-  // to near the planted value and fits the other rows better. Both start at the planted
-  // stack latency: Huber's scale is the residuals' MAD at the start, and from a start 200 us
-  // off every residual is near 0.5, the scale is large and the outlier keeps a weight near
-  // 0.2 (Huber then ends near 6.3; docs/accuracy.md, "What is calibrated, on what"). (At three
-  // times, the stack latency and CPU scale can partly represent the row, and both losses
-  // settle between.)
+  // to near the planted value and fits the other rows better. (At three times, the stack
+  // latency and CPU scale can partly represent the row, and both losses settle between.)
   std::vector<Measurement> outlier = ms;
   for (Measurement& m : outlier)
     if (m.scenario == "small.yaml" && m.metric == "write_latency_ms") m.value *= 10;
@@ -418,6 +414,19 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
   CHECK(std::fabs(ls_scale - 4.0) > 0.5 * std::fabs(start_scale - 4.0));      // least squares did not
   CHECK(inlier_ss(hf) < inlier_ss(lf) / 10);
   CHECK(hf.huber_k > 0);
+  // From a start where every row is off (the stack latency 200 us short as well): Huber's
+  // threshold comes from a least-absolute-deviations pass, not from the residuals at the
+  // start, so the outlier cannot keep its weight. With the threshold taken at the start
+  // (every residual near 0.5) the fit followed it to 6.3.
+  const FitResult hf_far = fit(outlier, cat, huber);
+  INFO("Huber from vsan_cpu_scale " << cat.calibration().value("vsan_cpu_scale") << " and stack latency "
+                                    << cat.calibration().value("stack_latency_us") << ": "
+                                    << hf_far.calibration.value("vsan_cpu_scale") << ", stack latency "
+                                    << hf_far.calibration.value("stack_latency_us") << " (k " << hf_far.huber_k
+                                    << ")");
+  CHECK(cat.calibration().value("stack_latency_us") == 0.0);
+  CHECK(hf_far.calibration.value("vsan_cpu_scale") == Approx(4.0).epsilon(0.10));
+  CHECK(hf_far.calibration.value("stack_latency_us") == Approx(200.0).epsilon(0.25));
 
   // A parameter no row responds to (ESA's CPU factor, on an OSA cluster) comes back at its
   // default with reset_uninformed, whatever the starting calibration held.

@@ -158,7 +158,7 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
   };
   // Levenberg-Marquardt on the weighted problem of the current stage. Each iteration freezes
   // the weights at the current residuals; a trial point is taken only if it lowers the
-  // weighted cost, which for Huber's loss also lowers the loss itself (the
+  // weighted cost, which for Huber's loss at the pass's own k also lowers that loss (the
   // weighted square majorises it at the current residuals: Holland & Welsch 1977).
   auto descend = [&](const char* name) {
     for (int it = 0; it < options.max_iterations; ++it) {
@@ -228,7 +228,9 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
     // Huber's threshold is taken from the residuals of a first pass near least absolute
     // deviations and then held (fit.hpp).
     huber_k = kFirstPassK;
-    descend("Huber first pass (k 0.03)");
+    char first[64];
+    std::snprintf(first, sizeof first, "Huber first pass (k %.2g)", kFirstPassK);
+    descend(first);
     huber_k = huber_scale(r);
     out.huber_k = huber_k;
     if (log) {

@@ -13,15 +13,17 @@
 // parameters less than the rows it can. Solved by iteratively reweighted least squares
 // (Huber 1964; Holland & Welsch 1977): each iteration freezes the weights
 // w_i = min(1, k / |r_i|) at the current parameters and Levenberg-Marquardt takes a step on
-// sqrt(w_i) r_i. The threshold k is not taken at the start, where every row may be off by a
-// similar amount and an outlier would keep much of its weight, but from a first pass at a
-// small fixed k (0.03, near least absolute deviations, which a few rows far off cannot pull):
-// k = 1.345 * 1.4826 * median |r_i| of that pass's residuals (Huber's 95 %-efficiency
-// constant times the MAD estimate of sigma), then held while the Huber pass runs from the
-// first pass's end (an M-estimate with a scale from a robust start, as Yohai's MM-estimates
-// take theirs). The planted-fit test: with one row ten times off, least squares ends at 7
-// against a truth of 4.0, Huber at 4.04 from a start near the truth in the other parameter
-// and at 4.02 from one where every row is off (with the scale taken at the start: 4.09 and 6.3).
+// sqrt(w_i) r_i. The threshold k is not re-taken from the residuals at the current
+// parameters, where every row may be off by a similar amount and an outlier would keep much
+// of its weight, but from a first pass at a small fixed k (0.03, near least absolute
+// deviations, which a few rows far off cannot pull): k = 1.345 * 1.4826 * median |r_i| of
+// that pass's residuals (Huber's 95 %-efficiency constant times the MAD estimate of sigma;
+// never below 0.03), then held while the Huber pass runs from the first pass's end (an
+// M-estimate with a scale from a robust start, as Yohai's MM-estimates take theirs). Each
+// pass takes up to max_iterations, so FitResult::iterations counts both. Both passes are
+// local searches: the planted-fit test, with one row ten times off, has least squares end at
+// 7 against a truth of 4.0 and Huber at 4.04 and 4.02 from its two starts (with k re-taken at
+// the current parameters in every iteration, as before: 4.09 and 6.3).
 // Rows fitted: IOPS/throughput, mean latency and stated ratios (accuracy.hpp), and the
 // host CPU usage of HCIBench's Average row. Residual = ln(predicted / measured) (relative
 // error where a value can be negative).
@@ -55,7 +57,7 @@ struct FitOptions {
   std::vector<std::string> parameters = {"guest_cpu_us", "vsan_cpu_scale", "cpu_per_kib_scale", "lsom_cost_factor",
                                          "congestion_delay_a_us"};
   AccuracyOptions accuracy;          // which seeds, shorter durations, threads
-  int max_iterations = 12;
+  int max_iterations = 12;           // per pass (a Huber fit runs two)
   FitLoss loss = FitLoss::least_squares;
   // Return a parameter that no fitted row responds to at its default (used by
   // cross-validation, so a value fitted on the held-out seed is not carried into its test).
@@ -66,7 +68,7 @@ struct FitResult {
   Calibration calibration;           // fitted values and standard errors
   double rms_before = 0;             // root mean square of the residuals (log errors)
   double rms_after = 0;
-  double huber_k = 0;                // Huber threshold from the first pass (FitLoss::huber), log error
+  double huber_k = 0;                // Huber's held k, from the first pass's residuals (FitLoss::huber), log error
   int iterations = 0;
   int steps = 0;                     // iterations whose step lowered the cost (0 with max_iterations > 0:
                                      // no trial step from the start lowered it)

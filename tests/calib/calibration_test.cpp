@@ -20,11 +20,6 @@ using namespace hcisim;
 namespace fs = std::filesystem;
 
 namespace {
-// A small 3-host OSA scenario of `duration_s` simulated seconds, written to dir/small.yaml.
-// Its two cores are shared by every stage (no LSOM world pins one): the fit tests below need
-// CPU queueing that moves with the CPU scale.
-// Three 2-core hosts whose shared cores are the limit, without the NIC's receive queues
-// (rx_queues 0), the cluster the fit tests below were made for.
 // A synthetic measurement row of `scenario` (an absolute value).
 Measurement synthetic_row(const std::string& scenario, const char* metric, double value, const char* notes = "") {
   Measurement m;
@@ -37,6 +32,11 @@ Measurement synthetic_row(const std::string& scenario, const char* metric, doubl
   return m;
 }
 
+// A small 3-host OSA scenario of `duration_s` simulated seconds, written to dir/small.yaml.
+// Its two cores are shared by every stage (no LSOM world pins one): the fit tests below need
+// CPU queueing that moves with the CPU scale. Three 2-core hosts whose shared cores are the
+// limit, without the NIC's receive queues (rx_queues 0), the cluster the fit tests below were
+// made for.
 void write_small_scenario(const fs::path& dir, const char* duration_s) {
   std::ofstream(dir / "small.yaml") << "name: small\n"
                                        "cluster:\n"

@@ -44,9 +44,14 @@ int cmd_catalog(const Args& a, const HardwareCatalog& cat) {
       for (const SwitchSpec& s : cat.switches())
         std::printf("  %-28s %3d x %g Gb/s, %.2f us\n", s.name.c_str(), s.ports, s.port_speed_gbps, s.latency_us);
     if (k == "connections")
-      for (const ConnectionSpec& c : cat.connections())
-        std::printf("  %-28s +%.0f us%s\n", c.name.c_str(), c.added_latency_us,
-                    c.max_mbps > 0 ? (", at most " + std::to_string(static_cast<int>(c.max_mbps)) + " MB/s").c_str() : "");
+      for (const ConnectionSpec& c : cat.connections()) {
+        std::printf("  %-28s +%.0f us", c.name.c_str(), c.added_latency_us);
+        if (c.read_protocol_us > 0 || c.write_protocol_us > 0)
+          std::printf(" (+%g us per read, +%g us per write for its protocol)", c.read_protocol_us, c.write_protocol_us);
+        if (c.max_mbps > 0) std::printf(", at most %d MB/s", static_cast<int>(c.max_mbps));
+        if (c.commands > 0) std::printf(", %d command%s at a time", c.commands, c.commands == 1 ? "" : "s");
+        std::printf("\n");
+      }
   }
   return 0;
 }

@@ -59,7 +59,8 @@ StorageDevice::StorageDevice(Engine& engine, const DeviceSpec& spec, const Conne
                                           spec_.write_latency_us);
   }
   for (std::size_t o = 0; o < 2; ++o) {
-    const double d_ns = ((flash_ ? 0.0 : model_.pipeline_us[o]) + connection_.added_latency_us) * 1e3;
+    const double protocol_us = o == idx(IoOp::read) ? connection_.read_protocol_us : connection_.write_protocol_us;
+    const double d_ns = ((flash_ ? 0.0 : model_.pipeline_us[o]) + connection_.added_latency_us + protocol_us) * 1e3;
     pipeline_[o] = d_ns <= 0.0            ? Distribution::deterministic(0.0)
                    : pipeline_cv == 0.0   ? Distribution::deterministic(d_ns)
                                           : Distribution::lognormal(d_ns, pipeline_cv);

@@ -54,8 +54,10 @@ Calibration Calibration::defaults() {
        "per-command time of a USB NVMe bridge (connections.csv usb-*); default: measured on "
        "another bridge at queue depth 1",
        "only seed 002 uses a USB bridge, so it is not fitted (that seed is out of sample); 54 us is "
-       "the catalog's measured UAS bridge; Bulk-Only Transport adds a command and a status "
-       "transfer per command (up to 250 us)",
+       "the catalog's measured UAS bridge (what Bulk-Only Transport adds per command is the "
+       "connection's read_protocol_us and write_protocol_us, connections.csv); one bridge is "
+       "measured, so the range is wide: 20 us to 250 us, about the slowest whole command through "
+       "a USB 3.0 enclosure published (271 us per 4K read under BOT on a Raspberry Pi 4)",
        kNotFitted},
       // FITTED CHOICE: this range and its middle as the start were drawn after seeing seed 000's
       // 256K run at +27.7 % with 1 us; the fit keeps the start (docs/accuracy.md, "Choices made

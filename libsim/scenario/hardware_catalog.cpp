@@ -179,6 +179,9 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     ConnectionSpec c;
     c.name = con.text(r, "name");
     c.added_latency_us = con.number(r, "added_latency_us");
+    // Optional columns: a protocol without its own per-command stages adds nothing.
+    for (auto [field, column] : {std::pair{&c.read_protocol_us, "read_protocol_us"}, std::pair{&c.write_protocol_us, "write_protocol_us"}})
+      if (con.has_column(column)) *field = con.number(r, column);
     c.max_mbps = con.number(r, "max_mbps");
     c.commands = con.integer(r, "commands", 0);
     c.source = con.text(r, "source");

@@ -52,6 +52,9 @@ TEST_CASE("the shipped catalogs load and cover the seed device classes", "[scena
   CHECK(cat.connection("usb-nvme").added_latency_us > 0);
   CHECK(cat.connection("usb-nvme").commands == 0);        // UAS queues commands
   CHECK(cat.connection("usb-bot-nvme").commands == 1);    // Bulk-Only Transport: one at a time
+  CHECK(cat.connection("usb-nvme").write_protocol_us == 0);     // the bridge's own latency only
+  CHECK(cat.connection("usb-bot-nvme").write_protocol_us > 0);  // BOT's stages on top
+  CHECK(cat.connection("usb-bot-nvme").added_latency_us == cat.connection("usb-nvme").added_latency_us);
   // Network parts and CPUs of the seeds: X520 (000), Broadcom 57414/57508 and the Dell
   // S5248F/S5232F switches (001), ConnectX-4 (003), E5-2630 v3 (004), i7-11700B (000).
   CHECK(cat.nic("intel-x520-da1").speed_gbps == 10);
@@ -101,6 +104,22 @@ TEST_CASE("bad connection rows are reported by file, line and field", "[scenario
     return dir;
   };
   CHECK(HardwareCatalog::load(with_connection("con_ok", "bot,54,1,1000,s,n\n")).connection("bot").commands == 1);
+  // The protocol columns are optional (a catalog without them adds nothing per command).
+  CHECK(HardwareCatalog::load(with_connection("con_ok", "bot,54,1,1000,s,n\n")).connection("bot").read_protocol_us == 0);
+  const auto with_protocol = [](const std::string& tag, const std::string& row) {
+    const std::string dir = write_catalog(tag, kGood);
+    std::ofstream(std::filesystem::path(dir) / "connections.csv")
+        << "name,added_latency_us,read_protocol_us,write_protocol_us,commands,max_mbps,source,notes\n" << row;
+    return dir;
+  };
+  const ConnectionSpec p = HardwareCatalog::load(with_protocol("con_proto", "bot,54,81,31,1,1000,s,n\n")).connection("bot");
+  CHECK(p.read_protocol_us == 81);
+  CHECK(p.write_protocol_us == 31);
+  CHECK_THROWS_WITH(HardwareCatalog::load(with_protocol("con_proto_neg", "bot,54,81,-3,1,1000,s,n\n")),
+                    Catch::Contains("connections.csv:2") && Catch::Contains("write_protocol_us") &&
+                        Catch::Contains("0 .. 1e6"));
+  CHECK_THROWS_WITH(HardwareCatalog::load(with_protocol("con_proto_text", "bot,54,fast,31,1,1000,s,n\n")),
+                    Catch::Contains("connections.csv:2") && Catch::Contains("'read_protocol_us' = 'fast'"));
   CHECK_THROWS_WITH(HardwareCatalog::load(with_connection("con_half", "bot,54,1.5,1000,s,n\n")),
                     Catch::Contains("connections.csv:2") && Catch::Contains("'commands' = '1.5' is not a whole number"));
   CHECK_THROWS_WITH(HardwareCatalog::load(with_connection("con_neg", "bot,54,-2,1000,s,n\n")),

@@ -44,10 +44,16 @@ struct DeviceSpec {
 /// Attached SCSI queue commands); n > 0: at most n in flight, each holding its place from
 /// submission to completion (its added latency, transfer and device service included). USB
 /// Bulk-Only Transport takes one: the device finishes a command before it accepts the next
-/// (Electronic Design, "What's the difference between USB UASP and BOT").
+/// (Electronic Design, "What's the difference between USB UASP and BOT"). `read_protocol_us`
+/// and `write_protocol_us` are what the transport's protocol adds to each command of that
+/// direction beyond `added_latency_us`: Bulk-Only Transport's command and status stages run
+/// one after the other through the host's mass-storage driver, which a QD1 loop measures as
+/// slower than UAS on the same host (connections.csv usb-bot-nvme).
 struct ConnectionSpec {
   std::string name = "nvme-direct";
   double added_latency_us = 0;
+  double read_protocol_us = 0;
+  double write_protocol_us = 0;
   double max_mbps = 0;
   int commands = 0;
   std::string source;

@@ -53,11 +53,12 @@ Calibration Calibration::defaults() {
       {"usb_bridge_latency_us", 54.0, 54.0, 0, 20, 250,
        "per-command time of a USB NVMe bridge (connections.csv usb-*); default: measured on "
        "another bridge at queue depth 1",
-       "only seed 002 uses a USB bridge, so it is not fitted (that seed is out of sample); 54 us is "
-       "the catalog's measured UAS bridge (what Bulk-Only Transport adds per command is the "
-       "connection's read_protocol_us and write_protocol_us, connections.csv); one bridge is "
-       "measured, so the range is wide: 20 us to 250 us, about the slowest whole command through "
-       "a USB 3.0 enclosure published (271 us per 4K read under BOT on a Raspberry Pi 4)",
+       "only seed 002 uses a USB bridge, so it is not fitted (that seed is out of sample); 54 "
+       "us is the catalog's measured UAS bridge (what Bulk-Only Transport adds per command is "
+       "the connection's read_protocol_us and write_protocol_us, connections.csv); one bridge "
+       "is measured, so the range is wide: 20 us to 250 us, about the whole time of a 4K read "
+       "through a Bulk-Only USB 3.0 enclosure on a Raspberry Pi 4 (271 us, drive and host "
+       "included), which a bridge alone does not exceed",
        kNotFitted},
       // FITTED CHOICE: this range and its middle as the start were drawn after seeing seed 000's
       // 256K run at +27.7 % with 1 us; the fit keeps the start (docs/accuracy.md, "Choices made

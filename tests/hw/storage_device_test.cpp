@@ -137,9 +137,12 @@ TEST_CASE("a bridge that takes n commands at a time queues the rest in front of 
   bad = bot;
   bad.write_protocol_us = -1;
   CHECK_THROWS_WITH(bad.validate(), Catch::Contains("usb-bot-nvme") && Catch::Contains("write_protocol_us") &&
-                                        Catch::Contains("0 .. 1e6"));
+                                        Catch::Contains("a finite number >= 0"));
   bad = bot;
   bad.read_protocol_us = std::nan("");
+  CHECK_THROWS_WITH(bad.validate(), Catch::Contains("read_protocol_us") && Catch::Contains("a finite number >= 0"));
+  bad = bot;
+  bad.read_protocol_us = 2e6;
   CHECK_THROWS_WITH(bad.validate(), Catch::Contains("read_protocol_us") && Catch::Contains("0 .. 1e6"));
 }
 

@@ -52,7 +52,8 @@ TEST_CASE("the shipped catalogs load and cover the seed device classes", "[scena
   CHECK(cat.connection("usb-nvme").added_latency_us > 0);
   CHECK(cat.connection("usb-nvme").commands == 0);        // UAS queues commands
   CHECK(cat.connection("usb-bot-nvme").commands == 1);    // Bulk-Only Transport: one at a time
-  CHECK(cat.connection("usb-nvme").write_protocol_us == 0);     // the bridge's own latency only
+  CHECK(cat.connection("usb-nvme").read_protocol_us == 0);      // the bridge's own latency only
+  CHECK(cat.connection("usb-nvme").write_protocol_us == 0);
   CHECK(cat.connection("usb-bot-nvme").write_protocol_us > 0);  // BOT's stages on top
   CHECK(cat.connection("usb-bot-nvme").added_latency_us == cat.connection("usb-nvme").added_latency_us);
   // Network parts and CPUs of the seeds: X520 (000), Broadcom 57414/57508 and the Dell
@@ -117,7 +118,10 @@ TEST_CASE("bad connection rows are reported by file, line and field", "[scenario
   CHECK(p.write_protocol_us == 31);
   CHECK_THROWS_WITH(HardwareCatalog::load(with_protocol("con_proto_neg", "bot,54,81,-3,1,1000,s,n\n")),
                     Catch::Contains("connections.csv:2") && Catch::Contains("write_protocol_us") &&
-                        Catch::Contains("0 .. 1e6"));
+                        Catch::Contains("a finite number >= 0"));
+  CHECK_THROWS_WITH(HardwareCatalog::load(with_protocol("con_proto_nan", "bot,54,nan,31,1,1000,s,n\n")),
+                    Catch::Contains("connections.csv:2") && Catch::Contains("'read_protocol_us' = 'nan'") &&
+                        Catch::Contains("not a finite number"));
   CHECK_THROWS_WITH(HardwareCatalog::load(with_protocol("con_proto_text", "bot,54,fast,31,1,1000,s,n\n")),
                     Catch::Contains("connections.csv:2") && Catch::Contains("'read_protocol_us' = 'fast'"));
   CHECK_THROWS_WITH(HardwareCatalog::load(with_connection("con_half", "bot,54,1.5,1000,s,n\n")),

@@ -453,9 +453,9 @@ TEST_CASE("seed 002's one-command USB dock: more outstanding I/O queues there in
   // the single VMDK goes to the two hosts holding its replicas, so those docks are the limit:
   // from 16 to 64 outstanding the IOPS stay put and the writes wait 4x longer (Little's law),
   // while one outstanding I/O pays one pass through the dock, not a queue. The mechanism at a
-  // dock slow enough to be the limit whatever the placement: a 176 us bridge (with BOT's 31 us
-  // per write, about the 180 us per write that seed 002's own numbers imply; the catalog's
-  // measured bridge takes 54).
+  // dock slow enough to be the limit whatever the placement: a 176 us bridge, which with BOT's
+  // 31 us per write, the drive and the transfer is slower than the 180 us per write that seed
+  // 002's own numbers imply (the catalog's measured bridge takes 54).
   HardwareCatalog slow_dock = cat();
   Calibration c = slow_dock.calibration();
   c.set("usb_bridge_latency_us", 176);

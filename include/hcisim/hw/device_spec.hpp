@@ -46,9 +46,8 @@ struct DeviceSpec {
 /// Bulk-Only Transport takes one: the device finishes a command before it accepts the next
 /// (Electronic Design, "What's the difference between USB UASP and BOT"). `read_protocol_us`
 /// and `write_protocol_us` are what the transport's protocol adds to each command of that
-/// direction beyond `added_latency_us`: Bulk-Only Transport's command and status stages run
-/// one after the other through the host's mass-storage driver, which a QD1 loop measures as
-/// slower than UAS on the same host (connections.csv usb-bot-nvme).
+/// direction beyond `added_latency_us`: a queue-depth-1 loop through a Bulk-Only enclosure
+/// measured slower than through a UAS one on the same host (connections.csv usb-bot-nvme).
 struct ConnectionSpec {
   std::string name = "nvme-direct";
   double added_latency_us = 0;

@@ -44,13 +44,13 @@ void DeviceSpec::validate() const {
 }
 
 void ConnectionSpec::validate() const {
-  check::non_negative(added_latency_us, "connection '" + name + "' added_latency_us");
-  check::non_negative(max_mbps, "connection '" + name + "' max_mbps");
-  if (added_latency_us > 1e6) check::fail("connection '" + name + "' added_latency_us", added_latency_us, "0 .. 1e6");
-  for (const auto& [value, key] : {std::pair{read_protocol_us, "read_protocol_us"}, std::pair{write_protocol_us, "write_protocol_us"}}) {
+  // Times per command, us: each a finite number in 0 .. 1e6.
+  for (const auto& [value, key] : {std::pair{added_latency_us, "added_latency_us"}, std::pair{read_protocol_us, "read_protocol_us"},
+                                   std::pair{write_protocol_us, "write_protocol_us"}}) {
     check::non_negative(value, "connection '" + name + "' " + key);
     if (value > 1e6) check::fail("connection '" + name + "' " + key, value, "0 .. 1e6");
   }
+  check::non_negative(max_mbps, "connection '" + name + "' max_mbps");
   if (max_mbps > 0 && !(max_mbps >= 1 && max_mbps <= 1e6))
     check::fail("connection '" + name + "' max_mbps", max_mbps, "0 (no cap) or 1 .. 1e6");
   if (commands < 0 || commands > 65536)

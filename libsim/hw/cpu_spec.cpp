@@ -12,6 +12,8 @@ void CpuSpec::validate() const {
   check::in_range(threads_per_core, 1, 8, p + "threads_per_core");
   check::positive(ghz, p + "ghz");
   if (!(ghz >= 0.1 && ghz <= 10)) check::fail(p + "ghz", ghz, "0.1 .. 10 GHz");
+  if (!(base_ghz == 0 || (base_ghz >= 0.1 && base_ghz <= 10)))
+    check::fail(p + "base_ghz", base_ghz, "0 (not given) or 0.1 .. 10 GHz");
   if (threads_per_core > 1 && !(ht_throughput >= 1.0 && ht_throughput <= threads_per_core))
     check::fail(p + "ht_throughput", ht_throughput, "1 .. threads_per_core");
 }

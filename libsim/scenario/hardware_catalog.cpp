@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <numeric>
@@ -228,7 +229,17 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     if (c.threads_per_core * c.cores_per_socket != threads)
       throw InvalidArgument(cpu.path() + ":" + std::to_string(cpu.line_of(r)) + ": column 'threads' = " +
                             std::to_string(threads) + " is not allowed; expected a multiple of cores");
-    c.ghz = cpu.number(r, "base_ghz");
+    // The model runs CPU work at the sustained all-core clock (cpu_spec.hpp); it lies between
+    // the base clock and the one-core turbo.
+    c.base_ghz = cpu.number(r, "base_ghz");
+    const double turbo = cpu.number(r, "turbo_ghz");
+    c.ghz = cpu.number(r, "sustained_ghz");
+    if (!(c.base_ghz > 0 && c.base_ghz <= turbo && c.ghz >= c.base_ghz && c.ghz <= turbo)) {
+      char got[160];
+      std::snprintf(got, sizeof got, "base_ghz %g, sustained_ghz %g, turbo_ghz %g", c.base_ghz, c.ghz, turbo);
+      throw InvalidArgument(cpu.path() + ":" + std::to_string(cpu.line_of(r)) + ": " + got +
+                            " is not allowed; expected 0 < base_ghz <= sustained_ghz <= turbo_ghz");
+    }
     c.source = cpu.text(r, "source");
     load_price(cpu, r, PriceBook::Part::cpu, c.name, cat.prices_);
     add_row(cpu, r, std::move(c), cat.cpus_);

@@ -5,7 +5,8 @@
 //     failed_hosts: [esx02, ...] (hosts down for the whole run; the cluster runs degraded)
 //     resync: {active: bool (rebuild their components during the run), throttle_mbps, outstanding}
 //     host:                                (required) the template of the first `hosts` hosts
-//       cpu: {model: <catalog>, sockets, cores (per socket), threads_per_core, ghz}
+//       cpu: {model: <catalog>, sockets, cores (per socket), threads_per_core, ghz (the clock its
+//             busy cores run at; a model's default is its sustained all-core clock, cpus.csv)}
 //       network: {speed_gbe, ports, teaming: failover | lacp, nic: <catalog>, mtu, transport: tcp | rdma,
 //                 switch: <catalog>, fabric: single_switch | direct | leaf_spine, hosts_per_leaf,
 //                 spines, uplink_gbe, rx_queues (0..64, default 4: receive queues (RSS) for vSAN's

@@ -73,10 +73,10 @@ TEST_CASE("seed 001's OLTP32K curves have the write-up's shape: a wall on 25 GbE
 
 TEST_CASE("seed 001's 100 GbE reads stop at the NICs' receive queues: more queues move the limit to the links",
           "[accuracy]") {
-  // Each queue's thread takes the network stage's per-KiB TCP cost (0.5 us per KiB on these
-  // 2.0 GHz hosts): about 2 GB/s per queue, so four hold a host's receive near 8 GB/s where
-  // the 100 GbE link carries 11.8. One queue is a quarter of four; eight reach the links;
-  // RDMA and rx_queues 0 have none.
+  // Each queue's thread takes the network stage's per-KiB TCP cost (0.38 us per KiB on these
+  // hosts at their sustained 2.6 GHz): about 2.7 GB/s per queue, so four hold a host's receive
+  // near 10.6 GB/s where the 100 GbE link carries 11.8. One queue is a quarter of four; eight
+  // reach the links (10 % more at least); RDMA and rx_queues 0 have none.
   const HardwareCatalog cat = HardwareCatalog::load();
   const std::string file = default_data_dir() + "/../examples/scenarios/seed001-vxrail-esa-raid6-100gbe-512k-read.yaml";
   auto run = [&](const std::string& set) {
@@ -95,7 +95,7 @@ TEST_CASE("seed 001's 100 GbE reads stop at the NICs' receive queues: more queue
   CHECK(four.resource("rx_queue")->max > 0.95);
   CHECK(one.result.throughput_mbps == Approx(four.result.throughput_mbps / 4).epsilon(0.15));
   CHECK(eight.bottleneck.rfind("network_port", 0) == 0);
-  CHECK(eight.result.throughput_mbps > 1.3 * four.result.throughput_mbps);
+  CHECK(eight.result.throughput_mbps > 1.1 * four.result.throughput_mbps);
   CHECK(none.resource("rx_queue") == nullptr);
   CHECK(rdma.resource("rx_queue") == nullptr);
   CHECK(none.bottleneck.rfind("network_port", 0) == 0);

@@ -11,8 +11,11 @@
 //   checksum      CRC-32C with the SSE4.2 instruction runs at several GB/s => ~0.1 us per KiB
 //   network       kernel TCP costs a few us of CPU per message plus copy/checksum per byte;
 //                 RDMA offloads most of it ([45]: "less CPU per IO"; RDMA costs = TCP / 4 here).
-// All costs are microseconds of one core at `reference_ghz`; a host at f GHz takes
-// cost * reference_ghz / f (work scales with clock; turbo is ignored).
+// All costs are microseconds of one core at `reference_ghz`; a host whose busy cores run at
+// f GHz takes cost * reference_ghz / f (work scales with clock). f is the CPU's sustained
+// all-core clock (data/cpus.csv, sustained_ghz), not its base clock: ESXi's default balanced
+// power policy and the servers' default BIOS profiles leave Turbo Boost on, so cores busy with
+// storage work run near their all-core turbo, within the package's long-duration power limit.
 #pragma once
 
 #include <array>
@@ -26,7 +29,8 @@ struct CpuSpec {
   int sockets = 1;
   int cores_per_socket = 0;
   int threads_per_core = 1;    // 2 with Hyper-Threading
-  double ghz = 0;              // base clock
+  double ghz = 0;              // clock the work runs at: the sustained all-core clock
+  double base_ghz = 0;         // nominal (base) clock, reported only; 0 = not given
   // What a core does with both hardware threads busy, in single-thread units: 1.25 (VMware
   // vSphere blog, "What is the difference between PCPU Used and PCPU Utilized?", 2013-01:
   // with both threads busy each gets 62.5 % of the core). Used when threads_per_core is 2.

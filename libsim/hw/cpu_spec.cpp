@@ -43,6 +43,7 @@ void CpuCosts::validate() const {
       {"encryption_us_per_kib", encryption_us_per_kib},
       {"dedupe_us_per_kib", dedupe_us_per_kib},
       {"net_us_per_kib", net_us_per_kib},
+      {"tcp_receive_us_per_kib", tcp_receive_us_per_kib},
       {"rdma_us_per_kib", rdma_us_per_kib},
   };
   // At most a second of core time per I/O (or per KiB): far above anything physical, and

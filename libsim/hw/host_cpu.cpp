@@ -43,6 +43,7 @@ void HostCpu::build_cost_table() {
   set(static_cast<int>(CpuStage::dedupe), 0, costs_.dedupe_us_per_kib);
   set(static_cast<int>(CpuStage::network), costs_.net_message_us, costs_.net_us_per_kib);
   set(kCpuStages, costs_.rdma_message_us, costs_.rdma_us_per_kib);
+  tcp_receive_per_kib_ns_ = costs_.tcp_receive_us_per_kib * 1e3 * clock_scale_;
 }
 
 void HostCpu::execute(std::uint64_t token, CpuStage stage, Bytes bytes, Transport transport) {

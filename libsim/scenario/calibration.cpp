@@ -44,6 +44,15 @@ Calibration Calibration::defaults() {
        "the defaults are per-core rates of LZ4 (500 MB/s compress), SHA-1 (1-2 GB/s), CRC-32C and "
        "TCP copies (cpu_spec.hpp); these vary about 2x with the CPU and the data",
        kNotFitted},
+      {"rx_thread_gbit_s", 16.5, 16.5, 0, 15, 18,
+       "TCP payload one thread receives per second at 2.5 GHz (a NIC receive queue's thread, or a shared "
+       "core without queues), Gbit/s; sets CpuCosts::tcp_receive_us_per_kib (8.192 / this), which the host's "
+       "clock scales like every CPU cost and cpu_per_kib_scale does not",
+       "one vMotion worker thread moves 15-18 Gbit/s before its core saturates (Broadcom KB 323379; N. Hagoort, "
+       "'Auto-Tuning vMotion Streams', 2021): the same vmkernel TCP stack, on hosts of unstated clock; not "
+       "fitted (seed 001's 100 GbE reads are the only rows it limits, and its hosts' CPUs are assumed), the "
+       "middle of the range",
+       kNotFitted},
       {"stack_latency_us", 0.0, 0.0, 0, 0, 300,
        "fixed software latency per I/O in the vSAN stack (ClusterSpec::stack_latency_us); default: none",
        "thread hand-offs and completion paths that are neither CPU, device nor wire time; no source "
@@ -300,6 +309,7 @@ void Calibration::apply_settings(ClusterSpec& cluster) const {
   for (double* f : {&c.checksum_us_per_kib, &c.compression_us_per_kib, &c.decompression_us_per_kib,
                     &c.encryption_us_per_kib, &c.dedupe_us_per_kib, &c.net_us_per_kib, &c.rdma_us_per_kib})
     *f *= per_kib;
+  c.tcp_receive_us_per_kib = 8.192 / value("rx_thread_gbit_s");
   cluster.stack_latency_us = value("stack_latency_us");
   cluster.osa.congestion_delay_a_us = value("congestion_delay_a_us");
   cluster.esa.gc_factor = value("esa_gc_factor");
@@ -327,6 +337,7 @@ bool Calibration::moves(const std::string& name, const ClusterSpec& cluster) con
   const bool osa = cluster.architecture == Architecture::osa;
   if (name == "esa_gc_factor" || name == "esa_cpu_per_io_factor") return !osa;
   if (name == "congestion_delay_a_us") return osa;
+  if (name == "rx_thread_gbit_s") return cluster.network.framing.transport == Transport::tcp;
   if (name == "dedupe_lookup_miss") return osa && cluster.services.dedupe;
   if (name == "lsom_cost_factor") return osa && cluster.osa.lsom_worlds_per_dg > 0;
   if (name == "usb_bridge_latency_us") {

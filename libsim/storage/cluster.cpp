@@ -599,6 +599,11 @@ void Cluster::charge_stack(int host, std::int64_t bytes) {
   cpu.defer(cpu.charge(CpuStage::network, Bytes{bytes}, spec_.network.framing.transport));
 }
 
+void Cluster::charge_receive_stack(int host, std::int64_t bytes) {
+  HostCpu& cpu = *cpus_[static_cast<std::size_t>(host)];
+  cpu.defer(cpu.charge_receive(Bytes{bytes}, spec_.network.framing.transport));
+}
+
 std::uint32_t Cluster::pool_device(int host, int object, std::uint64_t offset) const {
   const auto& pool = pools_[static_cast<std::size_t>(host)];
   return pool[range_hash(object, offset >> 20) % pool.size()];
@@ -775,7 +780,7 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
       const int owner = objects_[r.object].place.owner;
       HostCpu& cpu = *cpus_[static_cast<std::size_t>(owner)];
       const std::int64_t bytes = to_owner_bytes(r);
-      cpu.run(token(kOwnerCpu, index), cpu.charge(CpuStage::network, Bytes{received_on_job(bytes)}, spec_.network.framing.transport) +
+      cpu.run(token(kOwnerCpu, index), cpu.charge_receive(Bytes{received_on_job(bytes)}, spec_.network.framing.transport) +
                                            cpu.charge(CpuStage::dom_owner, Bytes{r.size}));
       defer_received(owner, bytes);   // after the run: the owner's job above does not pay it
       break;
@@ -786,7 +791,7 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
       Request& r = requests_[index];
       cut(r, LatencyPart::network);
       const std::int64_t bytes = r.op == IoOp::read ? r.size : 0;
-      charge_stack(r.client, received_on_job(bytes));
+      charge_receive_stack(r.client, received_on_job(bytes));
       defer_received(r.client, bytes);
       complete(index);
       break;
@@ -797,7 +802,7 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
       s.arrived = engine_.now();
       HostCpu& cpu = *cpus_[s.host];
       const Transport t = spec_.network.framing.transport;
-      Time stack = cpu.charge(CpuStage::network, Bytes{received_on_job(s.out_bytes)}, t);
+      Time stack = cpu.charge_receive(Bytes{received_on_job(s.out_bytes)}, t);
       if (s.kind <= SubKind::resync_read)   // foreground and resync reads: the reply's send
         stack += cpu.charge(CpuStage::network, Bytes{s.back_bytes}, t);
       const Time lsom = component_work(cpu, s);
@@ -816,7 +821,7 @@ void Cluster::on_delivered(Network&, std::uint64_t tok) {
     case kSubBack: {
       // Owner: the reply's receive cost occupies a core; the operation is done.
       defer_received(subops_[index].from, subops_[index].back_bytes);
-      charge_stack(subops_[index].from, received_on_job(subops_[index].back_bytes));
+      charge_receive_stack(subops_[index].from, received_on_job(subops_[index].back_bytes));
       subop_done(index);
       break;
     }

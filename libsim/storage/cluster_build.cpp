@@ -44,7 +44,7 @@ Cluster::Cluster(Engine& engine, const ClusterSpec& spec, const DataProfile& dat
   receive_threads_ = spec_.network.framing.transport == Transport::tcp && spec_.fabric.rx_queues > 0;
   if (receive_threads_)
     for (std::size_t h = 0; h < cpus_.size(); ++h)
-      network_->set_receive(static_cast<int>(h), spec_.fabric.rx_queues, cpus_[h]->tcp_ns_per_byte());
+      network_->set_receive(static_cast<int>(h), spec_.fabric.rx_queues, cpus_[h]->tcp_receive_ns_per_byte());
   if (spec_.architecture == Architecture::osa) build_osa();
   else build_esa();
   client_working_set_.assign(spec_.hosts.size(), 0.0);

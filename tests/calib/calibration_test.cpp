@@ -247,6 +247,22 @@ TEST_CASE("a calibration parameter moves only the clusters whose mechanism uses 
   usb_pool.hosts[2].pool[1] = test::drive("samsung-pm1733-3.84tb", "usb-nvme");
   CHECK(c.moves("usb_bridge_latency_us", usb_pool));
   CHECK_THROWS(c.moves("cpu_cost_scael", osa));
+  CHECK(c.moves("rx_thread_gbit_s", osa));
+  ClusterSpec rdma = test::esa_cluster(3);
+  rdma.network.framing.transport = Transport::rdma;
+  CHECK_FALSE(c.moves("rx_thread_gbit_s", rdma));
+}
+
+TEST_CASE("rx_thread_gbit_s sets the TCP receive cost per KiB, which cpu_per_kib_scale leaves alone") {
+  Calibration c = Calibration::defaults();
+  c.set("rx_thread_gbit_s", 16);
+  c.set("cpu_per_kib_scale", 2);
+  ClusterSpec cluster = test::osa_cluster(3);
+  const CpuCosts before = cluster.cpu_costs;
+  c.apply_settings(cluster);
+  CHECK(cluster.cpu_costs.tcp_receive_us_per_kib == Approx(0.512));   // 8192 bits at 16 Gbit/s
+  CHECK(cluster.cpu_costs.net_us_per_kib == Approx(2 * before.net_us_per_kib));
+  CHECK_THROWS_WITH(c.set("rx_thread_gbit_s", 20), Catch::Contains("rx_thread_gbit_s") && Catch::Contains("[15"));
 }
 
 TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slow]") {

@@ -54,6 +54,29 @@ TEST_CASE("HostCpu: stage costs follow the cost table and scale with the clock")
   CHECK(at_5.cost(CpuStage::dom_owner, 4_KiB) == at_ref.cost(CpuStage::dom_owner, 4_KiB) / 2);
 }
 
+TEST_CASE("HostCpu: TCP receive has its own per-KiB cost, charged to the network stage") {
+  // A receive pays the network stage's fixed part and tcp_receive_us_per_kib per KiB (one
+  // thread's rate, rx_thread_gbit_s), not the send side's net_us_per_kib; RDMA keeps its row.
+  Engine engine;
+  Counter sink;
+  CpuCosts costs;
+  costs.tcp_receive_us_per_kib = 8.192 / 16.0;   // 16 Gbit/s per thread at 2.5 GHz
+  HostCpu at_ref(engine, "esx0", xeon(2.5), costs, sink);
+  HostCpu at_5(engine, "esx1", xeon(5.0), costs, sink);
+  CHECK(at_ref.tcp_receive_ns_per_byte() == Approx(0.5));   // 8 bits / 16 Gbit/s
+  CHECK(at_5.tcp_receive_ns_per_byte() == Approx(0.25));
+  const Time tcp = at_ref.charge_receive(64_KiB, Transport::tcp);
+  CHECK(tcp == Time::round_ns((costs.net_message_us + 64 * costs.tcp_receive_us_per_kib) * 1e3));
+  CHECK(tcp != at_ref.cost(CpuStage::network, 64_KiB));
+  CHECK(at_ref.charge_tcp_receive(64_KiB) == Time::round_ns(64 * costs.tcp_receive_us_per_kib * 1e3));
+  CHECK(at_ref.charge_receive(64_KiB, Transport::rdma) == at_ref.cost(CpuStage::network, 64_KiB, Transport::rdma));
+  CHECK(at_ref.stage_time(CpuStage::network) ==
+        tcp + Time::round_ns(64 * costs.tcp_receive_us_per_kib * 1e3) + at_ref.cost(CpuStage::network, 64_KiB, Transport::rdma));
+  CpuCosts bad;
+  bad.tcp_receive_us_per_kib = -1;
+  CHECK_THROWS_WITH(HostCpu(engine, "esx2", xeon(2.5), bad, sink), Catch::Contains("tcp_receive_us_per_kib"));
+}
+
 TEST_CASE("HostCpu: one busy thread per core reads 100 % usage and 50 % utilization") {
   // Below the core count every job runs alone on a core at full speed: usage counts cores
   // running a thread (CORE UTIL), utilization busy threads over logical CPUs (PCPU UTIL).

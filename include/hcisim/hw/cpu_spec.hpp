@@ -79,7 +79,13 @@ struct CpuCosts {
   double decompression_us_per_kib = 0.25;
   double encryption_us_per_kib = 0.25;
   double dedupe_us_per_kib = 0.5;
-  double net_us_per_kib = 0.2;       // TCP copy + segmentation per KiB per end
+  double net_us_per_kib = 0.2;       // TCP copy + segmentation per KiB, sending end
+  // TCP receive per KiB, one thread (a NIC receive queue's, or a shared core's without
+  // queues): 8.192 / 16.5 = 0.4965 us, 16.5 Gbit/s per thread at reference_ghz, the middle
+  // of the 15-18 Gbit/s one vMotion worker thread moves before its core saturates (Broadcom
+  // KB 323379; N. Hagoort, "Auto-Tuning vMotion Streams", 2021). Set from the calibration's
+  // rx_thread_gbit_s, not scaled by cpu_per_kib_scale.
+  double tcp_receive_us_per_kib = 8.192 / 16.5;
   double rdma_us_per_kib = 0.05;
 
   /// Throws InvalidArgument naming the first negative or non-finite cost.

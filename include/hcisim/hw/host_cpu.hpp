@@ -54,14 +54,23 @@ class HostCpu final : public StationClient {
                                                                                  : static_cast<std::size_t>(stage);
     return Time::round_ns(fixed_ns_[row] + per_kib_ns_[row] * bytes.kib());
   }
-  /// The network stage's TCP cost per payload byte at this host's clock: what a receive
-  /// queue's thread spends on each byte (Network::set_receive).
-  double tcp_ns_per_byte() const { return per_kib_ns_[static_cast<std::size_t>(CpuStage::network)] / 1024.0; }
-  /// The per-KiB part of the network stage for `bytes` received over TCP, charged to the stage;
-  /// the caller defers it (a receive queue's thread does it on one of the host's cores).
+  /// TCP receive cost per payload byte at this host's clock (CpuCosts::tcp_receive_us_per_kib):
+  /// what a receive queue's thread spends on each byte (Network::set_receive).
+  double tcp_receive_ns_per_byte() const { return tcp_receive_per_kib_ns_ / 1024.0; }
+  /// The per-KiB part of receiving `bytes` over TCP, charged to the network stage; the caller
+  /// defers it (a receive queue's thread does it on one of the host's cores).
   Time charge_tcp_receive(Bytes bytes) {
-    const Time t = Time::round_ns(per_kib_ns_[static_cast<std::size_t>(CpuStage::network)] * bytes.kib());
+    const Time t = Time::round_ns(tcp_receive_per_kib_ns_ * bytes.kib());
     stage_ns_[static_cast<std::size_t>(CpuStage::network)] += t.count_ns();
+    return t;
+  }
+  /// Receiving one message with `bytes` of payload on the job that handles it: the network
+  /// stage's fixed part, and TCP's receive cost per KiB (RDMA: the RDMA row, both parts).
+  Time charge_receive(Bytes bytes, Transport transport) {
+    if (transport == Transport::rdma) return charge(CpuStage::network, bytes, transport);
+    const auto row = static_cast<std::size_t>(CpuStage::network);
+    const Time t = Time::round_ns(fixed_ns_[row] + tcp_receive_per_kib_ns_ * bytes.kib());
+    stage_ns_[row] += t.count_ns();
     return t;
   }
   /// Queues work of `stage` for `bytes`; on_cpu_done(token) when it completes.
@@ -124,6 +133,7 @@ class HostCpu final : public StationClient {
   double shared_slowdown_ = 1.0;     // threads_per_core / ht_throughput for a thread sharing a core
   std::array<double, kCpuStages + 1> fixed_ns_{};     // per visit, at this clock
   std::array<double, kCpuStages + 1> per_kib_ns_{};   // per KiB, at this clock
+  double tcp_receive_per_kib_ns_ = 0;                 // TCP receive per KiB, at this clock
 };
 
 }  // namespace hcisim

@@ -305,7 +305,8 @@ class Cluster final : public EventHandler,
   void request_done(std::uint32_t req);
   void complete(std::uint32_t req);
   void send(std::uint64_t tok, int from, int to, std::int64_t bytes, bool background, std::uint64_t flow);
-  void charge_stack(int host, std::int64_t bytes);
+  void charge_stack(int host, std::int64_t bytes);          // a send's stack work, deferred
+  void charge_receive_stack(int host, std::int64_t bytes);  // a receive's, deferred
   std::int64_t to_owner_bytes(const Request& r) const;
   // The bytes a receiving host's job is charged per KiB for: none when the NIC's receive-queue
   // threads do that work (network.hpp; defer_received() charges it), all of them otherwise.

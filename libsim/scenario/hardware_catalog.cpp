@@ -231,9 +231,18 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
                             std::to_string(threads) + " is not allowed; expected a multiple of cores");
     // The model runs CPU work at the sustained all-core clock (cpu_spec.hpp); it lies between
     // the base clock and the one-core turbo.
-    c.base_ghz = cpu.number(r, "base_ghz");
-    const double turbo = cpu.number(r, "turbo_ghz");
-    c.ghz = cpu.number(r, "sustained_ghz");
+    const std::string where = cpu.path() + ":" + std::to_string(cpu.line_of(r)) + ": ";
+    auto clock = [&](const char* column) {
+      if (cpu.text(r, column).empty())
+        throw InvalidArgument(where + "column '" + column + "' is empty; expected a clock in GHz");
+      return cpu.number(r, column);
+    };
+    c.base_ghz = clock("base_ghz");
+    const double turbo = clock("turbo_ghz");
+    c.ghz = clock("sustained_ghz");
+    if (cpu.text(r, "sustained_source").empty())
+      throw InvalidArgument(where + "column 'sustained_source' is empty; expected the source of sustained_ghz, "
+                            "or the range it stands for and why");
     if (!(c.base_ghz > 0 && c.base_ghz <= turbo && c.ghz >= c.base_ghz && c.ghz <= turbo)) {
       char got[160];
       std::snprintf(got, sizeof got, "base_ghz %g, sustained_ghz %g, turbo_ghz %g", c.base_ghz, c.ghz, turbo);

@@ -95,7 +95,9 @@ TEST_CASE("seed 001's 100 GbE reads stop at the NICs' receive queues: more queue
   CHECK(four.resource("rx_queue")->max > 0.95);
   CHECK(one.result.throughput_mbps == Approx(four.result.throughput_mbps / 4).epsilon(0.15));
   CHECK(eight.bottleneck.rfind("network_port", 0) == 0);
-  CHECK(eight.result.throughput_mbps > 1.1 * four.result.throughput_mbps);
+  CHECK(eight.result.throughput_mbps > 1.3 * four.result.throughput_mbps);
+  // Eight queues leave the links as the limit: within 5 % of no queues at all.
+  CHECK(eight.result.throughput_mbps == Approx(none.result.throughput_mbps).epsilon(0.05));
   CHECK(none.resource("rx_queue") == nullptr);
   CHECK(rdma.resource("rx_queue") == nullptr);
   CHECK(none.bottleneck.rfind("network_port", 0) == 0);

@@ -36,8 +36,8 @@ std::string write_catalog(const std::string& tag, const std::string& device_rows
   std::ofstream(dir / "nics.csv") << kNicHeader << nic_rows;
   std::ofstream(dir / "switches.csv") << "name,ports,port_speed_gbps,latency_us,cut_through,buffer_mb,source,notes\n"
                                       << "good-switch,48,25,0.8,yes,32,s,n\n";
-  std::ofstream(dir / "cpus.csv") << "name,cores,threads,base_ghz,turbo_ghz,sustained_ghz,source,notes\n"
-                                  << "good-cpu,8,16,2.4,3.2,2.6,s,n\n";
+  std::ofstream(dir / "cpus.csv") << "name,cores,threads,base_ghz,turbo_ghz,sustained_ghz,sustained_source,source,notes\n"
+                                  << "good-cpu,8,16,2.4,3.2,2.6,ss,s,n\n";
   std::ofstream(dir / "flash.csv") << kFlashHeader << flash_rows;
   return dir.string();
 }
@@ -174,11 +174,22 @@ TEST_CASE("a CPU works at its sustained all-core clock, which lies between base 
   CHECK(cat.cpu("good-cpu").ghz == 2.6);
   CHECK(cat.cpu("good-cpu").base_ghz == 2.4);
   const std::string dir = write_catalog("cpu_sustained_bad", kGood);
-  std::ofstream(std::filesystem::path(dir) / "cpus.csv") << "name,cores,threads,base_ghz,turbo_ghz,sustained_ghz,source,notes\n"
-                                                         << "fast-cpu,8,16,2.4,3.2,3.5,s,n\n";
+  std::ofstream(std::filesystem::path(dir) / "cpus.csv") << "name,cores,threads,base_ghz,turbo_ghz,sustained_ghz,sustained_source,source,notes\n"
+                                                         << "fast-cpu,8,16,2.4,3.2,3.5,ss,s,n\n";
   CHECK_THROWS_WITH(HardwareCatalog::load(dir),
                     Catch::Contains("cpus.csv:2: base_ghz 2.4, sustained_ghz 3.5, turbo_ghz 3.2 is not allowed; "
                                     "expected 0 < base_ghz <= sustained_ghz <= turbo_ghz"));
+  // An empty clock is named as empty (it used to read as 0), and a sustained clock needs its source.
+  std::ofstream(std::filesystem::path(dir) / "cpus.csv") << "name,cores,threads,base_ghz,turbo_ghz,sustained_ghz,sustained_source,source,notes\n"
+                                                         << "blank-cpu,8,16,2.4,3.2,,ss,s,n\n";
+  CHECK_THROWS_WITH(HardwareCatalog::load(dir),
+                    Catch::Contains("cpus.csv:2: column 'sustained_ghz' is empty; expected a clock in GHz"));
+  std::ofstream(std::filesystem::path(dir) / "cpus.csv") << "name,cores,threads,base_ghz,turbo_ghz,sustained_ghz,sustained_source,source,notes\n"
+                                                         << "unsourced-cpu,8,16,2.4,3.2,2.6,,s,n\n";
+  CHECK_THROWS_WITH(HardwareCatalog::load(dir), Catch::Contains("cpus.csv:2: column 'sustained_source' is empty"));
+  std::ofstream(std::filesystem::path(dir) / "cpus.csv") << "name,cores,threads,base_ghz,turbo_ghz,sustained_ghz,source,notes\n"
+                                                         << "old-cpu,8,16,2.4,3.2,2.6,s,n\n";
+  CHECK_THROWS_WITH(HardwareCatalog::load(dir), Catch::Contains("no column 'sustained_source'"));
   // The shipped catalog's seed hosts: the NUC 11 Extreme's 65 W limit holds it near 3.4 GHz.
   CHECK(HardwareCatalog::load().cpu("intel-core-i7-11700b").ghz == 3.4);
 }
@@ -188,8 +199,8 @@ TEST_CASE("fuzz review D21 and D9: catalog messages name the wrong column, an em
   // cores = 0 was reported as a bad 'threads'.
   const std::string cores = write_catalog("cpu_cores", kGood);
   std::ofstream(std::filesystem::path(cores) / "cpus.csv")
-      << "name,cores,threads,base_ghz,turbo_ghz,sustained_ghz,source,notes\n"
-      << "zero-cpu,0,16,2.4,3.2,2.6,s,n\n";
+      << "name,cores,threads,base_ghz,turbo_ghz,sustained_ghz,sustained_source,source,notes\n"
+      << "zero-cpu,0,16,2.4,3.2,2.6,ss,s,n\n";
   CHECK_THROWS_WITH(HardwareCatalog::load(cores),
                     Catch::Contains("cpus.csv:2: column 'cores' = 0 is not allowed; expected 1..1024"));
   // An empty catalog is said to be empty, not followed by an empty list of close names.

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "hcisim/core/check.hpp"
+#include "hcisim/hw/cpu_spec.hpp"
 
 namespace hcisim {
 
@@ -44,7 +45,7 @@ Calibration Calibration::defaults() {
        "the defaults are per-core rates of LZ4 (500 MB/s compress), SHA-1 (1-2 GB/s), CRC-32C and "
        "TCP copies (cpu_spec.hpp); these vary about 2x with the CPU and the data",
        kNotFitted},
-      {"rx_thread_gbit_s", 16.5, 16.5, 0, 15, 18,
+      {"rx_thread_gbit_s", kRxThreadGbitS, kRxThreadGbitS, 0, 15, 18,
        "TCP payload one thread receives per second at 2.5 GHz (a NIC receive queue's thread, or a shared "
        "core without queues), Gbit/s; sets CpuCosts::tcp_receive_us_per_kib (8.192 / this), which the host's "
        "clock scales like every CPU cost and cpu_per_kib_scale does not",
@@ -309,7 +310,7 @@ void Calibration::apply_settings(ClusterSpec& cluster) const {
   for (double* f : {&c.checksum_us_per_kib, &c.compression_us_per_kib, &c.decompression_us_per_kib,
                     &c.encryption_us_per_kib, &c.dedupe_us_per_kib, &c.net_us_per_kib, &c.rdma_us_per_kib})
     *f *= per_kib;
-  c.tcp_receive_us_per_kib = 8.192 / value("rx_thread_gbit_s");
+  c.tcp_receive_us_per_kib = tcp_receive_us_per_kib_at(value("rx_thread_gbit_s"));
   cluster.stack_latency_us = value("stack_latency_us");
   cluster.osa.congestion_delay_a_us = value("congestion_delay_a_us");
   cluster.esa.gc_factor = value("esa_gc_factor");

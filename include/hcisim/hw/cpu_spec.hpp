@@ -62,6 +62,13 @@ enum class CpuStage : std::uint8_t {
 inline constexpr int kCpuStages = 12;
 const char* cpu_stage_name(CpuStage stage);
 
+/// TCP receive cost per KiB of payload at reference_ghz for one thread that receives
+/// `gbit_s` Gbit/s (a KiB is 8.192 kbit): CpuCosts::tcp_receive_us_per_kib from the
+/// calibration's rx_thread_gbit_s.
+constexpr double tcp_receive_us_per_kib_at(double gbit_s) { return 8.192 / gbit_s; }
+/// rx_thread_gbit_s's value, the middle of its sourced 15-18 Gbit/s (CpuCosts below).
+inline constexpr double kRxThreadGbitS = 16.5;
+
 struct CpuCosts {
   double reference_ghz = 2.5;
   // us per I/O (or per message / block) at reference_ghz
@@ -85,7 +92,7 @@ struct CpuCosts {
   // of the 15-18 Gbit/s one vMotion worker thread moves before its core saturates (Broadcom
   // KB 323379; N. Hagoort, "Auto-Tuning vMotion Streams", 2021). Set from the calibration's
   // rx_thread_gbit_s, not scaled by cpu_per_kib_scale.
-  double tcp_receive_us_per_kib = 8.192 / 16.5;
+  double tcp_receive_us_per_kib = tcp_receive_us_per_kib_at(kRxThreadGbitS);
   double rdma_us_per_kib = 0.05;
 
   /// Throws InvalidArgument naming the first negative or non-finite cost.

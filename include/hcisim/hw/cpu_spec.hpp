@@ -13,9 +13,12 @@
 //                 RDMA offloads most of it ([45]: "less CPU per IO"; RDMA costs = TCP / 4 here).
 // All costs are microseconds of one core at `reference_ghz`; a host whose busy cores run at
 // f GHz takes cost * reference_ghz / f (work scales with clock). f is the CPU's sustained
-// all-core clock (data/cpus.csv, sustained_ghz), not its base clock: ESXi's default balanced
-// power policy and the servers' default BIOS profiles leave Turbo Boost on, so cores busy with
-// storage work run near their all-core turbo, within the package's long-duration power limit.
+// all-core clock (data/cpus.csv, sustained_ghz), not its base clock. ESXi's default policy,
+// Balanced, lowers a CPU's P-state only while it is busy less than Power.MaxCpuLoad of the
+// time (vSphere Resource Management, "Host Power Management Policies" and the Custom policy's
+// parameters, whose defaults are Balanced's), so busy cores keep their top P-state. That this
+// is the all-core turbo, within the package's long-duration power limit, ASSUMES Turbo Boost
+// is enabled in the BIOS: no source found says what these hosts' BIOS profiles set.
 #pragma once
 
 #include <array>

@@ -30,8 +30,8 @@ int cmd_catalog(const Args& a, const HardwareCatalog& cat) {
                     d.capacity_gb, d.read_iops_4k, d.write_iops_4k, d.seq_read_mbps, d.seq_write_mbps);
     if (k == "cpus")
       for (const CpuSpec& c : cat.cpus())
-        std::printf("  %-28s %3d cores x %d threads, %.1f GHz sustained all-core (base %.1f)\n", c.name.c_str(),
-                    c.cores_per_socket, c.threads_per_core, c.ghz, c.base_ghz);
+        std::printf("  %-28s %3d cores x %d threads, %.1f GHz sustained all-core (base %.1f, one-core turbo %.1f)\n",
+                    c.name.c_str(), c.cores_per_socket, c.threads_per_core, c.ghz, c.base_ghz, c.turbo_ghz);
     if (k == "nics")
       for (const NicSpec& n : cat.nics()) {
         char moderation[64] = "no receive interrupt moderation";

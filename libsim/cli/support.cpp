@@ -27,8 +27,14 @@ Scenario load(const std::string& file, const std::vector<std::string>& sets, con
               std::set<std::string>* said) {
   Scenario s = file.empty() ? parse_scenario(default_scenario_yaml(), "<built-in default>", sets, cat)
                             : load_scenario(file, sets, cat);
-  for (const std::string& w : s.warnings)
-    if (!said || said->insert(s.source + w).second) std::fprintf(stderr, "warning: %s: %s\n", s.source.c_str(), w.c_str());
+  for (const std::string& w : s.warnings) {
+    if (said && !said->insert(s.source + w).second) continue;
+    // A warning that already starts with its file and line is printed as it is.
+    if (w.starts_with(s.source + ":") || w.starts_with(s.source + " (--set)"))
+      std::fprintf(stderr, "warning: %s\n", w.c_str());
+    else
+      std::fprintf(stderr, "warning: %s: %s\n", s.source.c_str(), w.c_str());
+  }
   return s;
 }
 

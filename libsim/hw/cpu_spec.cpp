@@ -14,6 +14,8 @@ void CpuSpec::validate() const {
   if (!(ghz >= 0.1 && ghz <= 10)) check::fail(p + "ghz", ghz, "0.1 .. 10 GHz");
   if (!(base_ghz == 0 || (base_ghz >= 0.1 && base_ghz <= 10)))
     check::fail(p + "base_ghz", base_ghz, "0 (not given) or 0.1 .. 10 GHz");
+  if (!(turbo_ghz == 0 || (turbo_ghz >= 0.1 && turbo_ghz <= 10)))
+    check::fail(p + "turbo_ghz", turbo_ghz, "0 (not given) or 0.1 .. 10 GHz");
   if (threads_per_core > 1 && !(ht_throughput >= 1.0 && ht_throughput <= threads_per_core))
     check::fail(p + "ht_throughput", ht_throughput, "1 .. threads_per_core");
 }

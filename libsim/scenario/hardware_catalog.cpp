@@ -238,7 +238,8 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
       return cpu.number(r, column);
     };
     c.base_ghz = clock("base_ghz");
-    const double turbo = clock("turbo_ghz");
+    c.turbo_ghz = clock("turbo_ghz");
+    const double turbo = c.turbo_ghz;
     c.ghz = clock("sustained_ghz");
     if (cpu.text(r, "sustained_source").empty())
       throw InvalidArgument(where + "column 'sustained_source' is empty; expected the source of sustained_ghz, "

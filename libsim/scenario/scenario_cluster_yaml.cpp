@@ -104,7 +104,7 @@ SwitchSpec default_switch(double gbps, const HardwareCatalog& cat) {
 
 // A host's own parts: its CPU and its disk groups or storage pool (the network is the
 // cluster's). `h` is cluster.host or an item of cluster.more_hosts.
-HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat) {
+HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat, std::vector<std::string>& notes) {
   HostSpec host;
   // CPU: a catalog model and/or explicit figures.
   host.cpu.name = "cpu";
@@ -130,6 +130,15 @@ HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat) {
       const bool typed = cpu.has("ghz");
       cpu.fail_value(cpu.key_path("ghz"), typed ? cpu.text("ghz", "") : std::to_string(host.cpu.ghz), "a clock > 0 GHz",
                      typed ? cpu.node()["ghz"] : cpu.node());
+    }
+    // A clock above the catalog CPU's one-core turbo: modelled as asked, and said.
+    if (cpu.has("ghz") && host.cpu.turbo_ghz > 0 && host.cpu.ghz > host.cpu.turbo_ghz) {
+      char note[320];
+      std::snprintf(note, sizeof note,
+                    "%s = %g exceeds the %g GHz one-core turbo of CPU '%s' (sustained all-core %g GHz): modelled at %g GHz",
+                    cpu.key_path("ghz").c_str(), host.cpu.ghz, host.cpu.turbo_ghz, host.cpu.name.c_str(),
+                    cat.cpu(host.cpu.name).ghz, host.cpu.ghz);
+      notes.emplace_back(cpu.where(cpu.node()["ghz"]) + ": " + note);
     }
   } else {
     h.fail("missing key 'cpu' ({cores, ghz} or {model})");
@@ -178,7 +187,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   h.expect_map({"cpu", "network", "disk_groups", "pool"});
   // Hosts that differ (an expansion of a newer generation): `hosts` of `host`, then each
   // cluster.more_hosts item's `count` of its own CPU and storage, on the cluster's network.
-  std::vector<std::pair<long, HostSpec>> templates{{hosts, read_host_hardware(h, cat)}};
+  std::vector<std::pair<long, HostSpec>> templates{{hosts, read_host_hardware(h, cat, notes)}};
   long total = hosts;
   if (c.has("more_hosts")) {
     const YamlReader more = c.child("more_hosts");
@@ -195,7 +204,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
         m.fail_value(m.key_path("count"), std::to_string(count),
                      "at most " + std::to_string(64 - (total - count)) + ": a cluster has 1 to 64 hosts in all",
                      m.node()["count"]);
-      templates.emplace_back(count, read_host_hardware(m, cat));
+      templates.emplace_back(count, read_host_hardware(m, cat, notes));
     }
   }
   // Network: NIC, teaming, fabric.

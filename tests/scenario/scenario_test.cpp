@@ -445,6 +445,17 @@ TEST_CASE("a link faster than the named NIC or switch, or more ports than the NI
   const Scenario big = parse(kExample, {"workload.vms=0", "workload.vmdk_size=1t"});
   REQUIRE(big.warnings.size() == 1);
   CHECK_THAT(big.warnings[0], Catch::Contains("exceeds the cluster's usable capacity"));
+  // A clock above the catalog CPU's one-core turbo (the i7-11700B's 4.8 GHz); one at or
+  // below it, or a clock without a catalog model, is not warned of.
+  const std::string nuc = replace(kExample, "cpu: {cores: 8, ghz: 3.2}", "cpu: {model: intel-core-i7-11700b, ghz: 5.5}");
+  const Scenario hot = parse(nuc);
+  REQUIRE(hot.warnings.size() == 1);
+  CHECK_THAT(hot.warnings[0], Catch::Contains("test.yaml:") &&
+                                  Catch::Contains("cluster.host.cpu.ghz = 5.5 exceeds the 4.8 GHz one-core turbo of CPU "
+                                                  "'intel-core-i7-11700b' (sustained all-core 3.4 GHz): modelled at 5.5 GHz"));
+  CHECK(hot.cluster.hosts[0].cpu.ghz == 5.5);
+  CHECK(parse(replace(nuc, "ghz: 5.5", "ghz: 4.8")).warnings.empty());
+  CHECK(parse(kExample, {"cluster.host.cpu.ghz=9"}).warnings.empty());
 }
 
 

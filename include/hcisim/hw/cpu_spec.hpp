@@ -34,6 +34,8 @@ struct CpuSpec {
   int threads_per_core = 1;    // 2 with Hyper-Threading
   double ghz = 0;              // clock the work runs at: the sustained all-core clock
   double base_ghz = 0;         // nominal (base) clock, reported only; 0 = not given
+  double turbo_ghz = 0;        // one-core maximum turbo, the top of what `ghz` may be: a scenario
+                               // clock above it is warned of; 0 = not given
   // What a core does with both hardware threads busy, in single-thread units: 1.25 (VMware
   // vSphere blog, "What is the difference between PCPU Used and PCPU Utilized?", 2013-01:
   // with both threads busy each gets 62.5 % of the core). Used when threads_per_core is 2.

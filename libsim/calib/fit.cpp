@@ -294,7 +294,10 @@ AccuracyReport cross_validate(const std::vector<Measurement>& measurements, cons
       if (s != held) train.accuracy.only_seeds.push_back(s);
     if (log) log("cross-validation: fitting without seed " + held);
     train.reset_uninformed = true;
-    const FitResult f = fit(measurements, catalog, train);
+    // A fold's fit takes many runs of every scenario: its steps are the progress, indented.
+    std::function<void(const std::string&)> fold_log;
+    if (log) fold_log = [&log](const std::string& line) { log("  " + line); };
+    const FitResult f = fit(measurements, catalog, train, fold_log);
     if (log) {
       // What the fold fitted: a held-out seed far off usually means a parameter moved far.
       std::string line = "  fitted without seed " + held + ":";

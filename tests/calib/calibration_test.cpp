@@ -487,6 +487,11 @@ TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slo
     CHECK(std::stod(line.substr(value + 15)) == Approx(4.0).epsilon(0.10));
   }
   CHECK(folds == 2);
+  // And its fit's steps as they happen (the progress of a long fold), indented under it.
+  const auto steps = std::count_if(log.begin(), log.end(), [](const std::string& line) {
+    return line.starts_with("  least squares iteration ");
+  });
+  CHECK(steps >= 2);
   CHECK(cv.summary.throughput_rows == 2);
   CHECK(cv.summary.throughput_max_abs_pct < 5.0);
   CHECK(cv.summary.latency_rows == 4);

@@ -423,6 +423,15 @@ Scenario from_specs(std::string name, ClusterSpec cluster, WorkloadSpec workload
                   link, f.leaf.port_speed_gbps, f.leaf.name.c_str(), link);
     s.warnings.emplace_back(note);
   }
+  for (std::size_t h = 0; h < s.cluster.hosts.size(); ++h) {
+    const CpuSpec& cpu = s.cluster.hosts[h].cpu;
+    if (!(cpu.turbo_ghz > 0 && cpu.ghz > cpu.turbo_ghz)) continue;
+    std::snprintf(note, sizeof note, "hosts[%zu].cpu.ghz = %g exceeds the %g GHz one-core turbo of CPU '%s': modelled at %g GHz",
+                  h, cpu.ghz, cpu.turbo_ghz, cpu.name.c_str(), cpu.ghz);
+    // Hosts alike are said once, at the first of them.
+    if (h == 0 || s.cluster.hosts[h - 1].cpu.name != cpu.name || s.cluster.hosts[h - 1].cpu.ghz != cpu.ghz)
+      s.warnings.emplace_back(note);
+  }
   return s;
 }
 

@@ -173,6 +173,7 @@ TEST_CASE("a CPU works at its sustained all-core clock, which lies between base 
   const HardwareCatalog cat = HardwareCatalog::load(write_catalog("cpu_sustained", kGood));
   CHECK(cat.cpu("good-cpu").ghz == 2.6);
   CHECK(cat.cpu("good-cpu").base_ghz == 2.4);
+  CHECK(cat.cpu("good-cpu").turbo_ghz == 3.2);
   const std::string dir = write_catalog("cpu_sustained_bad", kGood);
   std::ofstream(std::filesystem::path(dir) / "cpus.csv") << "name,cores,threads,base_ghz,turbo_ghz,sustained_ghz,sustained_source,source,notes\n"
                                                          << "fast-cpu,8,16,2.4,3.2,3.5,ss,s,n\n";

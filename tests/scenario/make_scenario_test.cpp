@@ -114,6 +114,16 @@ TEST_CASE("make_scenario warns of parts asked to do more than their catalog figu
   const Scenario file = parse_scenario(default_scenario_yaml(), "<built-in default>",
                                        {"cluster.host.network.speed_gbe=25"}, cat());
   CHECK(!file.warnings.empty());
+  // A clock above the catalog CPU's one-core turbo, said once for hosts alike.
+  ClusterSpec hot = parts.cluster;
+  for (HostSpec& h : hot.hosts) {
+    h.cpu = cat().cpu("intel-core-i7-11700b");   // one-core turbo 4.8 GHz
+    h.cpu.ghz = 5.5;
+  }
+  const Scenario fast = make_scenario("x", hot, parts.workload, cat());
+  REQUIRE(fast.warnings.size() == 1);
+  CHECK_THAT(fast.warnings[0], Catch::Contains("hosts[0].cpu.ghz = 5.5 exceeds the 4.8 GHz one-core turbo of CPU "
+                                               "'intel-core-i7-11700b'"));
 }
 
 TEST_CASE("a result's resources and hosts are found by name") {

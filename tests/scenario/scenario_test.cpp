@@ -456,6 +456,10 @@ TEST_CASE("a link faster than the named NIC or switch, or more ports than the NI
   CHECK(hot.cluster.hosts[0].cpu.ghz == 5.5);
   CHECK(parse(replace(nuc, "ghz: 5.5", "ghz: 4.8")).warnings.empty());
   CHECK(parse(kExample, {"cluster.host.cpu.ghz=9"}).warnings.empty());
+  // A --set clock on a catalog model is said at "(--set)".
+  const Scenario set = parse(replace(nuc, ", ghz: 5.5", ""), {"cluster.host.cpu.ghz=5"});
+  REQUIRE(set.warnings.size() == 1);
+  CHECK_THAT(set.warnings[0], Catch::Contains("(--set): cluster.host.cpu.ghz = 5 exceeds the 4.8 GHz"));
 }
 
 
@@ -575,6 +579,10 @@ TEST_CASE("cluster.more_hosts adds hosts that differ: their own CPU and storage,
   CHECK(r.result.iops * r.result.pooled_latency_ms * 1e-3 == Approx(r.configured_outstanding).epsilon(0.03));
   // More hosts take more parts: every host's CPU is priced by its own model.
   CHECK_THAT(to_json(r), Catch::Contains("\"hosts\": 6"));
+  // An item's clock above its CPU's one-core turbo (the Gold 6338's 3.2 GHz) is said at its line.
+  const Scenario hot = parse(replace(text, "sockets: 2}", "sockets: 2, ghz: 3.5}"));
+  REQUIRE(hot.warnings.size() == 1);
+  CHECK_THAT(hot.warnings[0], Catch::Contains("test.yaml:19: cluster.more_hosts[0].cpu.ghz = 3.5 exceeds the 3.2 GHz"));
 
   // Bad input names the item and what is allowed.
   CHECK_THROWS_WITH(parse(replace(text, "    - count: 2\n", "    - count: 0\n")),

@@ -16,9 +16,11 @@
 // all-core clock (data/cpus.csv, sustained_ghz), not its base clock. ESXi's default policy,
 // Balanced, lowers a CPU's P-state only while it is busy less than Power.MaxCpuLoad of the
 // time (vSphere Resource Management, "Host Power Management Policies" and the Custom policy's
-// parameters, whose defaults are Balanced's), so busy cores keep their top P-state. That this
-// is the all-core turbo, within the package's long-duration power limit, ASSUMES Turbo Boost
-// is enabled in the BIOS: no source found says what these hosts' BIOS profiles set.
+// parameters, whose defaults are Balanced's), so a CPU busier than that keeps its top P-state.
+// The model ASSUMES every busy core runs at the all-core turbo, within the package's
+// long-duration power limit: on a lightly loaded host (seed 000's at 20-35 % utilisation)
+// Balanced may clock a CPU down, and also when it often stalls (Power.UseStallCtr); and the
+// turbo needs Turbo Boost enabled in the BIOS, which no source found says of these hosts.
 #pragma once
 
 #include <array>

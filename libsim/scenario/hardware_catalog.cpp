@@ -239,14 +239,13 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
     };
     c.base_ghz = clock("base_ghz");
     c.turbo_ghz = clock("turbo_ghz");
-    const double turbo = c.turbo_ghz;
     c.ghz = clock("sustained_ghz");
     if (cpu.text(r, "sustained_source").empty())
       throw InvalidArgument(where + "column 'sustained_source' is empty; expected the source of sustained_ghz, "
                             "or the range it stands for and why");
-    if (!(c.base_ghz > 0 && c.base_ghz <= turbo && c.ghz >= c.base_ghz && c.ghz <= turbo)) {
+    if (!(c.base_ghz > 0 && c.base_ghz <= c.turbo_ghz && c.ghz >= c.base_ghz && c.ghz <= c.turbo_ghz)) {
       char got[160];
-      std::snprintf(got, sizeof got, "base_ghz %g, sustained_ghz %g, turbo_ghz %g", c.base_ghz, c.ghz, turbo);
+      std::snprintf(got, sizeof got, "base_ghz %g, sustained_ghz %g, turbo_ghz %g", c.base_ghz, c.ghz, c.turbo_ghz);
       throw InvalidArgument(cpu.path() + ":" + std::to_string(cpu.line_of(r)) + ": " + got +
                             " is not allowed; expected 0 < base_ghz <= sustained_ghz <= turbo_ghz");
     }

@@ -11,6 +11,16 @@
 
 namespace hcisim::detail {
 
+std::string clock_above_turbo_note(const std::string& key, const CpuSpec& cpu, double catalog_ghz) {
+  if (!(cpu.turbo_ghz > 0 && cpu.ghz > cpu.turbo_ghz)) return {};
+  char sustained[64] = "";
+  if (catalog_ghz > 0) std::snprintf(sustained, sizeof sustained, " (sustained all-core %g GHz)", catalog_ghz);
+  char note[320];
+  std::snprintf(note, sizeof note, "%s = %g exceeds the %g GHz one-core turbo of CPU '%s'%s: modelled at %g GHz",
+                key.c_str(), cpu.ghz, cpu.turbo_ghz, cpu.name.c_str(), sustained, cpu.ghz);
+  return note;
+}
+
 namespace {
 
 DriveSpec connect(const DeviceSpec& d, const std::string& connection, const HardwareCatalog& cat) {
@@ -123,6 +133,7 @@ HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat, std
     host.cpu.sockets = static_cast<int>(cpu.integer("sockets", host.cpu.sockets, 1, 8));
     host.cpu.cores_per_socket = static_cast<int>(cpu.integer("cores", host.cpu.cores_per_socket, 1, 256));
     host.cpu.threads_per_core = static_cast<int>(cpu.integer("threads_per_core", host.cpu.threads_per_core, 1, 8));
+    const double catalog_ghz = host.cpu.ghz;   // the model's sustained clock, before any override
     host.cpu.ghz = cpu.number("ghz", host.cpu.ghz);
     if (host.cpu.cores_per_socket == 0) cpu.fail("missing key 'cores' (or a catalog 'model')");
     if (!(host.cpu.ghz > 0)) {
@@ -132,13 +143,9 @@ HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat, std
                      typed ? cpu.node()["ghz"] : cpu.node());
     }
     // A clock above the catalog CPU's one-core turbo: modelled as asked, and said.
-    if (cpu.has("ghz") && host.cpu.turbo_ghz > 0 && host.cpu.ghz > host.cpu.turbo_ghz) {
-      char note[320];
-      std::snprintf(note, sizeof note,
-                    "%s = %g exceeds the %g GHz one-core turbo of CPU '%s' (sustained all-core %g GHz): modelled at %g GHz",
-                    cpu.key_path("ghz").c_str(), host.cpu.ghz, host.cpu.turbo_ghz, host.cpu.name.c_str(),
-                    cat.cpu(host.cpu.name).ghz, host.cpu.ghz);
-      notes.emplace_back(cpu.where(cpu.node()["ghz"]) + ": " + note);
+    if (cpu.has("ghz")) {
+      const std::string note = clock_above_turbo_note(cpu.key_path("ghz"), host.cpu, catalog_ghz);
+      if (!note.empty()) notes.push_back(cpu.where(cpu.node()["ghz"]) + ": " + note);
     }
   } else {
     h.fail("missing key 'cpu' ({cores, ghz} or {model})");

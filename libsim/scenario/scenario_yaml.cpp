@@ -425,12 +425,10 @@ Scenario from_specs(std::string name, ClusterSpec cluster, WorkloadSpec workload
   }
   for (std::size_t h = 0; h < s.cluster.hosts.size(); ++h) {
     const CpuSpec& cpu = s.cluster.hosts[h].cpu;
-    if (!(cpu.turbo_ghz > 0 && cpu.ghz > cpu.turbo_ghz)) continue;
-    std::snprintf(note, sizeof note, "hosts[%zu].cpu.ghz = %g exceeds the %g GHz one-core turbo of CPU '%s': modelled at %g GHz",
-                  h, cpu.ghz, cpu.turbo_ghz, cpu.name.c_str(), cpu.ghz);
     // Hosts alike are said once, at the first of them.
-    if (h == 0 || s.cluster.hosts[h - 1].cpu.name != cpu.name || s.cluster.hosts[h - 1].cpu.ghz != cpu.ghz)
-      s.warnings.emplace_back(note);
+    if (h > 0 && s.cluster.hosts[h - 1].cpu.name == cpu.name && s.cluster.hosts[h - 1].cpu.ghz == cpu.ghz) continue;
+    std::string turbo = detail::clock_above_turbo_note("hosts[" + std::to_string(h) + "].cpu.ghz", cpu);
+    if (!turbo.empty()) s.warnings.push_back(std::move(turbo));
   }
   return s;
 }

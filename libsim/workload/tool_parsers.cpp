@@ -167,6 +167,9 @@ WorkloadSpec parse_diskspd(std::string_view command_line) {
   if (w.iops_limit_per_vm > 0)
     w.iops_limit_per_vm = w.iops_limit_per_vm * threads * w.vmdks_per_vm / static_cast<double>(w.block.count());
   if (!have_size) w.vmdk_size = Bytes{std::int64_t{1} << 30};
+  // What ran before the measured window is DiskSpd's own warm-up (-W, 5 s by default), not
+  // HCIBench's half hour: the write buffers age by that much (workload_spec.hpp, history_s).
+  w.history_s = w.warmup_s;
   w.vms = 1;
   w.validate();
   return w;
@@ -179,6 +182,7 @@ WorkloadSpec parse_fio_options(std::string_view options) {
   int iodepth = 1, numjobs = 1;
   std::string rw = "read";
   double rwmixread = -1, percentage_random = -1;
+  double ramp_s = 0;   // fio's ramp_time: none unless given
   constexpr const char* kKeys = "bs, rw, rwmixread, rwmixwrite, percentage_random, iodepth, numjobs, size, "
                                 "runtime, ramp_time, buffer_compress_percentage, dedupe_percentage, rate_iops";
   for (std::string_view tok : split(options, " \t\n,")) {
@@ -198,7 +202,7 @@ WorkloadSpec parse_fio_options(std::string_view options) {
     else if (key == "numjobs") numjobs = integer(val, "fio numjobs", tok);
     else if (key == "size") w.vmdk_size = parse_size(val, "fio size");
     else if (key == "runtime") w.duration_s = number(val, "fio runtime", tok);
-    else if (key == "ramp_time") w.warmup_s = number(val, "fio ramp_time", tok);
+    else if (key == "ramp_time") w.warmup_s = ramp_s = number(val, "fio ramp_time", tok);
     else if (key == "buffer_compress_percentage") w.compress_pct = number(val, "fio buffer_compress_percentage", tok);
     else if (key == "dedupe_percentage") w.dedupe_pct = number(val, "fio dedupe_percentage", tok);
     else if (key == "rate_iops") w.iops_limit_per_vm = number(val, "fio rate_iops", tok);
@@ -215,6 +219,7 @@ WorkloadSpec parse_fio_options(std::string_view options) {
   if (rwmixread >= 0) w.read_pct = rwmixread;
   if (percentage_random >= 0) w.random_pct = percentage_random;
   w.outstanding_per_vmdk = iodepth * numjobs;
+  w.history_s = ramp_s;   // what ran before the window: the job's own ramp (workload_spec.hpp)
   w.validate();
   return w;
 }

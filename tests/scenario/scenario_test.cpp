@@ -134,6 +134,10 @@ TEST_CASE("each commented alternative of the example is accepted") {
     CHECK(s.workload.outstanding_per_vmdk == 16);
     CHECK(s.threads_per_vmdk == 4);
     CHECK(s.workload.duration_s == 30);   // the file's duration_s overrides -d60
+    // The buffers age by DiskSpd's -W15, whatever the simulated warm-up; history_s overrides.
+    CHECK(s.workload.warmup_s == 5);
+    CHECK(s.workload.history_s == 15);
+    CHECK(parse(t, {"workload.history_s=600"}).workload.history_s == 600);
   }
 }
 

@@ -47,6 +47,9 @@ TEST_CASE("DiskSpd command lines (seed 002's run)") {
   CHECK(d.block.count() == 8192);
   CHECK(d.random_pct == 100);
   CHECK(d.read_pct == 50);
+  // What ran before the window is DiskSpd's own warm-up, not HCIBench's half hour.
+  CHECK(d.history_s == 15);
+  CHECK(parse_diskspd("-b8k -t1 -o1").history_s == 5);   // DiskSpd's default -W5
   CHECK(parse_diskspd("-b64k -t1 -o1").random_pct == 0);   // sequential unless -r
   CHECK_THROWS_WITH(parse_diskspd("-d60 -x3"), Catch::Contains("'-x3'") && Catch::Contains("-b<size>"));
   CHECK_THROWS_WITH(parse_diskspd("-bfour"), Catch::Contains("DiskSpd -b"));
@@ -60,6 +63,14 @@ TEST_CASE("fio job options and the oltp32k preset") {
   CHECK(f.outstanding_per_vmdk == 8);
   CHECK(f.vmdk_size.count() == std::int64_t{10} << 30);
   CHECK(parse_fio_options("--bs=256k --rw=write --iodepth=1").read_pct == 0);
+  // What ran before the window: fio's ramp_time, none without one; HCIBench's names and the
+  // preset keep HCIBench's 1800 s.
+  CHECK(f.history_s == 0);
+  const WorkloadSpec r = parse_fio_options("bs=4k rw=randread ramp_time=30");
+  CHECK(r.history_s == 30);
+  CHECK(r.warmup_s == 30);
+  CHECK(parse_hcibench_name("fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads").history_s == 1800);
+  CHECK(preset("oltp32k").history_s == 1800);
   CHECK_THROWS_WITH(parse_fio_options("bs=4k rw=randomrw"), Catch::Contains("'randomrw'") && Catch::Contains("randrw"));
   CHECK_THROWS_WITH(parse_fio_options("blocksizes=4k"), Catch::Contains("'blocksizes'") && Catch::Contains("bs, rw"));
   const WorkloadSpec o = preset("oltp32k");

@@ -182,7 +182,7 @@ WorkloadSpec parse_fio_options(std::string_view options) {
   int iodepth = 1, numjobs = 1;
   std::string rw = "read";
   double rwmixread = -1, percentage_random = -1;
-  double ramp_s = 0;   // fio's ramp_time: none unless given
+  double ramp_s = -1;   // fio's ramp_time, when given
   constexpr const char* kKeys = "bs, rw, rwmixread, rwmixwrite, percentage_random, iodepth, numjobs, size, "
                                 "runtime, ramp_time, buffer_compress_percentage, dedupe_percentage, rate_iops";
   for (std::string_view tok : split(options, " \t\n,")) {
@@ -219,7 +219,9 @@ WorkloadSpec parse_fio_options(std::string_view options) {
   if (rwmixread >= 0) w.read_pct = rwmixread;
   if (percentage_random >= 0) w.random_pct = percentage_random;
   w.outstanding_per_vmdk = iodepth * numjobs;
-  w.history_s = ramp_s;   // what ran before the window: the job's own ramp (workload_spec.hpp)
+  // What ran before the window: the job's own ramp when it gives one (workload_spec.hpp);
+  // without one the default stays, so a fio group among others shares the run's history.
+  if (ramp_s >= 0) w.history_s = ramp_s;
   w.validate();
   return w;
 }

@@ -127,6 +127,7 @@ WorkloadSpec parse_diskspd(std::string_view command_line) {
   w.random_pct = 0;   // DiskSpd is sequential unless -r
   w.read_pct = 100;   // and read-only unless -w
   int threads = 1, outstanding = 2, targets = 0;
+  double warmup = 5;   // DiskSpd's default -W5
   bool have_size = false;
   constexpr const char* kFlags = "-b<size> -c<size> -d<s> -W<s> -C<s> -t<n> -o<n> -w<pct> -r[<align>] -s[<stride>] "
                                  "-L -Sh -Su -Sw -h -Z<size> -g<rate> and target paths";
@@ -141,7 +142,7 @@ WorkloadSpec parse_diskspd(std::string_view command_line) {
       case 'b': w.block = parse_size(arg, "DiskSpd -b (block size)"); break;
       case 'c': w.vmdk_size = parse_size(arg, "DiskSpd -c (file size)"); have_size = true; break;
       case 'd': w.duration_s = number(arg, "DiskSpd -d (duration s)", tok); break;
-      case 'W': w.warmup_s = number(arg, "DiskSpd -W (warm-up s)", tok); break;
+      case 'W': warmup = number(arg, "DiskSpd -W (warm-up s)", tok); break;
       case 'C': break;   // cool-down: not measured
       case 't': threads = integer(arg, "DiskSpd -t (threads per target)", tok); break;
       case 'o': outstanding = integer(arg, "DiskSpd -o (outstanding per thread)", tok); break;
@@ -169,7 +170,9 @@ WorkloadSpec parse_diskspd(std::string_view command_line) {
   if (!have_size) w.vmdk_size = Bytes{std::int64_t{1} << 30};
   // What ran before the measured window is DiskSpd's own warm-up (-W, 5 s by default), not
   // HCIBench's half hour: the write buffers age by that much (workload_spec.hpp, history_s).
-  w.history_s = w.warmup_s;
+  // -W0 keeps the default: a history of 0 would also drop the prepared start (empty buffers).
+  w.warmup_s = warmup;
+  if (warmup > 0) w.history_s = warmup;
   w.vms = 1;
   w.validate();
   return w;
@@ -220,8 +223,9 @@ WorkloadSpec parse_fio_options(std::string_view options) {
   if (percentage_random >= 0) w.random_pct = percentage_random;
   w.outstanding_per_vmdk = iodepth * numjobs;
   // What ran before the window: the job's own ramp when it gives one (workload_spec.hpp);
-  // without one the default stays, so a fio group among others shares the run's history.
-  if (ramp_s >= 0) w.history_s = ramp_s;
+  // without one the default stays.
+  // ramp_time=0 is fio's own default, so it keeps ours too (0 would drop the prepared start).
+  if (ramp_s > 0) w.history_s = ramp_s;
   w.validate();
   return w;
 }

@@ -50,6 +50,9 @@ TEST_CASE("DiskSpd command lines (seed 002's run)") {
   // What ran before the window is DiskSpd's own warm-up, not HCIBench's half hour.
   CHECK(d.history_s == 15);
   CHECK(parse_diskspd("-b8k -t1 -o1").history_s == 5);   // DiskSpd's default -W5
+  // No warm-up keeps the default history: 0 would also start from empty buffers.
+  CHECK(parse_diskspd("-b8k -t1 -o1 -W0").history_s == 1800);
+  CHECK(parse_diskspd("-b8k -t1 -o1 -W0").warmup_s == 0);
   CHECK(parse_diskspd("-b64k -t1 -o1").random_pct == 0);   // sequential unless -r
   CHECK_THROWS_WITH(parse_diskspd("-d60 -x3"), Catch::Contains("'-x3'") && Catch::Contains("-b<size>"));
   CHECK_THROWS_WITH(parse_diskspd("-bfour"), Catch::Contains("DiskSpd -b"));
@@ -69,6 +72,7 @@ TEST_CASE("fio job options and the oltp32k preset") {
   const WorkloadSpec r = parse_fio_options("bs=4k rw=randread ramp_time=30");
   CHECK(r.history_s == 30);
   CHECK(r.warmup_s == 30);
+  CHECK(parse_fio_options("bs=4k rw=randread ramp_time=0").history_s == 1800);   // fio's own default
   CHECK(parse_hcibench_name("fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads").history_s == 1800);
   CHECK(preset("oltp32k").history_s == 1800);
   CHECK_THROWS_WITH(parse_fio_options("bs=4k rw=randomrw"), Catch::Contains("'randomrw'") && Catch::Contains("randrw"));

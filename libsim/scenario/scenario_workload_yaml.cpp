@@ -197,9 +197,9 @@ void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s,
       throw;
     }
     for (const std::string& k : added) merged.remove(k);
-    // The buffers' history is the run's, like its length: a group's fio ramp_time does not
-    // set it (workload.history_s beside the groups does).
-    if (own_source && !w.has("history_s")) spec.history_s = WorkloadSpec{}.history_s;
+    // The buffers' history is the run's, like its length: no fio ramp_time sets it, the
+    // workload's or a group's (workload.history_s beside the groups does).
+    if (!w.has("history_s")) spec.history_s = WorkloadSpec{}.history_s;
     if (threads > 1 || spec.tool == WorkloadTool::diskspd)
       g.fail("a DiskSpd command line (its per-thread tables) runs alone; a group takes hcibench, fio, preset, easy_run or explicit keys");
     spec.name = g.has("name") ? g.text("name", "") : "group" + std::to_string(i + 1);

@@ -703,9 +703,13 @@ TEST_CASE("workload groups: sources, overrides, aliases and the base's keys (rev
   CHECK(s.groups[1].read_pct == 0);
   CHECK(s.groups[1].duration_s == Approx(0.3));   // the base's run keys win over fio's defaults
   // The buffers' history is the run's too: a group's ramp_time does not set it.
-  const Scenario ramp = parse(replace(base, "--iodepth=2", "--iodepth=2 --ramp_time=30"), {"workload.warmup_s=30"});
+  const Scenario ramp = parse(replace(base, "--iodepth=2", "--iodepth=2 --ramp_time=30"));
   CHECK(ramp.groups[1].history_s == 1800);
-  CHECK(parse(replace(base, "--iodepth=2", "--iodepth=2 --ramp_time=30"), {"workload.warmup_s=30", "workload.history_s=60"})
+  // ... nor the workload's own fio source, which groups without their own inherit.
+  const Scenario inherited = parse(replace(base, "  block_size: 8k\n", "  fio: \"bs=8k rw=randrw ramp_time=30\"\n"));
+  CHECK(inherited.groups[0].history_s == 1800);
+  CHECK(inherited.groups[1].history_s == 1800);
+  CHECK(parse(replace(base, "--iodepth=2", "--iodepth=2 --ramp_time=30"), {"workload.history_s=60"})
             .groups[1].history_s == 60);
   // A source's own run length that differs from the others' is an error, not ignored.
   CHECK_THROWS_WITH(parse(replace(replace(base, "  duration_s: 0.3\n", ""), "--iodepth=2", "--iodepth=2 --runtime=600")),

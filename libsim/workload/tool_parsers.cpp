@@ -61,6 +61,13 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
+// What ran before the measured window of a DiskSpd or fio run is the tool's own warm-up (-W,
+// ramp_time), not HCIBench's half hour: the write buffers age by that much (workload_spec.hpp,
+// history_s). None, or 0, keeps the default: a history of 0 would also drop the prepared start.
+void age_by_tool_warmup(WorkloadSpec& w, double tool_warmup_s) {
+  if (tool_warmup_s > 0) w.history_s = tool_warmup_s;
+}
+
 }  // namespace
 
 Bytes parse_size(std::string_view text, std::string_view what) {
@@ -168,11 +175,8 @@ WorkloadSpec parse_diskspd(std::string_view command_line) {
   if (w.iops_limit_per_vm > 0)
     w.iops_limit_per_vm = w.iops_limit_per_vm * threads * w.vmdks_per_vm / static_cast<double>(w.block.count());
   if (!have_size) w.vmdk_size = Bytes{std::int64_t{1} << 30};
-  // What ran before the measured window is DiskSpd's own warm-up (-W, 5 s by default), not
-  // HCIBench's half hour: the write buffers age by that much (workload_spec.hpp, history_s).
-  // -W0 keeps the default: a history of 0 would also drop the prepared start (empty buffers).
   w.warmup_s = warmup;
-  if (warmup > 0) w.history_s = warmup;
+  age_by_tool_warmup(w, warmup);
   w.vms = 1;
   w.validate();
   return w;
@@ -185,7 +189,7 @@ WorkloadSpec parse_fio_options(std::string_view options) {
   int iodepth = 1, numjobs = 1;
   std::string rw = "read";
   double rwmixread = -1, percentage_random = -1;
-  double ramp_s = -1;   // fio's ramp_time, when given
+  double ramp_s = 0;   // fio's ramp_time (its default: none)
   constexpr const char* kKeys = "bs, rw, rwmixread, rwmixwrite, percentage_random, iodepth, numjobs, size, "
                                 "runtime, ramp_time, buffer_compress_percentage, dedupe_percentage, rate_iops";
   for (std::string_view tok : split(options, " \t\n,")) {
@@ -222,10 +226,7 @@ WorkloadSpec parse_fio_options(std::string_view options) {
   if (rwmixread >= 0) w.read_pct = rwmixread;
   if (percentage_random >= 0) w.random_pct = percentage_random;
   w.outstanding_per_vmdk = iodepth * numjobs;
-  // What ran before the window: the job's own ramp when it gives one (workload_spec.hpp);
-  // without one the default stays.
-  // ramp_time=0 is fio's own default, so it keeps ours too (0 would drop the prepared start).
-  if (ramp_s > 0) w.history_s = ramp_s;
+  age_by_tool_warmup(w, ramp_s);
   w.validate();
   return w;
 }

@@ -53,8 +53,9 @@ struct WorkloadSpec {
   double auto_max_s = 600;
   // Seconds of this workload the cluster ran before the measured window (HCIBench: 1800 s of
   // warm-up after disk preparation; a DiskSpd command line: its -W warm-up when above 0;
-  // fio options: their ramp_time when above 0; workload groups: the run's). The simulated warm-up ages the OSA write buffers by that long,
-  // time-compressed (write_buffer.hpp "Aging"); 0 = start from empty buffers.
+  // fio options: their ramp_time when above 0; workload groups: the run's). The simulated
+  // warm-up ages the OSA write buffers by that long, time-compressed (write_buffer.hpp
+  // "Aging"); 0 = start from empty buffers.
   double history_s = 1800;
   double iops_limit_per_vm = 0;     // > 0: open loop, I/Os issued at this rate per VM
   double latency_target_ms = 0;     // > 0: raise outstanding I/O until p95 reaches it (HCIBench)

@@ -322,7 +322,7 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
       if (!e.has("count")) e.fail("count is missing: how many hosts the cluster has today, 1..63");
       q.existing_hosts = static_cast<int>(e.integer("count", 1, 1, 63));
       const YamlReader eh = e.child("host");
-      eh.expect_map({"cpu", "disk_groups", "pool"});
+      eh.expect_map({"cpu", "disk_groups", "pool", "memory_gb"});
       q.existing_yaml = flow(eh.node());
       if (!e.has("network"))
         e.fail("network is missing: the existing hosts' cluster.host.network (e.g. {nic: intel-x520-da1, speed_gbe: 10, "

@@ -373,7 +373,8 @@ std::string to_json(const RunResult& r) {
   for (std::size_t i = 0; i < r.hosts.size(); ++i) {
     os << (i ? ", " : "") << "{\"host\": " << json_string(r.hosts[i].host)
        << ", \"cpu_usage_pct\": " << num(r.hosts[i].cpu_usage_pct)
-       << ", \"cpu_utilization_pct\": " << num(r.hosts[i].cpu_utilization_pct) << ", \"cpu_cores_by_stage\": {";
+       << ", \"cpu_utilization_pct\": " << num(r.hosts[i].cpu_utilization_pct)
+       << ", \"client_cache_mb\": " << num(r.hosts[i].client_cache_mb) << ", \"cpu_cores_by_stage\": {";
     for (int st = 0; st < kCpuStages; ++st)
       os << (st ? ", " : "") << json_string(cpu_stage_name(static_cast<CpuStage>(st))) << ": "
          << num(r.hosts[i].stage_cores[static_cast<std::size_t>(st)]);
@@ -407,6 +408,7 @@ std::string to_json(const RunResult& r) {
      << "  \"cost\": " << cost_json(r.cost, r.capacity, r.result.iops) << ",\n"
      << "  \"device_ops\": {\"fg_reads\": " << r.counters.fg_device_reads << ", \"fg_writes\": " << r.counters.fg_device_writes
      << ", \"bg_reads\": " << r.counters.bg_device_reads << ", \"bg_writes\": " << r.counters.bg_device_writes << "},\n"
+     << "  \"client_cache_reads\": " << r.counters.client_cache_hits << ",\n"
      << "  \"network_bytes\": " << r.counters.fg_network_bytes + r.counters.bg_network_bytes << ",\n"
      << "  \"simulated_seconds\": " << num(r.simulated_seconds) << ",\n"
      << "  \"wall_seconds\": " << num(r.wall_seconds) << "\n"

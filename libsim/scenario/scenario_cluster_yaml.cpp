@@ -167,6 +167,12 @@ HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat, std
     }
   }
   if (h.has("pool")) host.pool = read_drive_list(h.child("pool"), cat);
+  // Memory, which sizes the DOM client cache (ClusterSpec::client_cache_mb_of); absent or 0:
+  // not stated.
+  host.memory_gb = h.number("memory_gb", 0);
+  if (!(host.memory_gb == 0 || (host.memory_gb >= 1 && host.memory_gb <= 65536)))
+    h.fail_value(h.key_path("memory_gb"), h.text("memory_gb", ""), "1 .. 65536 (GiB of memory per host), or 0: not stated",
+                 h.node()["memory_gb"]);
   return host;
 }
 
@@ -191,7 +197,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   out.client_cache_mb = c.number("client_cache_mb", out.client_cache_mb);
 
   const YamlReader h = c.child("host");
-  h.expect_map({"cpu", "network", "disk_groups", "pool"});
+  h.expect_map({"cpu", "network", "disk_groups", "pool", "memory_gb"});
   // Hosts that differ (an expansion of a newer generation): `hosts` of `host`, then each
   // cluster.more_hosts item's `count` of its own CPU and storage, on the cluster's network.
   std::vector<std::pair<long, HostSpec>> templates{{hosts, read_host_hardware(h, cat, notes)}};
@@ -203,7 +209,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     if (more.size() > 64) more.fail(std::to_string(more.size()) + " items; a cluster has at most 64 hosts");
     for (std::size_t i = 0; i < more.size(); ++i) {
       const YamlReader m = more.item(i);
-      m.expect_map({"count", "cpu", "disk_groups", "pool"});
+      m.expect_map({"count", "cpu", "disk_groups", "pool", "memory_gb"});
       const long count = m.integer("count", 0, 1, 64);
       if (count == 0) m.fail("missing key 'count' (1 to 64 hosts of this kind)");
       total += count;

@@ -505,6 +505,7 @@ cluster:
   architecture: osa
   host:
     cpu: {model: intel-core-i7-11700b}
+    memory_gb: 64                        # the write-up's 64 GB kit: a 262 MiB client cache
     network: {nic: intel-x520-da1, speed_gbe: 10, switch: ubiquiti-usw-aggregation}
     disk_groups:
       - cache: optane-p4800x-750gb

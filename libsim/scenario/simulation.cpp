@@ -371,7 +371,8 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   for (int h = 0; h < cluster.hosts(); ++h) {
     if (!cluster.host_up(h)) continue;
     const HostCpu& cpu = cluster.cpu(h);
-    r.hosts.push_back({scenario.cluster.hosts[static_cast<std::size_t>(h)].name, cpu.usage_pct(), cpu.utilization_pct(), -1});
+    r.hosts.push_back({scenario.cluster.hosts[static_cast<std::size_t>(h)].name, cpu.usage_pct(), cpu.utilization_pct(), -1,
+                       scenario.cluster.client_cache_mb_of(static_cast<std::size_t>(h))});
     for (int st = 0; st < kCpuStages; ++st)
       r.hosts.back().stage_cores[static_cast<std::size_t>(st)] =
           r.result.seconds > 0 ? cpu.stage_time(static_cast<CpuStage>(st)).seconds() / r.result.seconds : 0.0;

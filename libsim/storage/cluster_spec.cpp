@@ -44,6 +44,9 @@ void ClusterSpec::validate() const {
     } catch (const InvalidArgument& e) {
       reject(at + ".cpu", e.what());
     }
+    // The largest servers hold 24-32 TiB; 65536 GiB is far above any.
+    if (!(host.memory_gb == 0 || (host.memory_gb >= 1 && host.memory_gb <= 65536)))
+      reject(at + ".memory_gb", std::to_string(host.memory_gb) + "; expected 1 .. 65536 GiB, or 0 (not stated)");
     if (architecture == Architecture::esa) {
       if (!host.disk_groups.empty())
         reject(at + ".disk_groups", "ESA has no disk groups; list the host's NVMe devices under pool");
@@ -176,6 +179,11 @@ void ClusterSpec::validate() const {
   if (static_cast<int>(failed_hosts.size()) > tolerated)
     reject("failed_hosts", std::to_string(failed_hosts.size()) + " failed hosts; " + l.describe() + " keeps data available through at most " +
                                std::to_string(tolerated) + " (more would leave objects inaccessible)");
+}
+
+double ClusterSpec::client_cache_mb_of(std::size_t h) const {
+  const double memory_gb = hosts.at(h).memory_gb;
+  return memory_gb > 0 ? std::min(client_cache_mb, kClientCacheMemoryShare * memory_gb * 1024.0) : client_cache_mb;
 }
 
 Layout ClusterSpec::layout() const {

@@ -603,6 +603,38 @@ TEST_CASE("cluster.more_hosts adds hosts that differ: their own CPU and storage,
                     Catch::Contains("OSA has no storage pool"));
 }
 
+TEST_CASE("cluster.host.memory_gb sizes each host's client cache: 0.4 % of it, up to client_cache_mb") {
+  // VMware: the client cache takes "0.4 % up to 1GB of DRAM per host" (cluster_spec.hpp).
+  const Scenario unstated = parse(kExample);
+  CHECK(unstated.cluster.hosts[0].memory_gb == 0);
+  CHECK(unstated.cluster.client_cache_mb_of(0) == 1024);   // not stated: the rule's maximum
+  const std::string nuc = replace(kExample, "    cpu: {cores: 8, ghz: 3.2}\n", "    cpu: {cores: 8, ghz: 3.2}\n    memory_gb: 64\n");
+  const std::string more = "  more_hosts:\n    - count: 1\n      cpu: {cores: 16, ghz: 3.0}\n      memory_gb: 512\n"
+                           "      disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]\n";
+  const Scenario s = parse(replace(nuc, "policy: {raid: raid1", more + "policy: {raid: raid1"));
+  REQUIRE(s.cluster.hosts.size() == 5);
+  CHECK(s.cluster.hosts[0].memory_gb == 64);
+  CHECK(s.cluster.client_cache_mb_of(0) == Approx(262.144));    // 0.4 % of 64 GiB
+  CHECK(s.cluster.client_cache_mb_of(4) == 1024);               // 0.4 % of 512 GiB, capped at 1 GiB
+  const Scenario off = parse(nuc, {"cluster.client_cache_mb=0"});
+  CHECK(off.cluster.client_cache_mb_of(0) == 0);
+  // A run reports each host's cache and the reads it served.
+  const RunResult r = simulate(parse(nuc, {"workload.duration_s=0.2", "workload.warmup_s=0.05"}));
+  const std::string json = to_json(r);
+  CHECK_THAT(json, Catch::Contains("\"client_cache_mb\": 262.144") && Catch::Contains("\"client_cache_reads\": "));
+
+  // Bad input names the key and what is allowed.
+  for (const char* bad : {"0.5", "-64", "70000"})
+    CHECK_THROWS_WITH(parse(replace(nuc, "memory_gb: 64", std::string("memory_gb: ") + bad)),
+                      Catch::Contains("test.yaml:") && Catch::Contains("cluster.host.memory_gb = '" + std::string(bad) + "'") &&
+                          Catch::Contains("1 .. 65536 (GiB of memory per host), or 0: not stated"));
+  CHECK_THROWS_WITH(parse(replace(nuc, "memory_gb: 64", "memory_gb: lots")),
+                    Catch::Contains("cluster.host.memory_gb = 'lots'") && Catch::Contains("a number"));
+  ClusterSpec spec = s.cluster;
+  spec.hosts[1].memory_gb = 0.25;
+  CHECK_THROWS_WITH(spec.validate(), Catch::Contains("hosts[1] (esx02).memory_gb") && Catch::Contains("1 .. 65536 GiB"));
+}
+
 TEST_CASE("workload.groups run several workloads at once: results per group and in total") {
   const std::string base = std::string(kFourNucs) + R"(workload:
   duration_s: 0.4

@@ -432,6 +432,32 @@ TEST_CASE("the in-memory client cache serves reads in proportion to cache over w
   }
 }
 
+TEST_CASE("a host's memory sizes its client cache: 0.4 % of it serves that share of a working set") {
+  // Host 0 with 128 GiB: 0.004 x 128 GiB = 524 MiB of cache over a 2 GiB working set, 25.6 %
+  // of the reads; host 1 with its memory not stated keeps client_cache_mb (1 GiB), half of
+  // the same working set.
+  ClusterSpec spec = test::osa_cluster(3);
+  spec.client_cache_mb = 1024;
+  spec.hosts[0].memory_gb = 128;
+  Engine engine;
+  Recorder rec;
+  Cluster cluster(engine, spec, {}, 4, rec);
+  const std::int64_t ws = std::int64_t{2} << 30;
+  const int mine = cluster.add_object(0, Bytes{ws}, Bytes{ws});
+  const int theirs = cluster.add_object(1, Bytes{ws}, Bytes{ws});
+  RngStream rng(4, 0, "offsets");
+  for (int host : {0, 1}) {
+    const IoCounters before = cluster.counters();
+    for (std::uint64_t t = 0; t < 20000; ++t)
+      cluster.submit(t, host == 0 ? mine : theirs, host, IoOp::read, rng.below(static_cast<std::uint64_t>(ws / 4096)) * 4096,
+                     4_KiB);
+    engine.run();
+    const double hits = static_cast<double>(cluster.counters().client_cache_hits - before.client_cache_hits) / 20000;
+    INFO("host " << host);
+    CHECK(hits == Approx(host == 0 ? 0.256 : 0.5).margin(0.01));
+  }
+}
+
 TEST_CASE("OSA LSOM worlds: a disk group saturates at one component per world time, a second group adds up to 2x") {
   // 100 % reads, so every I/O is one component operation on one disk group. With one world
   // per disk group and 50 us of component work at 2.5 GHz (34.7 us on the Gold 6248R at its

@@ -15,6 +15,7 @@ struct HostResourceRow {
   double cpu_usage_pct = 0;         // HostCpu::usage_pct()
   double cpu_utilization_pct = 0;   // HostCpu::utilization_pct()
   double mem_usage_pct = -1;        // < 0: not modelled, printed as "-"
+  double client_cache_mb = 0;       // the DOM client cache (ClusterSpec::client_cache_mb_of)
   /// Where the CPU went: core-seconds per second of each stage (CpuStage order) charged in
   /// the measured window, at a thread's full speed (HostCpu::stage_time), LSOM worlds included.
   std::array<double, kCpuStages> stage_cores{};

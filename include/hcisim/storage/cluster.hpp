@@ -419,6 +419,7 @@ class Cluster final : public EventHandler,
   std::vector<std::vector<std::uint32_t>> pools_;         // ESA: device indices per host
   std::vector<Object> objects_;
   std::vector<double> client_working_set_;   // bytes addressed by the VMDKs of each host
+  std::vector<double> client_cache_bytes_;   // each host's DOM client cache (ClusterSpec::client_cache_mb_of)
   std::vector<Request> requests_;
   std::vector<std::uint32_t> free_requests_;
   std::vector<SubOp> subops_;

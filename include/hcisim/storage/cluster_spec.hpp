@@ -36,6 +36,9 @@ struct HostSpec {
   CpuSpec cpu;                          // sockets set here
   std::vector<DiskGroupSpec> disk_groups;   // OSA only, 1..5
   std::vector<DriveSpec> pool;              // ESA only: the host's NVMe devices
+  /// The host's memory in GiB (as DIMMs are counted: 64 for 64 GB); 0 = not stated. It sizes
+  /// the DOM client cache (ClusterSpec::client_cache_mb_of).
+  double memory_gb = 0;
 };
 
 /// OSA write buffer, destage and congestion parameters (section 1; "Model implications" 5).
@@ -149,12 +152,18 @@ struct ClusterSpec {
   /// (thread hand-offs, polling, completion paths), added once per I/O at the DOM client.
   /// A calibration parameter (data/calibration.yaml); 0 when uncalibrated.
   double stack_latency_us = 0;
-  /// The in-memory DOM client read cache of each host (vsan-model-facts.md sections 1-2: an
-  /// in-memory host cache, often quoted as 0.4 % of RAM up to 1 GB -- size UNCONFIRMED).
-  /// A read from a VM hits it with probability cache / (working set of that host's VMDKs).
-  /// ASSUMED (docs/accuracy.md, "Choices made with the data in view"): the rule's maximum,
-  /// which gives seed 002's 0.2 ms reads of a 128 MiB file; RAM is not modelled.
+  /// The in-memory DOM client read cache of each host: vSAN 6.2 and later use "0.4 % up to
+  /// 1GB of DRAM per host" (VMware, "The data locality discussion revisited, part 2",
+  /// Virtual Blocks blog, 2016-06). This is that maximum: a host whose memory_gb is stated
+  /// gets 0.4 % of its memory up to it, one whose memory is not stated gets all of it (the
+  /// rule's value from 250 GiB of memory up). 0 turns the cache off. A read from a VM hits
+  /// it with probability cache / (working set of that host's VMDKs).
   double client_cache_mb = 1024;
+  /// The share of a host's memory the client cache takes, up to client_cache_mb.
+  static constexpr double kClientCacheMemoryShare = 0.004;
+  /// Host h's client cache in MiB: min(0.4 % of its memory, client_cache_mb), or
+  /// client_cache_mb when its memory is not stated.
+  double client_cache_mb_of(std::size_t h) const;
   /// Hosts that are down (indices into `hosts`): the cluster runs degraded. Their components
   /// are absent (vsan-model-facts.md section 7): RAID-1 reads and writes use the surviving
   /// replicas; an erasure-coded read of a lost column reads k surviving units of its row

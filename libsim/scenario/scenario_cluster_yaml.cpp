@@ -170,7 +170,7 @@ HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat, std
   // Memory, which sizes the DOM client cache (ClusterSpec::client_cache_mb_of); absent or 0:
   // not stated.
   host.memory_gb = h.number("memory_gb", 0);
-  if (!(host.memory_gb == 0 || (host.memory_gb >= 1 && host.memory_gb <= 65536)))
+  if (!(host.memory_gb == 0 || (host.memory_gb >= 1 && host.memory_gb <= HostSpec::kMaxMemoryGb)))
     h.fail_value(h.key_path("memory_gb"), h.text("memory_gb", ""), "1 .. 65536 (GiB of memory per host), or 0: not stated",
                  h.node()["memory_gb"]);
   return host;
@@ -205,7 +205,8 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   if (c.has("more_hosts")) {
     const YamlReader more = c.child("more_hosts");
     if (!more.is_sequence() || more.size() == 0)
-      more.fail("expected a list of {count, cpu, disk_groups or pool}: hosts beyond cluster.hosts that differ from cluster.host");
+      more.fail("expected a list of {count, cpu, disk_groups or pool, memory_gb}: hosts beyond cluster.hosts that differ from "
+                "cluster.host");
     if (more.size() > 64) more.fail(std::to_string(more.size()) + " items; a cluster has at most 64 hosts");
     for (std::size_t i = 0; i < more.size(); ++i) {
       const YamlReader m = more.item(i);

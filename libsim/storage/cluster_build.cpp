@@ -48,7 +48,8 @@ Cluster::Cluster(Engine& engine, const ClusterSpec& spec, const DataProfile& dat
   if (spec_.architecture == Architecture::osa) build_osa();
   else build_esa();
   client_working_set_.assign(spec_.hosts.size(), 0.0);
-  for (std::size_t h = 0; h < spec_.hosts.size(); ++h) client_cache_bytes_.push_back(spec_.client_cache_mb_of(h) * 1048576.0);
+  client_cache_bytes_.resize(spec_.hosts.size());
+  for (std::size_t h = 0; h < spec_.hosts.size(); ++h) client_cache_bytes_[h] = spec_.client_cache_mb_of(h) * 1048576.0;
   down_.assign(spec_.hosts.size(), 0);
   for (int f : spec_.failed_hosts) down_[static_cast<std::size_t>(f)] = 1;
   degraded_ = !spec_.failed_hosts.empty();

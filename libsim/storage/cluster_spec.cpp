@@ -44,9 +44,8 @@ void ClusterSpec::validate() const {
     } catch (const InvalidArgument& e) {
       reject(at + ".cpu", e.what());
     }
-    // The largest servers hold 24-32 TiB; 65536 GiB is far above any.
-    if (!(host.memory_gb == 0 || (host.memory_gb >= 1 && host.memory_gb <= 65536)))
-      reject(at + ".memory_gb", std::to_string(host.memory_gb) + "; expected 1 .. 65536 GiB, or 0 (not stated)");
+    if (!(host.memory_gb == 0 || (host.memory_gb >= 1 && host.memory_gb <= HostSpec::kMaxMemoryGb)))
+      check::fail("cluster " + at + ".memory_gb", host.memory_gb, "1 .. 65536 GiB, or 0 (not stated)");
     if (architecture == Architecture::esa) {
       if (!host.disk_groups.empty())
         reject(at + ".disk_groups", "ESA has no disk groups; list the host's NVMe devices under pool");

@@ -39,6 +39,8 @@ struct HostSpec {
   /// The host's memory in GiB (as DIMMs are counted: 64 for 64 GB); 0 = not stated. It sizes
   /// the DOM client cache (ClusterSpec::client_cache_mb_of).
   double memory_gb = 0;
+  /// The most memory_gb may be: the largest servers hold 24-32 TiB, far below it.
+  static constexpr double kMaxMemoryGb = 65536;
 };
 
 /// OSA write buffer, destage and congestion parameters (section 1; "Model implications" 5).
@@ -152,9 +154,10 @@ struct ClusterSpec {
   /// (thread hand-offs, polling, completion paths), added once per I/O at the DOM client.
   /// A calibration parameter (data/calibration.yaml); 0 when uncalibrated.
   double stack_latency_us = 0;
-  /// The in-memory DOM client read cache of each host: vSAN 6.2 and later use "0.4 % up to
+  /// The in-memory DOM client read cache of each host: from vSAN 6.2 on it takes "0.4 % up to
   /// 1GB of DRAM per host" (VMware, "The data locality discussion revisited, part 2",
-  /// Virtual Blocks blog, 2016-06). This is that maximum: a host whose memory_gb is stated
+  /// Virtual Blocks blog, 2016-06); that later releases and ESA keep the rule is ASSUMED (no
+  /// later figure was found). This is that maximum: a host whose memory_gb is stated
   /// gets 0.4 % of its memory up to it, one whose memory is not stated gets all of it (the
   /// rule's value from 250 GiB of memory up). 0 turns the cache off. A read from a VM hits
   /// it with probability cache / (working set of that host's VMDKs).

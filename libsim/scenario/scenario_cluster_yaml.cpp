@@ -170,7 +170,7 @@ HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat, std
   // Memory, which sizes the DOM client cache (ClusterSpec::client_cache_mb_of); absent or 0:
   // not stated.
   host.memory_gb = h.number("memory_gb", 0);
-  if (!(host.memory_gb == 0 || (host.memory_gb >= 1 && host.memory_gb <= HostSpec::kMaxMemoryGb)))
+  if (!HostSpec::memory_gb_allowed(host.memory_gb))
     h.fail_value(h.key_path("memory_gb"), h.text("memory_gb", ""), "1 .. 65536 (GiB of memory per host), or 0: not stated",
                  h.node()["memory_gb"]);
   return host;

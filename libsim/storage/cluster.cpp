@@ -49,10 +49,10 @@ constexpr std::uint64_t kIndexMask = (std::uint64_t{1} << 56) - 1;
   const std::uint32_t idx = take_slot(requests_, free_requests_, r);
   ++counters_.submitted;
   (op == IoOp::read ? counters_.host_read_bytes : counters_.host_write_bytes) += size.count();
-  if (op == IoOp::read && client_cache_bytes_[static_cast<std::size_t>(client_host)] > 0) {
+  if (op == IoOp::read) {
     const double cache = client_cache_bytes_[static_cast<std::size_t>(client_host)];
     const double ws = client_working_set_[static_cast<std::size_t>(client_host)];
-    const double hit = ws > 0 ? std::min(1.0, cache / ws) : 0.0;
+    const double hit = cache > 0 && ws > 0 ? std::min(1.0, cache / ws) : 0.0;
     requests_[idx].cached = hit >= 1.0 || (hit > 0 && rng_.uniform01() < hit);
   }
 

@@ -44,7 +44,7 @@ void ClusterSpec::validate() const {
     } catch (const InvalidArgument& e) {
       reject(at + ".cpu", e.what());
     }
-    if (!(host.memory_gb == 0 || (host.memory_gb >= 1 && host.memory_gb <= HostSpec::kMaxMemoryGb)))
+    if (!HostSpec::memory_gb_allowed(host.memory_gb))
       check::fail("cluster " + at + ".memory_gb", host.memory_gb, "1 .. 65536 GiB, or 0 (not stated)");
     if (architecture == Architecture::esa) {
       if (!host.disk_groups.empty())

@@ -39,8 +39,8 @@ struct HostSpec {
   /// The host's memory in GiB (as DIMMs are counted: 64 for 64 GB); 0 = not stated. It sizes
   /// the DOM client cache (ClusterSpec::client_cache_mb_of).
   double memory_gb = 0;
-  /// The most memory_gb may be: the largest servers hold 24-32 TiB, far below it.
-  static constexpr double kMaxMemoryGb = 65536;
+  /// memory_gb's rule: 0 (not stated) or 1 .. 65536 GiB (the largest servers hold 24-32 TiB).
+  static constexpr bool memory_gb_allowed(double gb) { return gb == 0 || (gb >= 1 && gb <= 65536); }
 };
 
 /// OSA write buffer, destage and congestion parameters (section 1; "Model implications" 5).

@@ -1,14 +1,10 @@
-// Levenberg-Marquardt fit of calibration parameters (fit.hpp). Marquardt's damping on the
-// diagonal of J^T J, lambda divided by 3 on success and multiplied by 4 on failure; bounds
-// by clamping, a parameter on a bound held there while the gradient points out of the range
-// (an active set); parameters with a positive lower bound are fitted in log space.
+// Fitting calibration parameters to the measurements (fit.hpp): the residuals are the fitted
+// rows' log errors, minimised by the bounded Levenberg-Marquardt of least_squares.hpp.
 #include "hcisim/calib/fit.hpp"
 
-#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <vector>
 
 #include "hcisim/core/check.hpp"
@@ -28,250 +24,83 @@ double residual(const Prediction& p) {
   return (p.predicted - p.m.value) / std::max(1e-12, std::fabs(p.m.value));
 }
 
-namespace {
-
-// The first pass of a Huber fit uses this threshold (a log error of 3 %, about the spread of
-// a short fitting run): rows further off count about linearly, so the pass is close to least
-// absolute deviations, which a few rows far off cannot pull the way they pull least squares,
-// while rows within it count as squares, which keeps the Levenberg-Marquardt steps well
-// conditioned where exact absolute deviations (weights 1 / |r|) crawl near rows fitted exactly.
-constexpr double kFirstPassK = 0.03;
-
-// Huber's threshold from the first pass's residuals: 1.345 (95 % efficiency at the normal)
-// times the MAD estimate of sigma (1.4826 x median |r|), never below the first pass's own.
-double huber_scale(const Eigen::VectorXd& r) {
-  std::vector<double> a(static_cast<std::size_t>(r.size()));
-  for (Eigen::Index i = 0; i < r.size(); ++i) a[static_cast<std::size_t>(i)] = std::fabs(r[i]);
-  std::nth_element(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(a.size() / 2), a.end());
-  return std::max(kFirstPassK, 1.345 * 1.4826 * a[a.size() / 2]);
-}
-
-struct Space {
-  std::vector<CalibrationParameter*> params;
-  std::vector<bool> log_scale;
-  // Internal coordinate <-> parameter value.
-  double to_value(std::size_t j, double x) const {
-    const CalibrationParameter& p = *params[j];
-    const double v = log_scale[j] ? std::exp(x) : x;
-    return std::min(p.max, std::max(p.min, v));
-  }
-  double to_x(std::size_t j, double v) const { return log_scale[j] ? std::log(v) : v; }
-  // The finite-difference step: forward, or backward where a forward step would leave the
-  // range. A forward step from a parameter on its upper bound is clamped back onto the bound,
-  // which gave a zero Jacobian column: the fit could never move the parameter back inside,
-  // and cross-validation's reset_uninformed took it for a parameter no row responds to.
-  // In a range narrower than a step both directions leave it; the step then goes toward the
-  // bound with more room, so that the clamped step is not zero.
-  double step(std::size_t j, double x) const {
-    const CalibrationParameter& p = *params[j];
-    const double h = log_scale[j] ? 0.05 : std::max(0.02 * std::fabs(x), 0.01 * (p.max - p.min));
-    const double ahead = log_scale[j] ? std::exp(x + h) : x + h;
-    const double behind = log_scale[j] ? std::exp(x - h) : x - h;
-    if (ahead <= p.max) return h;
-    if (behind >= p.min) return -h;
-    const double v = to_value(j, x);
-    return p.max - v >= v - p.min ? h : -h;
-  }
-};
-
-}  // namespace
-
 FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog, const FitOptions& options,
               const std::function<void(const std::string&)>& log) {
   FitResult out;
   Calibration cal = catalog.calibration();
-  Space space;
+  std::vector<CalibrationParameter*> fitted;
+  std::vector<BoundedParameter> bounded;
+  std::vector<double> start;
   for (const auto& name : options.parameters) {
     CalibrationParameter* found = nullptr;
     for (auto& p : cal.parameters())
       if (p.name == name) found = &p;
     if (!found) throw InvalidArgument("calibrate: unknown parameter '" + name + "'");
-    space.params.push_back(found);
-    space.log_scale.push_back(found->min > 0);
+    fitted.push_back(found);
+    bounded.push_back({found->name, found->min, found->max, found->min > 0});
+    // A starting value outside the range (a catalog fitted for wider bounds) starts on the bound.
+    const double v = std::clamp(found->fitted, found->min, found->max);
+    if (v != found->fitted && log) {
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "%s starts at %g, its bound: the catalog's value %g is outside [%g, %g]",
+                    found->name.c_str(), v, found->fitted, found->min, found->max);
+      log(buf);
+    }
+    start.push_back(v);
   }
-  const std::size_t np = space.params.size();
-  HardwareCatalog work = catalog;
+  const std::size_t np = fitted.size();
 
-  auto evaluate_at = [&](const Eigen::VectorXd& x, AccuracyReport* report) {
-    for (std::size_t j = 0; j < np; ++j) space.params[j]->fitted = space.to_value(j, x[static_cast<Eigen::Index>(j)]);
+  // The residuals: every fitted row of the measured scenarios, run with the catalog's
+  // calibration and these values (the same scenarios and seeds at every point).
+  HardwareCatalog work = catalog;
+  bool before_kept = false;
+  const ResidualFunction residuals = [&](const std::vector<double>& values, bool keep) {
+    for (std::size_t j = 0; j < np; ++j) fitted[j]->fitted = values[j];
     work.set_calibration(cal);
     AccuracyReport rep = evaluate(measurements, work, options.accuracy);
-    ++out.evaluations;
     std::vector<double> r;
     for (const Prediction& p : rep.rows)
       if (fitted_row(p)) r.push_back(residual(p));
-    if (report) *report = std::move(rep);
-    Eigen::VectorXd v(static_cast<Eigen::Index>(r.size()));
-    for (std::size_t i = 0; i < r.size(); ++i) v[static_cast<Eigen::Index>(i)] = r[i];
-    return v;
+    if (keep) (before_kept ? out.after : out.before) = std::move(rep);
+    before_kept = before_kept || keep;
+    return r;
   };
+  MinimizeOptions mo;
+  mo.max_iterations = options.max_iterations;
+  mo.loss = options.loss;
+  mo.starts = options.starts;
+  const MinimizeResult m = minimize(bounded, start, residuals, mo, log);
+  out.rows = static_cast<int>(m.residuals.size());
+  out.rms_before = m.rms_before;
+  out.rms_after = m.rms_after;
+  out.huber_k = m.huber_k;
+  out.iterations = m.iterations;
+  out.steps = m.steps;
+  out.evaluations = m.evaluations;
+  out.best_start = m.best_start;
+  out.starts = m.starts;
 
-  Eigen::VectorXd x(static_cast<Eigen::Index>(np));
-  // A starting value outside the range (a catalog fitted for wider bounds) starts on the bound.
+  // Values and standard errors at the optimum (for Huber: of the last weighted least-squares
+  // problem, the usual IRLS approximation).
   for (std::size_t j = 0; j < np; ++j) {
-    const CalibrationParameter& p = *space.params[j];
-    const double start = std::clamp(p.fitted, p.min, p.max);
-    if (start != p.fitted && log) {
-      char buf[200];
-      std::snprintf(buf, sizeof buf, "%s starts at %g, its bound: the catalog's value %g is outside [%g, %g]",
-                    p.name.c_str(), start, p.fitted, p.min, p.max);
-      log(buf);
-    }
-    x[static_cast<Eigen::Index>(j)] = space.to_x(j, start);
-  }
-  Eigen::VectorXd r = evaluate_at(x, &out.before);
-  out.rows = static_cast<int>(r.size());
-  if (out.rows <= static_cast<int>(np))
-    throw InvalidArgument("calibrate: " + std::to_string(out.rows) + " fitted rows for " + std::to_string(np) +
-                          " parameters; need more rows than parameters");
-  out.rms_before = std::sqrt(r.squaredNorm() / static_cast<double>(r.size()));
-  // IRLS weights (fit.hpp), frozen within an iteration: all 1 for least squares, Huber's
-  // w = min(1, k / |r|) for a Huber fit (k 0 until its first pass sets it).
-  Eigen::VectorXd w = Eigen::VectorXd::Ones(r.size());
-  double huber_k = 0;
-  auto reweight = [&]() {
-    if (huber_k > 0)
-      for (Eigen::Index i = 0; i < r.size(); ++i) w[i] = std::min(1.0, huber_k / std::max(std::fabs(r[i]), 1e-300));
-  };
-  auto weighted_cost = [&](const Eigen::VectorXd& res) { return (w.array() * res.array().square()).sum(); };
-  double lambda = 1e-2;
-  Eigen::MatrixXd J(r.size(), static_cast<Eigen::Index>(np));
-  auto jacobian = [&]() {
-    for (std::size_t j = 0; j < np; ++j) {
-      Eigen::VectorXd xh = x;
-      const double h = space.step(j, x[static_cast<Eigen::Index>(j)]);
-      xh[static_cast<Eigen::Index>(j)] += h;
-      // The step actually evaluated (evaluate_at clamps into the range): in a range narrower
-      // than a step, h would overstate it; no step at all leaves a zero column.
-      const auto jj = static_cast<Eigen::Index>(j);
-      const double dx = space.to_x(j, space.to_value(j, xh[jj])) - x[jj];
-      if (dx == 0) {
-        J.col(jj).setZero();
-        continue;
-      }
-      const Eigen::VectorXd rh = evaluate_at(xh, nullptr);
-      if (rh.size() != r.size())
-        throw InvalidArgument("calibrate: a finite-difference step of '" + space.params[j]->name +
-                              "' made a measured scenario fail; narrow its bounds");
-      J.col(jj) = (rh - r) / dx;
-    }
-  };
-  // Levenberg-Marquardt on the weighted problem of the current stage. Each iteration freezes
-  // the weights at the current residuals; a trial point is taken only if it lowers the
-  // weighted cost, which for Huber's loss at the pass's own k also lowers that loss (the
-  // weighted square majorises it at the current residuals: Holland & Welsch 1977).
-  auto descend = [&](const char* name) {
-    for (int it = 0; it < options.max_iterations; ++it) {
-      reweight();
-      double cost = weighted_cost(r);
-      jacobian();
-      const Eigen::MatrixXd Jw = w.array().sqrt().matrix().asDiagonal() * J;
-      Eigen::MatrixXd A = Jw.transpose() * Jw;
-      Eigen::VectorXd g = Jw.transpose() * (w.array().sqrt() * r.array()).matrix();
-      // A parameter on a bound whose descent direction (-g) points out of the range is held
-      // there for this step (the active set of a bound-constrained least-squares problem):
-      // solving for it too and then clamping it back would also distort every other
-      // parameter's step, and a step that changes nothing but the clamped parameter is never
-      // an improvement, so the fit would stall.
-      for (std::size_t j = 0; j < np; ++j) {
-        const auto jj = static_cast<Eigen::Index>(j);
-        const CalibrationParameter& p = *space.params[j];
-        const double v = space.to_value(j, x[jj]);
-        const double tol = 1e-9 * std::max(std::fabs(p.max), std::fabs(p.min));
-        if ((v >= p.max - tol && g[jj] < 0) || (v <= p.min + tol && g[jj] > 0)) {
-          A.row(jj).setZero();
-          A.col(jj).setZero();
-          A(jj, jj) = 1;
-          g[jj] = 0;
-        }
-      }
-      bool improved = false;
-      for (int tries = 0; tries < 6 && !improved; ++tries) {
-        Eigen::MatrixXd damped = A;
-        for (Eigen::Index j = 0; j < A.rows(); ++j) damped(j, j) += lambda * std::max(A(j, j), 1e-9);
-        const Eigen::VectorXd delta = damped.ldlt().solve(-g);
-        Eigen::VectorXd xn = x + delta;
-        for (std::size_t j = 0; j < np; ++j)
-          xn[static_cast<Eigen::Index>(j)] = space.to_x(j, space.to_value(j, xn[static_cast<Eigen::Index>(j)]));
-        Eigen::VectorXd rn;
-        try {
-          rn = evaluate_at(xn, nullptr);
-        } catch (const InvalidArgument&) {
-          rn.resize(0);   // every scenario failed at this trial point (accuracy.cpp): reject it
-        }
-        // A trial point where a row drops out (its scenario failed) is not comparable: reject it.
-        const double cn = rn.size() == r.size() ? weighted_cost(rn) : std::numeric_limits<double>::infinity();
-        if (cn < cost) {
-          x = xn;
-          r = rn;
-          lambda = std::max(lambda / 3, 1e-7);
-          const double gain = cost - cn;
-          cost = cn;
-          improved = true;
-          ++out.steps;
-          if (log) {
-            char buf[200];
-            std::snprintf(buf, sizeof buf, "%s iteration %d: rms log error %.4f, weighted cost %.4f (lambda %.2g)",
-                          name, it + 1, std::sqrt(r.squaredNorm() / static_cast<double>(r.size())), cost, lambda);
-            log(buf);
-          }
-          if (gain < 1e-6 * cost) it = options.max_iterations;   // converged
-        } else {
-          lambda *= 4;
-        }
-      }
-      ++out.iterations;
-      if (!improved) break;
-    }
-  };
-  if (options.loss == FitLoss::huber) {
-    // Huber's threshold is taken from the residuals of a first pass near least absolute
-    // deviations and then held (fit.hpp).
-    huber_k = kFirstPassK;
-    char first[64];
-    std::snprintf(first, sizeof first, "Huber first pass (k %.2g)", kFirstPassK);
-    descend(first);
-    huber_k = huber_scale(r);
-    out.huber_k = huber_k;
-    if (log) {
-      char buf[120];
-      std::snprintf(buf, sizeof buf, "Huber threshold k = %.4f (log error), from the first pass's residuals", huber_k);
-      log(buf);
-    }
-    lambda = 1e-2;
-  }
-  descend(options.loss == FitLoss::huber ? "Huber" : "least squares");
-  // Final state, Jacobian at the optimum and standard errors (for Huber: of the last
-  // weighted least-squares problem, the usual IRLS approximation).
-  r = evaluate_at(x, &out.after);
-  reweight();
-  jacobian();
-  const Eigen::MatrixXd Jw = w.array().sqrt().matrix().asDiagonal() * J;
-  const double dof = std::max(1.0, static_cast<double>(r.size()) - static_cast<double>(np));
-  const double s2 = weighted_cost(r) / dof;
-  const Eigen::MatrixXd cov = s2 * (Jw.transpose() * Jw).completeOrthogonalDecomposition().pseudoInverse();
-  for (std::size_t j = 0; j < np; ++j) {
-    const auto jj = static_cast<Eigen::Index>(j);
-    const double value = space.to_value(j, x[jj]);
-    const double sd_x = std::sqrt(std::max(0.0, cov(jj, jj)));
-    space.params[j]->fitted = value;
-    space.params[j]->stderr_value = space.log_scale[j] ? value * sd_x : sd_x;   // delta method for log space
+    const double value = m.values[j];
+    const double sd_x = std::sqrt(std::max(0.0, m.cov(j, j)));
+    fitted[j]->fitted = value;
+    fitted[j]->stderr_value = bounded[j].log_scale ? value * sd_x : sd_x;   // delta method for log space
     // No fitted row responds to it (common random numbers make that exact): not informed.
-    if (options.reset_uninformed && J.col(jj).isZero(0.0)) {
-      space.params[j]->fitted = space.params[j]->default_value;
-      space.params[j]->stderr_value = 0;
+    if (options.reset_uninformed && m.unresponsive[j]) {
+      fitted[j]->fitted = fitted[j]->default_value;
+      fitted[j]->stderr_value = 0;
     }
   }
   // The estimates' correlations (from the same covariance), for answers' calibration ranges.
-  for (std::size_t j = 0; j < np; ++j) cal.clear_correlations(space.params[j]->name);
+  for (std::size_t j = 0; j < np; ++j) cal.clear_correlations(fitted[j]->name);
   for (std::size_t j = 0; j < np; ++j)
     for (std::size_t k = j + 1; k < np; ++k) {
-      const auto jj = static_cast<Eigen::Index>(j), kk = static_cast<Eigen::Index>(k);
-      if (space.params[j]->stderr_value <= 0 || space.params[k]->stderr_value <= 0) continue;
-      const double rho = cov(jj, kk) / std::sqrt(cov(jj, jj) * cov(kk, kk));
-      if (std::isfinite(rho)) cal.set_correlation(space.params[j]->name, space.params[k]->name, std::clamp(rho, -1.0, 1.0));
+      if (fitted[j]->stderr_value <= 0 || fitted[k]->stderr_value <= 0) continue;
+      const double rho = m.cov(j, k) / std::sqrt(m.cov(j, j) * m.cov(k, k));
+      if (std::isfinite(rho)) cal.set_correlation(fitted[j]->name, fitted[k]->name, std::clamp(rho, -1.0, 1.0));
     }
-  out.rms_after = std::sqrt(r.squaredNorm() / static_cast<double>(r.size()));
   out.calibration = cal;
   return out;
 }

@@ -62,7 +62,8 @@ usage:
       gives every point and the knee a range over N pilots, as run --range
   hcisim validate FILE [--set KEY=VALUE]...
       check a scenario file without running it
-  hcisim accuracy [--all] [--cv] [--seeds 000,003] [--replications N] [--set KEY=VALUE]... [--jobs N]
+  hcisim accuracy [--all] [--cv [--loss ...] [--starts N]] [--seeds 000,003] [--replications N] [--set KEY=VALUE]...
+                  [--jobs N]
       run every scenario of data/measurements.csv with data/calibration.yaml and print
       measured vs predicted with errors (--all also lists rows not predicted, and why);
       --cv adds leave-one-seed-out cross-validation (one fit per seed, on 1 s runs; every
@@ -70,13 +71,16 @@ usage:
       --replications N (2..100) predicts each row as the mean over scenario seeds 1..N and
       adds the lowest and highest prediction (placement and every random choice vary);
       1, the default, runs each scenario with its own seed
-  hcisim calibrate [--params P1,P2,...] [--iterations N] [--loss least-squares|huber] [--out FILE]
-                   [--seeds ...] [--replications N] [--set ...]
+  hcisim calibrate [--params P1,P2,...] [--iterations N] [--loss least-squares|huber] [--starts N]
+                   [--out FILE] [--seeds ...] [--replications N] [--set ...]
       fit the calibration parameters to data/measurements.csv (Levenberg-Marquardt on log
       errors, 1 s runs unless --set says otherwise), print before/after and write FILE
       (default data/calibration.yaml); --loss huber counts large errors linearly (rows the
-      model cannot represent pull less); accuracy --cv takes --loss too; --replications N
-      fits the mean over placement seeds 1..N, as accuracy --replications N scores it
+      model cannot represent pull less); --starts N (1..20) also starts from N - 1 points
+      spread over the ranges and goes on from the one whose first pass ends lowest (each
+      start costs about one pass); accuracy --cv takes --loss and --starts too;
+      --replications N fits the mean over placement seeds 1..N, as accuracy --replications
+      N scores it
   hcisim --help
 
 options:
@@ -183,6 +187,8 @@ Args parse_args(int argc, char** argv) {
     } else if (arg == "--iterations") {
       a.iterations = int_value("--iterations", 0, 100);
       a.iterations_given = true;
+    } else if (arg == "--starts") {
+      a.starts = int_value("--starts", 1, 20);
     } else if (arg == "--loss") {
       const std::string v = value("--loss");
       if (v == "huber") a.loss = FitLoss::huber;
@@ -206,7 +212,7 @@ Args parse_args(int argc, char** argv) {
     } else if (!arg.empty() && arg[0] == '-') {
       usage_error("unknown option '" + arg +
                   "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --cv, --seeds, --params, "
-                  "--iterations, --loss, --replications, --mean-ms, --p95-ms, --p99-ms, --prices, --check, --range, --no-prune, "
+                  "--iterations, --loss, --starts, --replications, --mean-ms, --p95-ms, --p99-ms, --prices, --check, --range, --no-prune, "
                   "--help");
     } else {
       a.files.push_back(arg);
@@ -248,6 +254,7 @@ Args parse_args(int argc, char** argv) {
       {!a.params.empty(), "--params", {"calibrate"}},
       {a.iterations_given, "--iterations", {"calibrate"}},
       {a.loss != FitLoss::least_squares && !(a.command == "accuracy" && a.cv), "--loss", {"calibrate", "accuracy --cv"}},
+      {a.starts != 1 && !(a.command == "accuracy" && a.cv), "--starts", {"calibrate", "accuracy --cv"}},
       {a.replications != 1 && !(a.range && (a.command == "knee" || a.command == "curve" || a.command == "size")),
        "--replications", {"accuracy", "calibrate", "run", "compare", "sweep", "knee --range", "curve --range", "size --range"}},
       {a.json || a.csv, "--json/--csv", {"run", "compare", "capacity", "knee", "size", "curve"}},

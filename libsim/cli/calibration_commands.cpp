@@ -38,6 +38,7 @@ int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
   if (a.cv) {
     FitOptions f;
     f.loss = a.loss;
+    f.starts = a.starts;
     f.accuracy = measurement_runs(a, kFitRunOverrides);
     if (a.seeds.empty()) f.accuracy.only_seeds = kInSampleSeeds;   // seeds 001 and 002 stay out of sample
     const AccuracyReport cv = cross_validate(measurements, cat, f, a.sets, [&](const std::string& line) {
@@ -57,6 +58,7 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
   if (!a.params.empty()) o.parameters = a.params;
   o.max_iterations = a.iterations;
   o.loss = a.loss;
+  o.starts = a.starts;
   o.accuracy = measurement_runs(a, kFitRunOverrides);
   // --replications N fits the mean over placement seeds 1..N, the prediction `accuracy
   // --replications N` scores (one placement can put a run on or off a congestion cliff).
@@ -72,13 +74,35 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
     std::printf("evaluated %d rows with %zu parameters at their starting values (--iterations 0: no step tried): "
                 "rms log error %.4f (%d runs of all scenarios)\n\n",
                 f.rows, o.parameters.size(), f.rms_after, f.evaluations);
-  else if (f.steps == 0)
+  else if (f.steps == 0 && f.best_start == 0)
     std::printf("fitted %d rows with %zu parameters: rms log error %.4f; no trial step lowered it, so the starting "
                 "values stay (a local optimum within the ranges; %d runs of all scenarios)\n\n",
                 f.rows, o.parameters.size(), f.rms_after, f.evaluations);
   else
     std::printf("fitted %d rows with %zu parameters: rms log error %.4f -> %.4f (%d steps, %d runs of all scenarios)\n\n",
                 f.rows, o.parameters.size(), f.rms_before, f.rms_after, f.steps, f.evaluations);
+  if (f.starts.size() > 1) {
+    // Each start's first pass: where it began and ended, and its loss (the one all share).
+    std::printf("starts (first pass; the fit went on from start %zu):\n%-6s %10s %8s", f.best_start + 1, "start",
+                "loss", "rms");
+    for (const auto& name : o.parameters) std::printf(" %24s", name.c_str());
+    std::printf("\n");
+    for (std::size_t s = 0; s < f.starts.size(); ++s) {
+      const StartResult& st = f.starts[s];
+      if (st.failed) {
+        std::printf("%-6zu %10s %8s  a measured scenario failed from this start\n", s + 1, "-", "-");
+        continue;
+      }
+      std::printf("%-6zu %10.5f %8.4f", s + 1, st.loss, st.rms);
+      for (std::size_t j = 0; j < st.end.size(); ++j) {
+        char cell[64];
+        std::snprintf(cell, sizeof cell, "%.4g -> %.4g", st.start[j], st.end[j]);
+        std::printf(" %24s", cell);
+      }
+      std::printf("\n");
+    }
+    std::printf("\n");
+  }
   std::printf("%-24s %12s %12s %12s %21s\n", "parameter", "default", "fitted", "stderr", "range");
   Calibration out = f.calibration;
   for (auto& p : out.parameters()) {
@@ -91,6 +115,7 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
         // The command that made the fit, so the file says how to repeat it.
         std::string command = "hcisim calibrate";
         if (a.loss == FitLoss::huber) command += " --loss huber";
+        if (a.starts != 1) command += " --starts " + std::to_string(a.starts);
         if (a.replications != 1) command += " --replications " + std::to_string(a.replications);
         for (const auto& s : a.sets) command += " --set " + s;
         std::string seeds;

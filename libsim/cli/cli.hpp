@@ -42,6 +42,7 @@ struct Args {
   int iterations = 12;
   bool iterations_given = false;
   FitLoss loss = FitLoss::least_squares;
+  int starts = 1;                             // calibrate / accuracy --cv: fit starts (least_squares.hpp)
   int replications = 1;
   bool out_given = false;
   int knee_targets = 0;                       // --mean-ms, --p95-ms, --p99-ms given

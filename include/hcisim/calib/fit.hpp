@@ -1,6 +1,6 @@
-// Fitting the calibration parameters to the measurements: Levenberg-Marquardt (Eigen) on
-// log errors, with a forward finite-difference Jacobian (backward where a forward step
-// would leave the range). Bounds: a parameter on a bound is held there while the gradient
+// Fitting the calibration parameters to the measurements: Levenberg-Marquardt (Eigen,
+// least_squares.hpp) on log errors, with a forward finite-difference Jacobian (backward where
+// a forward step would leave the range), from one start or several (FitOptions::starts). Bounds: a parameter on a bound is held there while the gradient
 // points out of the range (an active set); its standard error still comes from its
 // one-sided Jacobian column, so a parameter that ends on a bound is reported with the
 // spread the data would allow it inside the range (answer ranges move it inward, toward
@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "hcisim/calib/accuracy.hpp"
+#include "hcisim/calib/least_squares.hpp"
 #include "hcisim/scenario/calibration.hpp"
 
 namespace hcisim {
@@ -46,8 +47,6 @@ inline const std::vector<std::string> kFitRunOverrides = {"workload.duration_s=1
 /// only USB bridge) each alone inform one parameter, which is set from its source instead,
 /// so both are predicted out of sample.
 inline const std::vector<std::string> kInSampleSeeds = {"000", "003", "004"};
-
-enum class FitLoss { least_squares, huber };
 
 struct FitOptions {
   // Parameters that several seeds inform (congestion_delay_a_us: the 256K runs of seeds 000
@@ -62,6 +61,9 @@ struct FitOptions {
   // Return a parameter that no fitted row responds to at its default (used by
   // cross-validation, so a value fitted on the held-out seed is not carried into its test).
   bool reset_uninformed = false;
+  // 1: from the catalog's calibration only; N: also from N - 1 Halton points over the ranges,
+  // going on from the start whose first pass ends lowest (least_squares.hpp).
+  int starts = 1;
 };
 
 struct FitResult {
@@ -72,8 +74,10 @@ struct FitResult {
   int iterations = 0;
   int steps = 0;                     // iterations whose step lowered the cost (0 with max_iterations > 0:
                                      // no trial step from the start lowered it)
-  int evaluations = 0;
+  int evaluations = 0;               // over every start
   int rows = 0;
+  std::size_t best_start = 0;        // the start the fit went on from (0: the catalog's calibration)
+  std::vector<StartResult> starts;   // where each start's first pass began and ended
   AccuracyReport before;
   AccuracyReport after;
 };

@@ -33,7 +33,7 @@ TEST_CASE("the Halton starts are the radical inverses in the first primes") {
   CHECK_THROWS_AS(halton(1, 16), InvalidArgument);
 }
 
-TEST_CASE("one start ends in its own basin; several starts find the lower one") {
+TEST_CASE("one start ends in its own basin, several starts find the lower one") {
   MinimizeOptions o;
   const MinimizeResult one = minimize(kLine, {0.5}, two_basins, o);
   INFO("one start: x " << one.values[0] << ", rms " << one.rms_after);

@@ -36,6 +36,8 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
     for (auto& p : cal.parameters())
       if (p.name == name) found = &p;
     if (!found) throw InvalidArgument("calibrate: unknown parameter '" + name + "'");
+    for (const CalibrationParameter* p : fitted)
+      if (p == found) throw InvalidArgument("calibrate: parameter '" + name + "' is given twice");
     fitted.push_back(found);
     bounded.push_back({found->name, found->min, found->max, found->min > 0});
     // A starting value outside the range (a catalog fitted for wider bounds) starts on the bound.
@@ -53,16 +55,15 @@ FitResult fit(const std::vector<Measurement>& measurements, const HardwareCatalo
   // The residuals: every fitted row of the measured scenarios, run with the catalog's
   // calibration and these values (the same scenarios and seeds at every point).
   HardwareCatalog work = catalog;
-  bool before_kept = false;
-  const ResidualFunction residuals = [&](const std::vector<double>& values, bool keep) {
+  const ResidualFunction residuals = [&](const std::vector<double>& values, Evaluation which) {
     for (std::size_t j = 0; j < np; ++j) fitted[j]->fitted = values[j];
     work.set_calibration(cal);
     AccuracyReport rep = evaluate(measurements, work, options.accuracy);
     std::vector<double> r;
     for (const Prediction& p : rep.rows)
       if (fitted_row(p)) r.push_back(residual(p));
-    if (keep) (before_kept ? out.after : out.before) = std::move(rep);
-    before_kept = before_kept || keep;
+    if (which == Evaluation::start) out.before = std::move(rep);
+    if (which == Evaluation::optimum) out.after = std::move(rep);
     return r;
   };
   MinimizeOptions mo;

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "hcisim/core/check.hpp"
+#include "hcisim/core/rng.hpp"
 
 namespace hcisim {
 
@@ -79,16 +80,21 @@ struct Space {
 
 }  // namespace
 
-double halton(unsigned i, std::size_t d) {
-  static constexpr unsigned kPrimes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53};
-  if (d >= std::size(kPrimes)) check::fail("halton: dimension", d, "at most 15 (16 parameters)");
-  const unsigned b = kPrimes[d];
-  double f = 1, u = 0;
-  for (unsigned n = i; n > 0; n /= b) {
-    f /= b;
-    u += f * (n % b);
+std::vector<std::vector<double>> spread_starts(const std::vector<BoundedParameter>& params, int count) {
+  const Space space{params};
+  std::vector<std::vector<double>> points(static_cast<std::size_t>(std::max(0, count)), std::vector<double>(params.size()));
+  const auto n = static_cast<std::uint64_t>(points.size());
+  for (std::size_t j = 0; j < params.size(); ++j) {
+    // A fixed permutation of the strata per parameter name (Fisher-Yates on its own stream).
+    std::vector<std::uint64_t> stratum(n);
+    for (std::uint64_t i = 0; i < n; ++i) stratum[i] = i;
+    RngStream rng(1, 0, "calibrate/starts/" + params[j].name);
+    for (std::uint64_t i = n; i > 1; --i) std::swap(stratum[i - 1], stratum[rng.below(i)]);
+    const double lo = space.to_x(j, params[j].min), hi = space.to_x(j, params[j].max);
+    for (std::uint64_t i = 0; i < n; ++i)
+      points[i][j] = space.to_value(j, lo + (static_cast<double>(stratum[i]) + 0.5) / static_cast<double>(n) * (hi - lo));
   }
-  return u;
+  return points;
 }
 
 MinimizeResult minimize(const std::vector<BoundedParameter>& params, const std::vector<double>& start,
@@ -100,9 +106,9 @@ MinimizeResult minimize(const std::vector<BoundedParameter>& params, const std::
   const Space space{params};
   const std::size_t np = params.size();
 
-  auto evaluate_at = [&](const Eigen::VectorXd& x, bool keep) {
+  auto evaluate_at = [&](const Eigen::VectorXd& x, Evaluation which) {
+    const std::vector<double> r = residuals(space.values(x), which);
     ++out.evaluations;
-    const std::vector<double> r = residuals(space.values(x), keep);
     return Eigen::VectorXd(Eigen::Map<const Eigen::VectorXd>(r.data(), static_cast<Eigen::Index>(r.size())));
   };
 
@@ -113,6 +119,7 @@ MinimizeResult minimize(const std::vector<BoundedParameter>& params, const std::
   double huber_k = 0;
   double lambda = 1e-2;
   int steps = 0, iterations = 0;
+  bool converged = false;
   Eigen::MatrixXd J;
 
   // IRLS weights, frozen within an iteration: all 1 for least squares, Huber's
@@ -137,10 +144,10 @@ MinimizeResult minimize(const std::vector<BoundedParameter>& params, const std::
         J.col(jj).setZero();
         continue;
       }
-      const Eigen::VectorXd rh = evaluate_at(xh, false);
+      const Eigen::VectorXd rh = evaluate_at(xh, Evaluation::trial);
       if (rh.size() != r.size())
-        throw InvalidArgument("calibrate: a finite-difference step of '" + params[j].name +
-                              "' made a measured scenario fail; narrow its bounds");
+        throw InvalidArgument("fit: a finite-difference step of '" + params[j].name +
+                              "' lost a residual (a measured scenario failed); narrow its bounds");
       J.col(jj) = (rh - r) / dx;
     }
   };
@@ -149,6 +156,7 @@ MinimizeResult minimize(const std::vector<BoundedParameter>& params, const std::
   // weighted cost, which for Huber's loss at the pass's own k also lowers that loss (the
   // weighted square majorises it at the current residuals: Holland & Welsch 1977).
   auto descend = [&](const std::string& name) {
+    converged = false;
     for (int it = 0; it < options.max_iterations; ++it) {
       reweight();
       double cost = weighted_cost(r);
@@ -183,7 +191,7 @@ MinimizeResult minimize(const std::vector<BoundedParameter>& params, const std::
           xn[static_cast<Eigen::Index>(j)] = space.to_x(j, space.to_value(j, xn[static_cast<Eigen::Index>(j)]));
         Eigen::VectorXd rn;
         try {
-          rn = evaluate_at(xn, false);
+          rn = evaluate_at(xn, Evaluation::trial);
         } catch (const InvalidArgument&) {
           rn.resize(0);   // the residuals cannot be evaluated at this trial point: reject it
         }
@@ -203,13 +211,19 @@ MinimizeResult minimize(const std::vector<BoundedParameter>& params, const std::
                           name.c_str(), it + 1, rms_of(r), cost, lambda);
             log(buf);
           }
-          if (gain < 1e-6 * cost) it = options.max_iterations;   // converged
+          if (gain < 1e-6 * cost) {   // converged
+            converged = true;
+            it = options.max_iterations;
+          }
         } else {
           lambda *= 4;
         }
       }
       ++iterations;
-      if (!improved) break;
+      if (!improved) {
+        converged = true;
+        break;
+      }
     }
   };
   auto describe = [&](const std::vector<double>& values) {
@@ -231,40 +245,43 @@ MinimizeResult minimize(const std::vector<BoundedParameter>& params, const std::
     std::snprintf(buf, sizeof buf, "Huber first pass (k %.2g)", kFirstPassK);
     first_name = buf;
   }
+  // With no iterations no start moves: only the caller's is evaluated.
+  const int starts = options.max_iterations == 0 ? 1 : options.starts;
+  const std::vector<std::vector<double>> spread = spread_starts(params, starts - 1);
   Eigen::VectorXd best_x, best_r;
+  double best_loss = std::numeric_limits<double>::infinity();
   int best_steps = 0, best_iterations = 0;
   std::size_t rows = 0;
-  for (int s = 0; s < options.starts; ++s) {
+  for (int s = 0; s < starts; ++s) {
     StartResult sr;
+    sr.start = s == 0 ? start : spread[static_cast<std::size_t>(s - 1)];
     for (std::size_t j = 0; j < np; ++j) {
-      const BoundedParameter& p = params[j];
-      double v = std::clamp(start[j], p.min, p.max);
-      if (s > 0) {
-        const double lo = space.to_x(j, p.min), hi = space.to_x(j, p.max);
-        v = space.to_value(j, lo + halton(static_cast<unsigned>(s), j) * (hi - lo));
-      }
-      x[static_cast<Eigen::Index>(j)] = space.to_x(j, v);
-      sr.start.push_back(v);
+      sr.start[j] = std::clamp(sr.start[j], params[j].min, params[j].max);
+      x[static_cast<Eigen::Index>(j)] = space.to_x(j, sr.start[j]);
     }
-    const std::string tag = options.starts > 1 ? "start " + std::to_string(s + 1) + ": " : "";
-    if (s > 0 && log) log("start " + std::to_string(s + 1) + " of " + std::to_string(options.starts) + ": " + describe(sr.start));
+    const std::string tag = starts > 1 ? "start " + std::to_string(s + 1) + ": " : "";
+    if (s > 0 && log) log("start " + std::to_string(s + 1) + " of " + std::to_string(starts) + ": " + describe(sr.start));
+    auto skip = [&](const std::string& why) {
+      sr.failed = true;
+      if (log) log(tag + why + "; skipped");
+      out.starts.push_back(sr);
+    };
     if (s == 0) {
-      r = evaluate_at(x, true);
+      r = evaluate_at(x, Evaluation::start);
       rows = static_cast<std::size_t>(r.size());
       if (r.size() <= static_cast<Eigen::Index>(np))
-        throw InvalidArgument("calibrate: " + std::to_string(r.size()) + " fitted rows for " + std::to_string(np) +
-                              " parameters; need more rows than parameters");
+        throw InvalidArgument("fit: " + std::to_string(r.size()) + " residuals (fitted rows) for " + std::to_string(np) +
+                              " parameters; need more residuals than parameters");
       out.rms_before = rms_of(r);
     } else {
       try {
-        r = evaluate_at(x, false);
-      } catch (const InvalidArgument&) {
-        r.resize(0);
+        r = evaluate_at(x, Evaluation::trial);
+      } catch (const InvalidArgument& e) {
+        skip(e.what());
+        continue;
       }
       if (static_cast<std::size_t>(r.size()) != rows) {
-        sr.failed = true;
-        if (log) log(tag + "a measured scenario fails there; skipped");
-        out.starts.push_back(sr);
+        skip("a residual is missing there (a measured scenario failed)");
         continue;
       }
     }
@@ -277,10 +294,8 @@ MinimizeResult minimize(const std::vector<BoundedParameter>& params, const std::
     } else {
       try {
         descend(tag + first_name);
-      } catch (const InvalidArgument& e) {   // a finite-difference step failed a scenario: this start is out
-        sr.failed = true;
-        if (log) log(tag + e.what() + "; skipped");
-        out.starts.push_back(sr);
+      } catch (const InvalidArgument& e) {   // a finite-difference step lost a residual
+        skip(e.what());
         continue;
       }
     }
@@ -288,13 +303,20 @@ MinimizeResult minimize(const std::vector<BoundedParameter>& params, const std::
     sr.loss = loss_of(r, first_k);
     sr.rms = rms_of(r);
     sr.steps = steps;
-    if (options.starts > 1 && log) {
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "ends at loss %.5f (rms log error %.4f): ", sr.loss, sr.rms);
+    sr.iterations = iterations;
+    sr.converged = converged;
+    if (starts > 1 && log) {
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "ends at loss %.5f (rms log error %.4f, %d steps%s): ", sr.loss, sr.rms, sr.steps,
+                    sr.converged ? "" : ", stopped at the iteration limit");
       log(tag + buf + describe(sr.end));
     }
-    if (best_r.size() == 0 || sr.loss < out.starts[out.best_start].loss) {
-      out.best_start = out.starts.size();
+    // The lowest loss; the earlier start on a tie. A loss that is not a number never wins,
+    // except as the caller's start when no other start ends with a number.
+    const double loss = std::isnan(sr.loss) ? std::numeric_limits<double>::infinity() : sr.loss;
+    if (s == 0 || loss < best_loss) {
+      if (s > 0) out.best_start = out.starts.size();
+      best_loss = loss;
       best_x = x;
       best_r = r;
       best_steps = steps;
@@ -306,7 +328,7 @@ MinimizeResult minimize(const std::vector<BoundedParameter>& params, const std::
   r = best_r;
   steps = best_steps;
   iterations = best_iterations;
-  if (options.starts > 1 && log)
+  if (starts > 1 && log)
     log("going on from start " + std::to_string(out.best_start + 1) + ", the lowest first-pass loss");
 
   if (huber) {
@@ -323,7 +345,7 @@ MinimizeResult minimize(const std::vector<BoundedParameter>& params, const std::
   }
   // Final state, Jacobian at the optimum and the covariance (for Huber: of the last weighted
   // least-squares problem, the usual IRLS approximation).
-  r = evaluate_at(x, true);
+  r = evaluate_at(x, Evaluation::optimum);
   reweight();
   jacobian();
   const Eigen::MatrixXd Jw = w.array().sqrt().matrix().asDiagonal() * J;

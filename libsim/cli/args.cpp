@@ -62,8 +62,8 @@ usage:
       gives every point and the knee a range over N pilots, as run --range
   hcisim validate FILE [--set KEY=VALUE]...
       check a scenario file without running it
-  hcisim accuracy [--all] [--cv [--loss ...] [--starts N]] [--seeds 000,003] [--replications N] [--set KEY=VALUE]...
-                  [--jobs N]
+  hcisim accuracy [--all] [--cv [--loss ...] [--starts N]] [--seeds 000,003] [--replications N]
+                  [--set KEY=VALUE]... [--jobs N]
       run every scenario of data/measurements.csv with data/calibration.yaml and print
       measured vs predicted with errors (--all also lists rows not predicted, and why);
       --cv adds leave-one-seed-out cross-validation (one fit per seed, on 1 s runs; every
@@ -77,8 +77,8 @@ usage:
       errors, 1 s runs unless --set says otherwise), print before/after and write FILE
       (default data/calibration.yaml); --loss huber counts large errors linearly (rows the
       model cannot represent pull less); --starts N (1..20) also starts from N - 1 points
-      spread over the ranges and goes on from the one whose first pass ends lowest (each
-      start costs about one pass); accuracy --cv takes --loss and --starts too;
+      spread over the ranges (a Latin hypercube) and goes on from the one whose first pass
+      ends lowest (each start costs about one pass); accuracy --cv takes --loss and --starts;
       --replications N fits the mean over placement seeds 1..N, as accuracy --replications
       N scores it
   hcisim --help
@@ -189,6 +189,7 @@ Args parse_args(int argc, char** argv) {
       a.iterations_given = true;
     } else if (arg == "--starts") {
       a.starts = int_value("--starts", 1, 20);
+      a.starts_given = true;
     } else if (arg == "--loss") {
       const std::string v = value("--loss");
       if (v == "huber") a.loss = FitLoss::huber;
@@ -219,6 +220,8 @@ Args parse_args(int argc, char** argv) {
     }
   }
   if (a.json && a.csv) usage_error("--json and --csv cannot both be given");
+  if (a.starts > 1 && a.iterations_given && a.iterations == 0)
+    usage_error("--starts " + std::to_string(a.starts) + " with --iterations 0: no start would take a step; give one of them");
   if (a.range && !a.prices.empty() && a.command != "size")   // size's answers keep their cost
     usage_error("--range and --prices: a range carries no cost (the parts do not vary with the seed); run without "
                 "--range for the cost");
@@ -254,7 +257,7 @@ Args parse_args(int argc, char** argv) {
       {!a.params.empty(), "--params", {"calibrate"}},
       {a.iterations_given, "--iterations", {"calibrate"}},
       {a.loss != FitLoss::least_squares && !(a.command == "accuracy" && a.cv), "--loss", {"calibrate", "accuracy --cv"}},
-      {a.starts != 1 && !(a.command == "accuracy" && a.cv), "--starts", {"calibrate", "accuracy --cv"}},
+      {a.starts_given && !(a.command == "accuracy" && a.cv), "--starts", {"calibrate", "accuracy --cv"}},
       {a.replications != 1 && !(a.range && (a.command == "knee" || a.command == "curve" || a.command == "size")),
        "--replications", {"accuracy", "calibrate", "run", "compare", "sweep", "knee --range", "curve --range", "size --range"}},
       {a.json || a.csv, "--json/--csv", {"run", "compare", "capacity", "knee", "size", "curve"}},

@@ -83,17 +83,18 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
                 f.rows, o.parameters.size(), f.rms_before, f.rms_after, f.steps, f.evaluations);
   if (f.starts.size() > 1) {
     // Each start's first pass: where it began and ended, and its loss (the one all share).
-    std::printf("starts (first pass; the fit went on from start %zu):\n%-6s %10s %8s", f.best_start + 1, "start",
-                "loss", "rms");
+    std::printf("starts (first pass; the fit went on from start %zu):\n%-6s %10s %8s %6s", f.best_start + 1, "start",
+                "loss", "rms", "steps");
     for (const auto& name : o.parameters) std::printf(" %24s", name.c_str());
     std::printf("\n");
     for (std::size_t s = 0; s < f.starts.size(); ++s) {
       const StartResult& st = f.starts[s];
       if (st.failed) {
-        std::printf("%-6zu %10s %8s  a measured scenario failed from this start\n", s + 1, "-", "-");
+        std::printf("%-6zu %10s %8s %6s  skipped: a run failed from this start\n", s + 1, "-", "-", "-");
         continue;
       }
-      std::printf("%-6zu %10.5f %8.4f", s + 1, st.loss, st.rms);
+      // "+": the pass stopped at --iterations, not because no step lowered the cost.
+      std::printf("%-6zu %10.5f %8.4f %5d%s", s + 1, st.loss, st.rms, st.steps, st.converged ? " " : "+");
       for (std::size_t j = 0; j < st.end.size(); ++j) {
         char cell[64];
         std::snprintf(cell, sizeof cell, "%.4g -> %.4g", st.start[j], st.end[j]);
@@ -101,7 +102,7 @@ int cmd_calibrate(const Args& a, const HardwareCatalog& cat) {
       }
       std::printf("\n");
     }
-    std::printf("\n");
+    std::printf("(steps+: the pass stopped at --iterations %d, not converged)\n\n", o.max_iterations);
   }
   std::printf("%-24s %12s %12s %12s %21s\n", "parameter", "default", "fitted", "stderr", "range");
   Calibration out = f.calibration;

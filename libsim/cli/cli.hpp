@@ -43,6 +43,7 @@ struct Args {
   bool iterations_given = false;
   FitLoss loss = FitLoss::least_squares;
   int starts = 1;                             // calibrate / accuracy --cv: fit starts (least_squares.hpp)
+  bool starts_given = false;
   int replications = 1;
   bool out_given = false;
   int knee_targets = 0;                       // --mean-ms, --p95-ms, --p99-ms given

@@ -1,7 +1,8 @@
 // Fitting the calibration parameters to the measurements: Levenberg-Marquardt (Eigen,
 // least_squares.hpp) on log errors, with a forward finite-difference Jacobian (backward where
-// a forward step would leave the range), from one start or several (FitOptions::starts). Bounds: a parameter on a bound is held there while the gradient
-// points out of the range (an active set); its standard error still comes from its
+// a forward step would leave the range), from one start or several (FitOptions::starts).
+// Bounds: a parameter on a bound is held there while the gradient points out of the range
+// (an active set); its standard error still comes from its
 // one-sided Jacobian column, so a parameter that ends on a bound is reported with the
 // spread the data would allow it inside the range (answer ranges move it inward, toward
 // the farther bound). Every evaluation runs the same
@@ -61,7 +62,7 @@ struct FitOptions {
   // Return a parameter that no fitted row responds to at its default (used by
   // cross-validation, so a value fitted on the held-out seed is not carried into its test).
   bool reset_uninformed = false;
-  // 1: from the catalog's calibration only; N: also from N - 1 Halton points over the ranges,
+  // 1: from the catalog's calibration only; N: also from N - 1 points spread over the ranges,
   // going on from the start whose first pass ends lowest (least_squares.hpp).
   int starts = 1;
 };

@@ -10,14 +10,20 @@
 //
 // Several starts: Levenberg-Marquardt is a local search, and a fit can end in either of two
 // basins on a change that moves one residual by a fraction of a percent (docs/accuracy.md,
-// "Leave-one-seed-out"). With starts = N > 1, starts 2..N are the first N - 1 points of a
-// Halton sequence (bases 2, 3, 5, 7, ...; Halton 1960) over the range of every parameter, in
-// the coordinates the fit moves in (log for a positive lower bound), so they spread evenly
-// and are the same in every run. The first pass (Huber's, at its fixed k, or the only one of
-// least squares) runs from every start; the fit goes on from the start whose pass ends at the
-// lowest loss, the one objective all starts share. Start 1 is the caller's start (the
-// committed calibration), and it wins ties, so starts = N never returns a worse first-pass
-// loss than starts = 1.
+// "Leave-one-seed-out"). With starts = N > 1, starts 2..N form a centred Latin hypercube
+// (McKay, Beckman & Conover, Technometrics 1979) over the parameters' ranges, in the
+// coordinates the fit moves in (log for a positive lower bound): each parameter's range is cut
+// into N - 1 equal strata and every stratum's middle is used by exactly one start, the strata
+// paired across parameters by a fixed permutation per parameter name, so every parameter's
+// starts spread over its whole range however many parameters there are, and every run uses the
+// same points. (A plain Halton sequence puts all of few points at the low end of every
+// dimension whose prime exceeds their number.) The first pass (Huber's, at its fixed k, or the
+// only one of least squares) runs from every start, and the fit goes on from the start whose
+// pass ends at the lowest loss, the one objective all starts share. Start 1 is the caller's
+// start (the committed calibration), and it wins ties, so starts = N never returns a worse
+// first-pass loss than starts = 1. A start whose loss cannot be evaluated (a scenario fails,
+// or a residual is not a number) is skipped. With max_iterations 0 no start takes a step, and
+// only the caller's is evaluated.
 #pragma once
 
 #include <cstddef>
@@ -40,7 +46,7 @@ struct BoundedParameter {
 struct MinimizeOptions {
   int max_iterations = 12;   // per pass (a Huber fit runs two)
   FitLoss loss = FitLoss::least_squares;
-  int starts = 1;            // 1 = the caller's start only; N adds N - 1 Halton starts (above)
+  int starts = 1;            // 1 = the caller's start only; N adds N - 1 spread starts (above)
 };
 
 /// Where one start's first pass began and ended.
@@ -49,8 +55,10 @@ struct StartResult {
   std::vector<double> end;
   double loss = 0;             // the first pass's loss at its end (Huber's at its fixed k, or half the sum of squares)
   double rms = 0;              // root mean square of the residuals at its end
-  int steps = 0;
-  bool failed = false;         // the residuals could not be evaluated at the start: skipped
+  int steps = 0;               // iterations whose step lowered the cost
+  int iterations = 0;
+  bool converged = false;      // the pass stopped on its own (no step lowered the cost, or too little), not at max_iterations
+  bool failed = false;         // the residuals could not be evaluated from this start: skipped
 };
 
 struct MinimizeResult {
@@ -72,10 +80,13 @@ struct MinimizeResult {
   std::vector<StartResult> starts;
 };
 
-/// Residuals at the given parameter values (each within its range). `keep` is true for the
-/// evaluations whose details the caller may keep: the caller's start and the optimum. An
-/// evaluation that cannot be made throws InvalidArgument; a trial point there is rejected.
-using ResidualFunction = std::function<std::vector<double>(const std::vector<double>& values, bool keep)>;
+/// Which evaluation a call of the residual function is: the caller's start and the optimum are
+/// evaluated once each, so the caller may keep their details (fit.cpp keeps the reports).
+enum class Evaluation { start, trial, optimum };
+
+/// Residuals at the given parameter values (each within its range). An evaluation that
+/// cannot be made throws InvalidArgument; a trial point there is rejected.
+using ResidualFunction = std::function<std::vector<double>(const std::vector<double>& values, Evaluation which)>;
 
 /// Minimises the loss of `residuals` over the box from `start` (clamped into it). Throws
 /// InvalidArgument if there are no more residuals than parameters.
@@ -83,7 +94,8 @@ MinimizeResult minimize(const std::vector<BoundedParameter>& params, const std::
                         const ResidualFunction& residuals, const MinimizeOptions& options,
                         const std::function<void(const std::string&)>& log = {});
 
-/// The Halton point of index i >= 1 in dimension d (radical inverse of i in the d-th prime), in (0, 1).
-double halton(unsigned i, std::size_t d);
+/// The spread starts (above): `count` points, each a value per parameter; point i puts
+/// parameter j in the middle of stratum perm_j(i) of count equal strata of its range.
+std::vector<std::vector<double>> spread_starts(const std::vector<BoundedParameter>& params, int count);
 
 }  // namespace hcisim

@@ -261,43 +261,30 @@ MinimizeResult minimize(const std::vector<BoundedParameter>& params, const std::
     }
     const std::string tag = starts > 1 ? "start " + std::to_string(s + 1) + ": " : "";
     if (s > 0 && log) log("start " + std::to_string(s + 1) + " of " + std::to_string(starts) + ": " + describe(sr.start));
-    auto skip = [&](const std::string& why) {
-      sr.failed = true;
-      if (log) log(tag + why + "; skipped");
-      out.starts.push_back(sr);
-    };
-    if (s == 0) {
-      r = evaluate_at(x, Evaluation::start);
-      rows = static_cast<std::size_t>(r.size());
-      if (r.size() <= static_cast<Eigen::Index>(np))
-        throw InvalidArgument("fit: " + std::to_string(r.size()) + " residuals (fitted rows) for " + std::to_string(np) +
-                              " parameters; need more residuals than parameters");
-      out.rms_before = rms_of(r);
-    } else {
-      try {
-        r = evaluate_at(x, Evaluation::trial);
-      } catch (const InvalidArgument& e) {
-        skip(e.what());
-        continue;
+    // The caller's start must evaluate (its failure is the caller's error); another start
+    // whose evaluation, or a finite-difference step of its pass, loses a residual is skipped.
+    try {
+      r = evaluate_at(x, s == 0 ? Evaluation::start : Evaluation::trial);
+      if (s == 0) {
+        rows = static_cast<std::size_t>(r.size());
+        if (r.size() <= static_cast<Eigen::Index>(np))
+          throw InvalidArgument("fit: " + std::to_string(r.size()) + " residuals (fitted rows) for " +
+                                std::to_string(np) + " parameters; need more residuals than parameters");
+        out.rms_before = rms_of(r);
+      } else if (static_cast<std::size_t>(r.size()) != rows) {
+        throw InvalidArgument("a residual is missing there (a measured scenario failed)");
       }
-      if (static_cast<std::size_t>(r.size()) != rows) {
-        skip("a residual is missing there (a measured scenario failed)");
-        continue;
-      }
-    }
-    huber_k = first_k;
-    lambda = 1e-2;
-    steps = 0;
-    iterations = 0;
-    if (s == 0) {
+      huber_k = first_k;
+      lambda = 1e-2;
+      steps = 0;
+      iterations = 0;
       descend(tag + first_name);
-    } else {
-      try {
-        descend(tag + first_name);
-      } catch (const InvalidArgument& e) {   // a finite-difference step lost a residual
-        skip(e.what());
-        continue;
-      }
+    } catch (const InvalidArgument& e) {
+      if (s == 0) throw;
+      sr.failed = true;
+      if (log) log(tag + e.what() + "; skipped");
+      out.starts.push_back(sr);
+      continue;
     }
     sr.end = space.values(x);
     sr.loss = loss_of(r, first_k);

@@ -119,6 +119,7 @@ std::string csv_number(double v) { return std::isfinite(v) ? json_number(v) : st
 // "+- 0.42 %" (or "no interval": too few batches).
 std::string pm(const ConfidenceInterval& ci) {
   if (!std::isfinite(ci.half_width)) return "no interval (too few batches)";
+  if (!std::isfinite(ci.relative())) return "no interval (a mean of 0)";
   return "+- " + fmt("%.2f", 100 * ci.relative()) + " %";
 }
 
@@ -193,6 +194,18 @@ std::string group_lines(const RunResult& r) {
   return out;
 }
 
+std::string no_io_warning(double seconds) {
+  return "no I/O completed in the " + fmt("%g", seconds) +
+         " s measured: its rates are 0 and its latencies undefined; lengthen workload.duration_s";
+}
+
+namespace {
+// Printed under the result block when nothing completed (the JSON and CSV carry it in warnings).
+std::string no_io_line(const WorkloadResult& w) {
+  return w.simulated_ios == 0 ? "Warning: " + no_io_warning(w.seconds) + "\n" : std::string{};
+}
+}  // namespace
+
 std::string format_hcibench(const RunResult& r) {
   const WorkloadResult& w = r.result;
   std::ostringstream os;
@@ -210,6 +223,7 @@ std::string format_hcibench(const RunResult& r) {
      << "Pooled over all I/Os: p95 read " << fmt("%.3f", w.pooled_read_p95_ms) << " ms, write "
      << fmt("%.3f", w.pooled_write_p95_ms) << " ms; p99 read " << fmt("%.3f", w.read_p99_ms) << " ms, write "
      << fmt("%.3f", w.write_p99_ms) << " ms\n"
+     << no_io_line(w)
      << split_line(w, "as R_LATENCY and W_LATENCY")
      << "Outstanding I/O " << fmt("%.1f", w.outstanding_io) << " (configured " << r.configured_outstanding
      << "), simulated I/Os " << w.simulated_ios << " in " << fmt("%.2f", w.seconds) << " s\n"
@@ -235,6 +249,7 @@ std::string format_diskspd(const RunResult& r) {
      << "*******************************************************************************\n"
      << "actual test time: " << fmt("%.2f", secs) << "s\n"
      << "thread count: " << r.threads.size() << "\n"
+     << no_io_line(r.result)
      << precision_lines(r);
   const char* titles[3] = {"Total IO", "Read IO", "Write IO"};
   for (int kind = 0; kind < 3; ++kind) {

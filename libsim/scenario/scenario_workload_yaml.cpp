@@ -52,7 +52,9 @@ WorkloadSpec read_workload_spec(const YamlReader& w, const ClusterSpec& cluster,
       return easy_run(cluster, parse_easy_run_profile(v), release);
     });
   }
-  spec.vms = static_cast<int>(w.integer("vms", spec.vms, 0, 10000));
+  // Left out, vms is 0: one VM per host. Written, it is a count (an explicit 0 used to mean
+  // the same without saying so, and overrode easy_run's VM count).
+  spec.vms = static_cast<int>(w.integer("vms", spec.vms, 1, 10000));
   spec.vmdks_per_vm = static_cast<int>(w.integer("vmdks_per_vm", spec.vmdks_per_vm, 1, 64));
   spec.outstanding_per_vmdk = static_cast<int>(w.integer("outstanding_per_vmdk", spec.outstanding_per_vmdk, 1, 1024));
   if (w.has("block_size"))

@@ -48,6 +48,15 @@ void WorkloadSpec::validate() const {
   if (!(working_set_pct > 0 && working_set_pct <= 100))
     check::fail("workload working_set_pct", working_set_pct, "a percentage in (0, 100]");
   if (vmdk_size.count() < block.count()) check::fail("workload vmdk_size bytes", vmdk_size.count(), "at least one block");
+  // The VMDK's region the I/Os cover holds at least one block (fuzz audit: 1e-300 % ran as a
+  // working set of one block, every read a cache hit, without a word).
+  if (static_cast<double>(vmdk_size.count()) * working_set_pct / 100.0 < static_cast<double>(block.count())) {
+    char allowed[160];
+    std::snprintf(allowed, sizeof allowed, "at least %.6g %% (one %lld-byte block of a %lld-byte VMDK)",
+                  100.0 * static_cast<double>(block.count()) / static_cast<double>(vmdk_size.count()),
+                  static_cast<long long>(block.count()), static_cast<long long>(vmdk_size.count()));
+    check::fail("workload working_set_pct", working_set_pct, allowed);
+  }
   // vSphere's largest virtual disk is 62 TB (binary) on VMFS and vSAN; larger sizes only
   // multiply the placement state per VMDK (fuzz review D5: 64 MB per VMDK at 800,000 TB).
   constexpr std::int64_t kMaxVmdk = std::int64_t{62} << 40;
@@ -83,7 +92,7 @@ std::string WorkloadSpec::describe() const {
   char buf[256];
   const double kib = block.kib();
   std::snprintf(buf, sizeof buf, "%gk %g%% read %g%% random, %s%d VMDKs per VM x %d outstanding per VMDK", kib, read_pct,
-                random_pct, vms > 0 ? (std::to_string(vms) + " VMs x ").c_str() : "", vmdks_per_vm,
+                random_pct, vms > 0 ? (std::to_string(vms) + " VMs x ").c_str() : "one VM per host x ", vmdks_per_vm,
                 outstanding_per_vmdk);
   return buf;
 }

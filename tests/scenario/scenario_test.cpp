@@ -221,6 +221,45 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   CHECK_THROWS_WITH(parse(kExample, {"workload.duration_s=1e-10"}),
                     Catch::Contains("duration_s") && Catch::Contains("1e-6..86400 seconds"));
   CHECK(parse(kExample, {"workload.duration_s=1e-6"}).workload.duration_s == 1e-6);
+  // The allowed minimum completes no I/O: the run says so, in its warnings and its text.
+  {
+    const RunResult none = simulate(parse(kExample, {"workload.duration_s=1e-6", "workload.warmup_s=0"}));
+    CHECK(none.result.simulated_ios == 0);
+    REQUIRE(!none.inputs.warnings.empty());
+    CHECK_THAT(none.inputs.warnings.back(), Catch::StartsWith("no I/O completed in the 1e-06 s measured") &&
+                                                Catch::Contains("lengthen workload.duration_s"));
+    const std::string text = format_hcibench(none);
+    CHECK_THAT(text, Catch::Contains("Warning: no I/O completed") && Catch::Contains("no interval (a mean of 0)"));
+    CHECK_THAT(to_json(none), Catch::Contains("no I/O completed"));
+    const RunResult some = simulate(parse(kExample, {"workload.duration_s=0.01", "workload.warmup_s=0"}));
+    CHECK(some.result.simulated_ios > 0);
+    CHECK_THAT(format_hcibench(some), !Catch::Contains("no I/O completed"));
+  }
+  // Fuzz audit: a working set below one block ran as one block; an explicit vms: 0 meant one
+  // VM per host without a word (and overrode easy_run's count); a key path with an empty part
+  // was reported as an unknown key 'workload.'.
+  CHECK_THROWS_WITH(parse(kExample, {"workload.working_set_pct=1e-300"}),
+                    Catch::StartsWith("test.yaml (--set): workload.working_set_pct = 1e-300 is not allowed; expected at "
+                                      "least ") &&
+                        Catch::Contains("% (one 4096-byte block of a "));
+  CHECK(parse(kExample, {"workload.vmdk_size=1m", "workload.working_set_pct=0.4"}).workload.working_set_pct == 0.4);
+  CHECK_THROWS_WITH(parse(kExample, {"workload.vmdk_size=1m", "workload.working_set_pct=0.3"}),
+                    Catch::Contains("expected at least 0.390625 %"));
+  CHECK_THROWS_WITH(parse(kExample, {"workload.vms=0"}),
+                    Catch::StartsWith("test.yaml (--set): workload.vms = '0' is not allowed; expected a whole number in "
+                                      "[1, 10000]"));
+  CHECK(parse(replace(kExample, "  vms: 8\n", "")).workload.describe().find("one VM per host x 8 VMDKs per VM") !=
+        std::string::npos);
+  for (const char* bad : {"workload..vms=1", ".workload=1", "workload.=1"})
+    CHECK_THROWS_WITH(parse(kExample, {bad}), Catch::Contains("has an empty part; expected names joined by single dots"));
+  // A disk group's rule is put at the group's key: capacity: is on line 11, not the host's cpu:.
+  CHECK_THROWS_WITH(
+      parse(replace(kExample, "capacity: [lexar-nm620-2tb]", "capacity: [{device: lexar-nm620-2tb, count: 8}]")),
+      Catch::StartsWith("test.yaml:11: ") && Catch::Contains("disk_groups[0].capacity: 8 capacity devices"));
+  CHECK_THROWS_WITH(
+      parse(kExample, {"cluster.host.disk_groups=[{cache: optane-p4800x-750gb, capacity: [{device: lexar-nm620-2tb, "
+                       "count: 8}]}]"}),
+      Catch::StartsWith("test.yaml (--set): ") && Catch::Contains("8 capacity devices"));
   // D9: scale factors without an upper bound overflowed int64 nanoseconds later, in messages
   // that named no key. They are bounded where they are read.
   CHECK_THROWS_WITH(parse(kExample, {"cluster.esa.gc_factor=1e13"}),
@@ -300,7 +339,12 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
                     Catch::StartsWith("test.yaml:20: HCIBench workload name: '8vdisk'"));
   // D14: nesting past yaml-cpp's depth guard is said to be that, not "bad file".
   const std::string deep = std::string(3000, '[') + std::string(3000, ']');
-  CHECK_THROWS_WITH(parse("name: " + deep + "\n"), Catch::Contains("test.yaml:1: not valid YAML: lists or maps nested too deeply"));
+  CHECK_THROWS_WITH(parse("name: " + deep + "\n"), Catch::Contains("test.yaml:1: not valid YAML: lists or maps nested too deeply") &&
+                                                       Catch::Contains("about 500 levels"));
+  // The limit the message gives: 498 levels parse, 499 do not.
+  const auto nested = [](int n) { return "name: " + std::string(n, '[') + std::string(n, ']') + "\n"; };
+  CHECK_THROWS_WITH(parse(nested(498)), Catch::Contains("expected a single value"));
+  CHECK_THROWS_WITH(parse(nested(499)), Catch::Contains("nested too deeply"));
   CHECK_THROWS_WITH(parse(kExample, {"name=" + deep}),
                     Catch::Contains("nested too deeply") && Catch::Contains("(6005 characters)"));
   // D22: a 100,000-digit value is echoed in 80 characters.
@@ -446,7 +490,7 @@ TEST_CASE("a link faster than the named NIC or switch, or more ports than the NI
   CHECK_THAT(fast.warnings[1], Catch::Contains("ports = 2 exceeds the 1 ports of NIC 'intel-x520-da1'"));
   CHECK(fast.cluster.fabric.link_gbps == 25);
   // VM data beyond usable capacity, also when vms is left at 0 (one VM per host).
-  const Scenario big = parse(kExample, {"workload.vms=0", "workload.vmdk_size=1t"});
+  const Scenario big = parse(replace(kExample, "  vms: 8\n", ""), {"workload.vmdk_size=1t"});
   REQUIRE(big.warnings.size() == 1);
   CHECK_THAT(big.warnings[0], Catch::Contains("exceeds the cluster's usable capacity"));
   // A clock above the catalog CPU's one-core turbo (the i7-11700B's 4.8 GHz); one at or

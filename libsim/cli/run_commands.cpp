@@ -1,4 +1,5 @@
 // hcisim run, validate, capacity, knee, curve and size (cli.hpp).
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -36,6 +37,11 @@ int cmd_run_replicated(const Args& a, const Scenario& s) {
   std::printf("Over seeds 1-%d (placement and every random stream vary):\n", a.replications);
   std::printf("IOPS                %s\n", replicated_line(rep.iops, rep.mean_iops, "%.0f").c_str());
   std::printf("mean latency (ms)   %s\n", replicated_line(rep.latency_ms, rep.mean_latency_ms, "%.3f").c_str());
+  const auto idle = std::count(rep.iops.begin(), rep.iops.end(), 0.0);
+  if (idle > 0)
+    std::printf("warning: %ld of the %d runs completed no I/O in their measured window: their rates are 0 and "
+                "their latencies undefined; lengthen workload.duration_s\n",
+                static_cast<long>(idle), a.replications);
   return 0;
 }
 

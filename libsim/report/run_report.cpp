@@ -118,8 +118,8 @@ std::string csv_number(double v) { return std::isfinite(v) ? json_number(v) : st
 
 // "+- 0.42 %" (or "no interval": too few batches).
 std::string pm(const ConfidenceInterval& ci) {
+  if (!(ci.mean > 0)) return "no interval (a mean of 0)";
   if (!std::isfinite(ci.half_width)) return "no interval (too few batches)";
-  if (!std::isfinite(ci.relative())) return "no interval (a mean of 0)";
   return "+- " + fmt("%.2f", 100 * ci.relative()) + " %";
 }
 

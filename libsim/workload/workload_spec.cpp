@@ -1,7 +1,9 @@
 // Validation and description of workload specs.
 #include "hcisim/workload/workload_spec.hpp"
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "hcisim/core/check.hpp"
 
@@ -51,9 +53,20 @@ void WorkloadSpec::validate() const {
   // The VMDK's region the I/Os cover holds at least one block (fuzz audit: 1e-300 % ran as a
   // working set of one block, every read a cache hit, without a word).
   if (static_cast<double>(vmdk_size.count()) * working_set_pct / 100.0 < static_cast<double>(block.count())) {
+    // The smallest share, printed to 6 significant digits rounded up, so that the value
+    // printed is itself accepted.
+    const auto holds = [&](double pct) {
+      return static_cast<double>(vmdk_size.count()) * pct / 100.0 >= static_cast<double>(block.count());
+    };
+    char shown[32];
+    std::snprintf(shown, sizeof shown, "%.6g", 100.0 * static_cast<double>(block.count()) / static_cast<double>(vmdk_size.count()));
+    for (double pct = std::strtod(shown, nullptr); !holds(pct);) {
+      pct += std::pow(10.0, std::floor(std::log10(pct)) - 5);   // one in the 6th significant digit
+      std::snprintf(shown, sizeof shown, "%.6g", pct);
+      pct = std::strtod(shown, nullptr);
+    }
     char allowed[160];
-    std::snprintf(allowed, sizeof allowed, "at least %.6g %% (one %lld-byte block of a %lld-byte VMDK)",
-                  100.0 * static_cast<double>(block.count()) / static_cast<double>(vmdk_size.count()),
+    std::snprintf(allowed, sizeof allowed, "at least %s %% (one %lld-byte block of a %lld-byte VMDK)", shown,
                   static_cast<long long>(block.count()), static_cast<long long>(vmdk_size.count()));
     check::fail("workload working_set_pct", working_set_pct, allowed);
   }

@@ -229,7 +229,12 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
     CHECK_THAT(none.inputs.warnings.back(), Catch::StartsWith("no I/O completed in the 1e-06 s measured") &&
                                                 Catch::Contains("lengthen workload.duration_s"));
     const std::string text = format_hcibench(none);
-    CHECK_THAT(text, Catch::Contains("Warning: no I/O completed") && Catch::Contains("no interval (a mean of 0)"));
+    CHECK_THAT(text, Catch::Contains("Warning: no I/O completed") && Catch::Contains("IOPS 0.00 no interval (a mean of 0)") &&
+                         Catch::Contains("mean latency 0.000 ms no interval (a mean of 0)"));
+    const std::string diskspd = replace(kExample, "  hcibench: fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-50compress-50dedupe\n  vms: 8\n",
+                                        "  diskspd: \"-d60 -W15 -C15 -c128M -t4 -o4 -b8k -L -r -Sh -w50\"\n  vms: 1\n");
+    const RunResult none_diskspd = simulate(parse(diskspd, {"workload.duration_s=1e-6", "workload.warmup_s=0"}));
+    CHECK_THAT(format_diskspd(none_diskspd), Catch::Contains("Warning: no I/O completed"));
     CHECK_THAT(to_json(none), Catch::Contains("no I/O completed"));
     const RunResult some = simulate(parse(kExample, {"workload.duration_s=0.01", "workload.warmup_s=0"}));
     CHECK(some.result.simulated_ios > 0);
@@ -245,9 +250,31 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   CHECK(parse(kExample, {"workload.vmdk_size=1m", "workload.working_set_pct=0.4"}).workload.working_set_pct == 0.4);
   CHECK_THROWS_WITH(parse(kExample, {"workload.vmdk_size=1m", "workload.working_set_pct=0.3"}),
                     Catch::Contains("expected at least 0.390625 %"));
+  CHECK(parse(kExample, {"workload.vmdk_size=1m", "workload.working_set_pct=0.390625"}).workload.working_set_pct ==
+        0.390625);   // exactly one block is enough
+  // The smallest share the message gives is itself accepted (rounded up, not to nearest).
+  for (const char* size : {"2m", "3m", "7m", "4g", "14g", "62t"})
+    for (const char* block : {"4k", "8k", "64k"}) {
+      const std::vector<std::string> at = {std::string("workload.vmdk_size=") + size, std::string("workload.block_size=") + block};
+      std::vector<std::string> tiny = at;
+      tiny.push_back("workload.working_set_pct=1e-12");
+      std::string shown;
+      try {
+        parse(kExample, tiny);
+      } catch (const InvalidArgument& e) {
+        const std::string m = e.what();
+        const auto from = m.find("expected at least ") + 18;
+        shown = m.substr(from, m.find(' ', from) - from);
+      }
+      INFO(size << " " << block << ": " << shown);
+      REQUIRE(!shown.empty());
+      std::vector<std::string> least = at;
+      least.push_back("workload.working_set_pct=" + shown);
+      CHECK_NOTHROW(parse(kExample, least));
+    }
   CHECK_THROWS_WITH(parse(kExample, {"workload.vms=0"}),
                     Catch::StartsWith("test.yaml (--set): workload.vms = '0' is not allowed; expected a whole number in "
-                                      "[1, 10000]"));
+                                      "[1, 10000] (leave vms out for the source's count, or one VM per host)"));
   CHECK(parse(replace(kExample, "  vms: 8\n", "")).workload.describe().find("one VM per host x 8 VMDKs per VM") !=
         std::string::npos);
   for (const char* bad : {"workload..vms=1", ".workload=1", "workload.=1"})
@@ -256,6 +283,8 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   CHECK_THROWS_WITH(
       parse(replace(kExample, "capacity: [lexar-nm620-2tb]", "capacity: [{device: lexar-nm620-2tb, count: 8}]")),
       Catch::StartsWith("test.yaml:11: ") && Catch::Contains("disk_groups[0].capacity: 8 capacity devices"));
+  CHECK_THROWS_WITH(parse(replace(kExample, "- cache: optane-p4800x-750gb", "- cache: seagate-10k-v7-1.2tb")),
+                    Catch::StartsWith("test.yaml:10: ") && Catch::Contains("the cache device must be flash"));
   CHECK_THROWS_WITH(
       parse(kExample, {"cluster.host.disk_groups=[{cache: optane-p4800x-750gb, capacity: [{device: lexar-nm620-2tb, "
                        "count: 8}]}]"}),
@@ -645,6 +674,9 @@ TEST_CASE("cluster.more_hosts adds hosts that differ: their own CPU and storage,
   CHECK_THROWS_WITH(parse(replace(text, "      disk_groups:\n        - {cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb, lexar-nm620-2tb]}\n",
                                   "      pool: [samsung-pm1733-3.84tb]\n")),
                     Catch::Contains("OSA has no storage pool"));
+  // A disk group's rule in an item is put at that item's group (line 21), not the item's count.
+  CHECK_THROWS_WITH(parse(replace(text, "capacity: [lexar-nm620-2tb, lexar-nm620-2tb]", "capacity: [{device: lexar-nm620-2tb, count: 8}]")),
+                    Catch::StartsWith("test.yaml:21: cluster hosts[4] (esx05).disk_groups[0].capacity: 8 capacity devices"));
 }
 
 TEST_CASE("cluster.host.memory_gb sizes each host's client cache: 0.4 % of it, up to client_cache_mb") {

@@ -9,11 +9,11 @@
 
 namespace hcisim {
 
-/// HCIBench's result block (JOB_NAME, VMs, IOPS, THROUGHPUT, R/W_LATENCY, 95%tile_R/W_LAT)
-/// followed by pooled percentiles, the bottleneck and the per-host resource table.
 /// The warning of a run whose measured window of `seconds` completed no I/O.
 std::string no_io_warning(double seconds);
 
+/// HCIBench's result block (JOB_NAME, VMs, IOPS, THROUGHPUT, R/W_LATENCY, 95%tile_R/W_LAT)
+/// followed by pooled percentiles, the bottleneck and the per-host resource table.
 std::string format_hcibench(const RunResult& r);
 /// DiskSpd's "Total IO / Read IO / Write IO" per-thread tables and its percentile table.
 std::string format_diskspd(const RunResult& r);

@@ -40,6 +40,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include <yaml-cpp/depthguard.h>
@@ -347,10 +348,11 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
     // Within a host's section, the disk group the message names, and its cache or capacity
     // key when it names one (fuzz audit: a group of 8 capacity devices was put at cpu:'s line).
     const auto at_host = [&](const YAML::Node& host) {
-      const std::size_t dg = message.find(".disk_groups[");
+      constexpr std::string_view kGroup = ".disk_groups[";
+      const std::size_t dg = message.find(kGroup);
       if (dg == std::string::npos || !host.IsMap() || !host["disk_groups"] || !host["disk_groups"].IsSequence())
         return c.where(host);
-      const long k = std::strtol(message.c_str() + dg + 13, nullptr, 10);
+      const long k = std::strtol(message.c_str() + dg + kGroup.size(), nullptr, 10);
       if (k < 0 || static_cast<std::size_t>(k) >= host["disk_groups"].size()) return c.where(host["disk_groups"]);
       const YAML::Node group = host["disk_groups"][static_cast<std::size_t>(k)];
       for (const char* key : {"capacity", "cache"})

@@ -75,6 +75,8 @@ void write_file(const std::string& path, const std::string& text, const char* op
 // Loads a scenario and says its warnings on stderr (each once: `said` collects them).
 Scenario load(const std::string& file, const std::vector<std::string>& sets, const HardwareCatalog& cat,
               std::set<std::string>* said = nullptr);
+// Says a loaded scenario's warnings on stderr, as load() does.
+void say_warnings(const Scenario& s, std::set<std::string>* said);
 
 // Progress on stderr: a bar when stderr is a terminal; and once a run has taken a second of
 // wall time, one line with its estimated wall time when that is over 10 s (terminal or not,

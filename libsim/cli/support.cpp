@@ -27,6 +27,11 @@ Scenario load(const std::string& file, const std::vector<std::string>& sets, con
               std::set<std::string>* said) {
   Scenario s = file.empty() ? parse_scenario(default_scenario_yaml(), "<built-in default>", sets, cat)
                             : load_scenario(file, sets, cat);
+  say_warnings(s, said);
+  return s;
+}
+
+void say_warnings(const Scenario& s, std::set<std::string>* said) {
   for (const std::string& w : s.warnings) {
     if (said && !said->insert(s.source + w).second) continue;
     // A warning that already starts with its file and line is printed as it is.
@@ -35,7 +40,6 @@ Scenario load(const std::string& file, const std::vector<std::string>& sets, con
     else
       std::fprintf(stderr, "warning: %s: %s\n", s.source.c_str(), w.c_str());
   }
-  return s;
 }
 
 std::string replicated_line(const std::vector<double>& x, const ConfidenceInterval& ci, const char* fmt_value) {

@@ -97,21 +97,40 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
     for (std::size_t k = 1; k <= reps; ++k) seeds.values.push_back(std::to_string(k));
     axes.push_back(seeds);
   }
-  // Load every point first so bad input fails before any run.
-  std::vector<SweepPoint> grid;   // all files' points, file by file
+  // Read every point first, so bad input fails before any run and each warning is said once,
+  // and keep only its settings and name: a run reads its point again from its file's text,
+  // read once (a parsed scenario takes about 15 KB, too much to hold for 100,000 points;
+  // fuzz review D18).
+  struct Source {
+    std::string text;
+    std::string name;
+  };
+  std::vector<Source> sources;
+  for (const auto& file : a.files)
+    sources.push_back(file.empty() ? Source{default_scenario_yaml(), "<built-in default>"}
+                                   : Source{read_scenario_file(file), file});
+  const auto reader = [&](std::size_t source) {
+    return [&a, &cat, &sources, source](const std::vector<std::string>& settings) {
+      auto sets = a.sets;
+      sets.insert(sets.end(), settings.begin(), settings.end());
+      return parse_scenario(sources[source].text, sources[source].name, sets, cat);
+    };
+  };
+  struct GridPoint {
+    std::size_t source;
+    std::vector<std::string> settings;
+    std::string name;
+  };
+  std::vector<GridPoint> grid;   // all files' points, file by file
   std::set<std::string> said;
-  for (const auto& file : a.files) {
-    auto file_points = sweep_points(
-        [&](const std::vector<std::string>& settings) {
-          auto sets = a.sets;
-          sets.insert(sets.end(), settings.begin(), settings.end());
-          return load(file, sets, cat, &said);
-        },
-        axes);
-    for (auto& p : file_points) grid.push_back(std::move(p));
+  const std::vector<std::vector<std::string>> all_settings = sweep_settings(axes);
+  for (std::size_t f = 0; f < sources.size(); ++f) {
+    for (const auto& settings : all_settings) {
+      const Scenario s = load_point(reader(f), settings);
+      say_warnings(s, &said);
+      grid.push_back({f, settings, s.name});
+    }
   }
-  std::vector<Scenario> points;
-  for (const SweepPoint& p : grid) points.push_back(p.scenario);
   // Each finished point keeps its CSV row and chart point only, not its whole RunResult
   // (about 98 KB with the latency histograms; fuzz review D18).
   struct Point {
@@ -119,14 +138,14 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
     double iops = 0;
     double latency_ms = 0;
   };
-  std::vector<Point> results(points.size());
-  std::vector<std::string> errors(points.size());
-  std::vector<char> internal(points.size(), 0);   // the error was not bad input
+  std::vector<Point> results(grid.size());
+  std::vector<std::string> errors(grid.size());
+  std::vector<char> internal(grid.size(), 0);   // the error was not bad input
   std::atomic<std::size_t> finished{0};
   Progress p(!a.quiet);
-  parallel_for(points.size(), a.jobs, [&](std::size_t i) {
+  parallel_for(grid.size(), a.jobs, [&](std::size_t i) {
     try {
-      const RunResult r = simulate(points[i]);
+      const RunResult r = simulate(load_point(reader(grid[i].source), grid[i].settings));
       results[i] = Point{csv_row(r), r.result.iops, r.result.pooled_latency_ms};
     } catch (const InvalidArgument& e) {
       errors[i] = e.what();
@@ -134,7 +153,7 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
       errors[i] = e.what();
       internal[i] = 1;
     }
-    p.draw(static_cast<double>(++finished) / static_cast<double>(points.size()));
+    p.draw(static_cast<double>(++finished) / static_cast<double>(grid.size()));
   });
   p.done();
   // Bad input is blamed on the varied value (exit 2); anything else, such as running out of
@@ -164,7 +183,7 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   std::string summary;
   std::vector<ChartSeries> series;
   for (std::size_t first = 0; first < grid.size(); first += along * per_point) {
-    std::string name = points[first].name;
+    std::string name = grid[first].name;
     for (std::size_t k = 0; k + 1 < user_axes; ++k) name += (k == 0 ? " (" : ", ") + grid[first].settings[k];
     if (user_axes > 1) name += ")";
     ChartSeries curve{name, {}, {}};
@@ -185,7 +204,7 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
         char buf[200];
         std::snprintf(buf, sizeof buf, ": IOPS %.0f (%.0f .. %.0f), mean latency %.3f ms (%.3f .. %.3f)\n", iops, lo,
                       hi, latency, llo, lhi);
-        std::string at_settings = points[at].name;
+        std::string at_settings = grid[at].name;
         for (std::size_t k = 0; k < user_axes; ++k) at_settings += (k == 0 ? " (" : ", ") + grid[at].settings[k];
         at_settings += ")";
         summary += at_settings + buf;
@@ -193,7 +212,7 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
     }
     series.push_back(curve);
   }
-  const std::string title = a.files.size() == 1 ? points[0].name + " - sweep of " + keys : "sweep of " + keys;
+  const std::string title = a.files.size() == 1 ? grid[0].name + " - sweep of " + keys : "sweep of " + keys;
   write_file(a.out + ".csv", csv, "--out");
   write_file(a.out + ".svg", svg_line_chart(title, "IOPS", "mean latency (ms)", series), "--out");
   std::fputs(csv.c_str(), stdout);

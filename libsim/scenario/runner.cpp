@@ -50,7 +50,7 @@ std::vector<SweepPoint> sweep_points(const std::string& yaml, const std::string&
       axes);
 }
 
-std::vector<SweepPoint> sweep_points(const ScenarioLoader& load, const std::vector<SweepAxis>& axes) {
+std::vector<std::vector<std::string>> sweep_settings(const std::vector<SweepAxis>& axes) {
   std::size_t total = 1;
   for (const SweepAxis& a : axes) {
     if (a.key.empty()) throw InvalidArgument("sweep: an axis has no key");
@@ -58,8 +58,8 @@ std::vector<SweepPoint> sweep_points(const ScenarioLoader& load, const std::vect
     total *= a.values.size();
     if (total > 100000) throw InvalidArgument("sweep: more than 100,000 points; expected fewer values");
   }
-  std::vector<SweepPoint> points;
-  points.reserve(total);
+  std::vector<std::vector<std::string>> out;
+  out.reserve(total);
   for (std::size_t p = 0; p < total; ++p) {
     // Mixed radix, the last axis fastest.
     std::vector<std::string> settings(axes.size());
@@ -68,13 +68,26 @@ std::vector<SweepPoint> sweep_points(const ScenarioLoader& load, const std::vect
       settings[a] = axes[a].key + "=" + axes[a].values[rest % axes[a].values.size()];
       rest /= axes[a].values.size();
     }
-    try {
-      points.push_back({settings, load(settings)});
-    } catch (const InvalidArgument& e) {
-      std::string at;
-      for (const std::string& s : settings) at += (at.empty() ? "" : ", ") + s;
-      throw InvalidArgument(at + ": " + e.what());
-    }
+    out.push_back(std::move(settings));
+  }
+  return out;
+}
+
+Scenario load_point(const ScenarioLoader& load, const std::vector<std::string>& settings) {
+  try {
+    return load(settings);
+  } catch (const InvalidArgument& e) {
+    std::string at;
+    for (const std::string& s : settings) at += (at.empty() ? "" : ", ") + s;
+    throw InvalidArgument(at + ": " + e.what());
+  }
+}
+
+std::vector<SweepPoint> sweep_points(const ScenarioLoader& load, const std::vector<SweepAxis>& axes) {
+  std::vector<SweepPoint> points;
+  for (auto& settings : sweep_settings(axes)) {
+    Scenario s = load_point(load, settings);
+    points.push_back({std::move(settings), std::move(s)});
   }
   return points;
 }

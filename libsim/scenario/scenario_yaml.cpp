@@ -503,6 +503,10 @@ Scenario make_uncalibrated_scenario(std::string name, ClusterSpec cluster, Workl
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides,
                        const HardwareCatalog& catalog) {
+  return parse_scenario(read_scenario_file(path), path, overrides, catalog);
+}
+
+std::string read_scenario_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw InvalidArgument("scenario file '" + path + "' is a directory");
   std::ifstream in(path, std::ios::binary);
@@ -517,7 +521,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     if (text.size() > kMax) throw InvalidArgument("scenario file '" + path + "' is larger than 16 MiB; not a scenario");
   }
   if (in.bad()) throw InvalidArgument("scenario file '" + path + "' cannot be read");
-  return parse_scenario(text, path, overrides, catalog);
+  return text;
 }
 
 const std::string& default_scenario_yaml() {

@@ -50,6 +50,15 @@ TEST_CASE("sweep_points: every combination, the last axis fastest, bad values na
                                  {{"workload.read_pct", {"50", "150"}}}, cat()),
                     Catch::StartsWith("workload.read_pct=150: ") && Catch::Contains("read_pct = 150"));
   CHECK_THROWS_AS(sweep_points(default_scenario_yaml(), "x", {}, {{"workload.read_pct", {}}}, cat()), InvalidArgument);
+  // The settings alone (what sweep reads each point from again when it runs it), same order.
+  const auto settings = sweep_settings(axes);
+  REQUIRE(settings.size() == points.size());
+  for (std::size_t i = 0; i < settings.size(); ++i) CHECK(settings[i] == points[i].settings);
+  CHECK_THROWS_AS(sweep_settings({{"workload.read_pct", {}}}), InvalidArgument);
+  CHECK_THROWS_WITH(sweep_settings({{"a", std::vector<std::string>(400, "1")}, {"b", std::vector<std::string>(400, "1")}}),
+                    Catch::Contains("more than 100,000 points"));
+  const ScenarioLoader bad = [](const std::vector<std::string>&) -> Scenario { throw InvalidArgument("no"); };
+  CHECK_THROWS_WITH(load_point(bad, {"a=1", "b=2"}), "a=1, b=2: no");
   const std::vector<SweepRow> rows = run_sweep(points, 2);
   REQUIRE(rows.size() == 6);
   CHECK(rows[3].csv_row == csv_row(simulate(points[3].scenario)));

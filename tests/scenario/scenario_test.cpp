@@ -371,7 +371,7 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   CHECK_THROWS_WITH(parse("name: " + deep + "\n"), Catch::Contains("test.yaml:1: not valid YAML: lists or maps nested too deeply") &&
                                                        Catch::Contains("about 500 levels"));
   // The limit the message gives: 498 levels parse, 499 do not.
-  const auto nested = [](int n) { return "name: " + std::string(n, '[') + std::string(n, ']') + "\n"; };
+  const auto nested = [](std::size_t n) { return "name: " + std::string(n, '[') + std::string(n, ']') + "\n"; };
   CHECK_THROWS_WITH(parse(nested(498)), Catch::Contains("expected a single value"));
   CHECK_THROWS_WITH(parse(nested(499)), Catch::Contains("nested too deeply"));
   CHECK_THROWS_WITH(parse(kExample, {"name=" + deep}),

@@ -40,6 +40,11 @@ std::vector<SweepPoint> sweep_points(const std::string& yaml, const std::string&
 /// load_scenario with the user's overrides first).
 using ScenarioLoader = std::function<Scenario(const std::vector<std::string>& settings)>;
 std::vector<SweepPoint> sweep_points(const ScenarioLoader& load, const std::vector<SweepAxis>& axes);
+/// The points' "key=value" settings alone, in the same order (for a caller that reads each
+/// point when it runs it); the axes are checked as sweep_points checks them.
+std::vector<std::vector<std::string>> sweep_settings(const std::vector<SweepAxis>& axes);
+/// load(settings), its InvalidArgument prefixed with the settings, as sweep_points does.
+Scenario load_point(const ScenarioLoader& load, const std::vector<std::string>& settings);
 
 /// The sweep CSV's key columns, before the report's (csv_header): one per axis whose key the
 /// report has no column for (it has one for seed), as "key," ...; and a point's cells for them

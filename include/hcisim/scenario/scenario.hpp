@@ -78,6 +78,9 @@ Scenario parse_scenario(const std::string& text, const std::string& source, cons
 /// Reads and parses a scenario file.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides,
                        const HardwareCatalog& catalog);
+/// A scenario file's text, as load_scenario reads it (at most 16 MiB; InvalidArgument names
+/// the file otherwise).
+std::string read_scenario_file(const std::string& path);
 
 /// The built-in default: seed 000's cluster (4 x NUC 11 Extreme, OSA, Optane P4800X 750 GB
 /// cache, Lexar NM620 2 TB capacity, 10 GbE) and its first HCIBench workload.

@@ -146,8 +146,7 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
                 std::fabs(rb.result.iops - ra.result.iops) > both ? "beyond" : "WITHIN", both);
   std::printf("\nbottleneck A: %s\nbottleneck B: %s\n", ra.bottleneck.c_str(), rb.bottleneck.c_str());
   for (const RunResult* r : {&ra, &rb})
-    if (r->result.simulated_ios == 0)
-      std::printf("warning: %s: %s\n", r == &ra ? "A" : "B", no_io_warning(r->result.seconds).c_str());
+    for (const std::string& w : r->window_warnings) std::printf("warning: %s: %s\n", r == &ra ? "A" : "B", w.c_str());
   // Two runs limited by their hosts' CPUs cannot show what a storage or network change buys;
   // a planner should be told so next to the numbers.
   const auto cpu_bound = [](const RunResult& r) { return r.bottleneck.rfind("cpu", 0) == 0; };

@@ -199,10 +199,17 @@ std::string no_io_warning(double seconds) {
          " s measured: its rates are 0 and its latencies undefined; lengthen workload.duration_s";
 }
 
+std::string none_completed_warning(const std::string& what, double seconds) {
+  return what + " completed in the " + fmt("%g", seconds) +
+         " s measured while other I/O did: its rate is 0 and its latencies undefined; lengthen workload.duration_s";
+}
+
 namespace {
-// Printed under the result block when nothing completed (the JSON and CSV carry it in warnings).
-std::string no_io_line(const WorkloadResult& w) {
-  return w.simulated_ios == 0 ? "Warning: " + no_io_warning(w.seconds) + "\n" : std::string{};
+// Printed under the result block (the JSON and CSV carry them in warnings).
+std::string window_lines(const RunResult& r) {
+  std::string out;
+  for (const std::string& w : r.window_warnings) out += "Warning: " + w + "\n";
+  return out;
 }
 }  // namespace
 
@@ -223,7 +230,7 @@ std::string format_hcibench(const RunResult& r) {
      << "Pooled over all I/Os: p95 read " << fmt("%.3f", w.pooled_read_p95_ms) << " ms, write "
      << fmt("%.3f", w.pooled_write_p95_ms) << " ms; p99 read " << fmt("%.3f", w.read_p99_ms) << " ms, write "
      << fmt("%.3f", w.write_p99_ms) << " ms\n"
-     << no_io_line(w)
+     << window_lines(r)
      << split_line(w, "as R_LATENCY and W_LATENCY")
      << "Outstanding I/O " << fmt("%.1f", w.outstanding_io) << " (configured " << r.configured_outstanding
      << "), simulated I/Os " << w.simulated_ios << " in " << fmt("%.2f", w.seconds) << " s\n"
@@ -249,7 +256,7 @@ std::string format_diskspd(const RunResult& r) {
      << "*******************************************************************************\n"
      << "actual test time: " << fmt("%.2f", secs) << "s\n"
      << "thread count: " << r.threads.size() << "\n"
-     << no_io_line(r.result)
+     << window_lines(r)
      << precision_lines(r);
   const char* titles[3] = {"Total IO", "Read IO", "Write IO"};
   for (int kind = 0; kind < 3; ++kind) {

@@ -348,8 +348,25 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   }
   r.result = summarize(load.all(), engine.now());
   // A window shorter than every I/O completes none: its rates are 0 and its latencies mean
-  // nothing, which the reports say rather than print zeros alone (fuzz audit, D10's minimum).
-  if (r.result.simulated_ios == 0) r.inputs.warnings.push_back(no_io_warning(r.result.seconds));
+  // nothing, which the reports say rather than print zeros alone (fuzz audit, D10's minimum);
+  // likewise for an operation the workload issues, or a workload group, that completed none
+  // while the rest did.
+  const double secs = r.result.seconds;
+  if (r.result.simulated_ios == 0) {
+    r.window_warnings.push_back(no_io_warning(secs));
+  } else {
+    bool reads = false, writes = false;
+    for (const VmWorkload* l : load.all()) {
+      reads = reads || l->spec().read_pct > 0;
+      writes = writes || l->spec().read_pct < 100;
+    }
+    if (reads && r.result.read_iops == 0) r.window_warnings.push_back(none_completed_warning("no read", secs));
+    if (writes && r.result.write_iops == 0) r.window_warnings.push_back(none_completed_warning("no write", secs));
+    for (const GroupResult& g : r.groups)
+      if (g.result.simulated_ios == 0)
+        r.window_warnings.push_back(none_completed_warning("workload group '" + g.name + "': no I/O", secs));
+  }
+  for (const std::string& said : r.window_warnings) r.inputs.warnings.push_back(said);
   r.result.iops_ci = series->rate_interval();
   r.result.latency_ci_ms = series->latency_interval_ms();
   r.length = length;

@@ -116,6 +116,10 @@ struct RunResult {
   std::vector<TimelinePoint> timeline;
   double simulated_seconds = 0;     // warm-up + pilot + measured
   double wall_seconds = 0;
+  // What the measured window left undefined (no I/O at all, an operation the workload issues
+  // or a workload group that completed none), also in inputs.warnings; printed under the
+  // result block.
+  std::vector<std::string> window_warnings;
 
   /// A resource class by name: "cpu", "cache_device", "capacity_device", "pool_device",
   /// "lsom", "network_port"; nullptr when the cluster has none of that class.

@@ -39,7 +39,7 @@ int cmd_run_replicated(const Args& a, const Scenario& s) {
   std::printf("mean latency (ms)   %s\n", replicated_line(rep.latency_ms, rep.mean_latency_ms, "%.3f").c_str());
   const auto idle = std::count(rep.iops.begin(), rep.iops.end(), 0.0);
   if (idle > 0)
-    std::printf("warning: %ld of the %d runs completed no I/O in their measured window: their rates are 0 and "
+    std::printf("warning: %ld of the %d runs counted no I/O (none issued in their measured window completed in it): their rates are 0 and "
                 "their latencies undefined; lengthen workload.duration_s\n",
                 static_cast<long>(idle), a.replications);
   return 0;

@@ -99,8 +99,8 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   }
   // Read every point first, so bad input fails before any run and each warning is said once,
   // and keep only its settings and name: a run reads its point again from its file's text,
-  // read once (a parsed scenario takes about 15 KB, too much to hold for 100,000 points;
-  // fuzz review D18).
+  // read once (a parsed scenario takes about 15 KB, and the sweep held two copies of each:
+  // too much for 100,000 points; fuzz review D18).
   struct Source {
     std::string text;
     std::string name;
@@ -145,7 +145,8 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   Progress p(!a.quiet);
   parallel_for(grid.size(), a.jobs, [&](std::size_t i) {
     try {
-      const RunResult r = simulate(load_point(reader(grid[i].source), grid[i].settings));
+      // Read as it was above, so it parses again (an error here is prefixed once, below).
+      const RunResult r = simulate(reader(grid[i].source)(grid[i].settings));
       results[i] = Point{csv_row(r), r.result.iops, r.result.pooled_latency_ms};
     } catch (const InvalidArgument& e) {
       errors[i] = e.what();

@@ -195,13 +195,14 @@ std::string group_lines(const RunResult& r) {
 }
 
 std::string no_io_warning(double seconds) {
-  return "no I/O completed in the " + fmt("%g", seconds) +
-         " s measured: its rates are 0 and its latencies undefined; lengthen workload.duration_s";
+  return "no I/O issued in the " + fmt("%g", seconds) +
+         " s measured completed in it: its rates are 0 and its latencies undefined; lengthen workload.duration_s";
 }
 
 std::string none_completed_warning(const std::string& what, double seconds) {
-  return what + " completed in the " + fmt("%g", seconds) +
-         " s measured while other I/O did: its rate is 0 and its latencies undefined; lengthen workload.duration_s";
+  return what + " issued in the " + fmt("%g", seconds) +
+         " s measured completed in it while other I/O did: its rate is 0 and its latencies undefined; lengthen "
+         "workload.duration_s";
 }
 
 namespace {

@@ -226,19 +226,31 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
     const RunResult none = simulate(parse(kExample, {"workload.duration_s=1e-6", "workload.warmup_s=0"}));
     CHECK(none.result.simulated_ios == 0);
     REQUIRE(!none.inputs.warnings.empty());
-    CHECK_THAT(none.inputs.warnings.back(), Catch::StartsWith("no I/O completed in the 1e-06 s measured") &&
+    CHECK_THAT(none.inputs.warnings.back(), Catch::StartsWith("no I/O issued in the 1e-06 s measured completed in it") &&
                                                 Catch::Contains("lengthen workload.duration_s"));
     const std::string text = format_hcibench(none);
-    CHECK_THAT(text, Catch::Contains("Warning: no I/O completed") && Catch::Contains("IOPS 0.00 no interval (a mean of 0)") &&
+    CHECK_THAT(text, Catch::Contains("Warning: no I/O issued") && Catch::Contains("IOPS 0.00 no interval (a mean of 0)") &&
                          Catch::Contains("mean latency 0.000 ms no interval (a mean of 0)"));
     const std::string diskspd = replace(kExample, "  hcibench: fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-50compress-50dedupe\n  vms: 8\n",
                                         "  diskspd: \"-d60 -W15 -C15 -c128M -t4 -o4 -b8k -L -r -Sh -w50\"\n  vms: 1\n");
     const RunResult none_diskspd = simulate(parse(diskspd, {"workload.duration_s=1e-6", "workload.warmup_s=0"}));
-    CHECK_THAT(format_diskspd(none_diskspd), Catch::Contains("Warning: no I/O completed"));
-    CHECK_THAT(to_json(none), Catch::Contains("no I/O completed"));
+    CHECK_THAT(format_diskspd(none_diskspd), Catch::Contains("Warning: no I/O issued"));
+    CHECK_THAT(to_json(none), Catch::Contains("no I/O issued"));
     const RunResult some = simulate(parse(kExample, {"workload.duration_s=0.01", "workload.warmup_s=0"}));
     CHECK(some.result.simulated_ios > 0);
-    CHECK_THAT(format_hcibench(some), !Catch::Contains("no I/O completed"));
+    CHECK_THAT(format_hcibench(some), !Catch::Contains("no I/O issued"));
+    CHECK(some.window_warnings.empty());
+    // An operation the workload does not issue is not warned of; one it issues and that
+    // completed none in the window is, by name.
+    const RunResult writes = simulate(parse(kExample, {"workload.duration_s=0.01", "workload.warmup_s=0", "workload.read_pct=0"}));
+    CHECK(writes.result.read_iops == 0);
+    CHECK(writes.window_warnings.empty());
+    const RunResult rare = simulate(parse(kExample, {"workload.duration_s=0.01", "workload.warmup_s=0", "workload.read_pct=0.001"}));
+    REQUIRE(rare.result.read_iops == 0);
+    REQUIRE(rare.window_warnings.size() == 1);
+    CHECK_THAT(rare.window_warnings[0], Catch::StartsWith("no read issued in the 0.01 s measured completed in it while other I/O did"));
+    CHECK_THAT(format_diskspd(rare), Catch::Contains("Warning: no read issued"));
+    CHECK(rare.inputs.warnings.back() == rare.window_warnings[0]);
   }
   // Fuzz audit: a working set below one block ran as one block; an explicit vms: 0 meant one
   // VM per host without a word (and overrode easy_run's count); a key path with an empty part

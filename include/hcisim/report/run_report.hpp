@@ -11,8 +11,9 @@ namespace hcisim {
 
 /// The warning of a run whose measured window of `seconds` completed no I/O.
 std::string no_io_warning(double seconds);
-/// The same for one kind of operation ("read", "write") or one workload group that completed
-/// nothing while the rest did (`what` names it: "no read", "workload group 'x' ... no I/O").
+/// The same for one kind of operation or one workload group that completed nothing while the
+/// rest did (`what` names it: "no read", "workload group 'x': no I/O"). A window counts the
+/// I/Os issued in it that complete in it (those in flight when it opens are left out).
 std::string none_completed_warning(const std::string& what, double seconds);
 
 /// HCIBench's result block (JOB_NAME, VMs, IOPS, THROUGHPUT, R/W_LATENCY, 95%tile_R/W_LAT)

@@ -72,6 +72,13 @@ Args parse_args(int argc, char** argv);
 // reason), and the option that named it.
 void write_file(const std::string& path, const std::string& text, const char* option);
 
+// A scenario's YAML and the name errors give it: the file's, or the built-in default's for
+// an empty file name.
+struct ScenarioText {
+  std::string text;
+  std::string source;
+};
+ScenarioText scenario_text(const std::string& file);
 // Loads a scenario and says its warnings on stderr (each once: `said` collects them).
 Scenario load(const std::string& file, const std::vector<std::string>& sets, const HardwareCatalog& cat,
               std::set<std::string>* said = nullptr);

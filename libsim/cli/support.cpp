@@ -23,10 +23,15 @@ void write_file(const std::string& path, const std::string& text, const char* op
   if (!ok) throw InvalidArgument(std::string(option) + ": cannot write '" + path + "': " + std::strerror(err));
 }
 
+ScenarioText scenario_text(const std::string& file) {
+  return file.empty() ? ScenarioText{default_scenario_yaml(), "<built-in default>"}
+                      : ScenarioText{read_scenario_file(file), file};
+}
+
 Scenario load(const std::string& file, const std::vector<std::string>& sets, const HardwareCatalog& cat,
               std::set<std::string>* said) {
-  Scenario s = file.empty() ? parse_scenario(default_scenario_yaml(), "<built-in default>", sets, cat)
-                            : load_scenario(file, sets, cat);
+  const ScenarioText t = scenario_text(file);
+  Scenario s = parse_scenario(t.text, t.source, sets, cat);
   say_warnings(s, said);
   return s;
 }

@@ -101,20 +101,12 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   // and keep only its settings and name: a run reads its point again from its file's text,
   // read once (a parsed scenario takes about 15 KB, and the sweep held two copies of each:
   // too much for 100,000 points; fuzz review D18).
-  struct Source {
-    std::string text;
-    std::string name;
-  };
-  std::vector<Source> sources;
-  for (const auto& file : a.files)
-    sources.push_back(file.empty() ? Source{default_scenario_yaml(), "<built-in default>"}
-                                   : Source{read_scenario_file(file), file});
-  const auto reader = [&](std::size_t source) {
-    return [&a, &cat, &sources, source](const std::vector<std::string>& settings) {
-      auto sets = a.sets;
-      sets.insert(sets.end(), settings.begin(), settings.end());
-      return parse_scenario(sources[source].text, sources[source].name, sets, cat);
-    };
+  std::vector<ScenarioText> sources;
+  for (const auto& file : a.files) sources.push_back(scenario_text(file));
+  const auto parse_point = [&](std::size_t source, const std::vector<std::string>& settings) {
+    auto sets = a.sets;
+    sets.insert(sets.end(), settings.begin(), settings.end());
+    return parse_scenario(sources[source].text, sources[source].source, sets, cat);
   };
   struct GridPoint {
     std::size_t source;
@@ -126,7 +118,7 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   const std::vector<std::vector<std::string>> all_settings = sweep_settings(axes);
   for (std::size_t f = 0; f < sources.size(); ++f) {
     for (const auto& settings : all_settings) {
-      const Scenario s = load_point(reader(f), settings);
+      const Scenario s = load_point([&](const std::vector<std::string>& set) { return parse_point(f, set); }, settings);
       say_warnings(s, &said);
       grid.push_back({f, settings, s.name});
     }
@@ -146,7 +138,7 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   parallel_for(grid.size(), a.jobs, [&](std::size_t i) {
     try {
       // Read as it was above, so it parses again (an error here is prefixed once, below).
-      const RunResult r = simulate(reader(grid[i].source)(grid[i].settings));
+      const RunResult r = simulate(parse_point(grid[i].source, grid[i].settings));
       results[i] = Point{csv_row(r), r.result.iops, r.result.pooled_latency_ms};
     } catch (const InvalidArgument& e) {
       errors[i] = e.what();

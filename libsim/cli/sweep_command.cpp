@@ -24,34 +24,40 @@ int cmd_sweep_range(const Args& a, const HardwareCatalog& cat, const std::vector
   for (const SweepAxis& ax : axes)
     if (ax.key == "seed") usage_error("--vary seed and --range both set the seed (--range runs N seeds); give one");
   std::set<std::string> said;
+  // Every point is read first, so bad input fails before any run, and read again when it
+  // runs: only its settings are held (fuzz review D18).
   struct Point {
-    SweepPoint point;
+    std::vector<std::string> settings;
     std::string file;
   };
+  const auto with = [&](const std::vector<std::string>& settings) {
+    auto sets = a.sets;
+    sets.insert(sets.end(), settings.begin(), settings.end());
+    return sets;
+  };
   std::vector<Point> grid;
+  const std::vector<std::vector<std::string>> all_settings = sweep_settings(axes);
   for (const auto& file : a.files) {
-    auto with = [&](const std::vector<std::string>& settings) {
-      auto sets = a.sets;
-      sets.insert(sets.end(), settings.begin(), settings.end());
-      return sets;
-    };
-    for (auto& p : sweep_points([&](const std::vector<std::string>& settings) { return load(file, with(settings), cat, &said); }, axes))
-      grid.push_back({std::move(p), file});
+    for (const auto& settings : all_settings) {
+      load_point([&](const std::vector<std::string>& set) { return load(file, with(set), cat, &said); }, settings);
+      grid.push_back({settings, file});
+    }
   }
   std::string csv = sweep_keys_header(axes) + "scenario," + ranged_csv_header(run_range_names()) + "\n";
   std::vector<ChartSeries> series;
   const std::size_t along = axes.back().values.size();
   Progress progress(!a.quiet);
+  std::string first_name;
   for (std::size_t i = 0; i < grid.size(); ++i) {
-    auto sets = a.sets;
-    sets.insert(sets.end(), grid[i].point.settings.begin(), grid[i].point.settings.end());
-    const Ranged r = run_range(grid[i].point.scenario, range_reader(grid[i].file, sets, &said), cat, range_options(a));
+    const std::vector<std::string> sets = with(grid[i].settings);
+    const Scenario s = load(grid[i].file, sets, cat, &said);
+    if (i == 0) first_name = s.name;
+    const Ranged r = run_range(s, range_reader(grid[i].file, sets, &said), cat, range_options(a));
     progress.draw(static_cast<double>(i + 1) / static_cast<double>(grid.size()));
-    csv += sweep_key_cells(axes, grid[i].point.settings) + csv_field(grid[i].point.scenario.name) + "," +
-           ranged_csv_cells(r) + "\n";
+    csv += sweep_key_cells(axes, grid[i].settings) + csv_field(s.name) + "," + ranged_csv_cells(r) + "\n";
     if (i % along == 0) {
-      std::string name = grid[i].point.scenario.name;
-      for (std::size_t k = 0; k + 1 < axes.size(); ++k) name += (k == 0 ? " (" : ", ") + grid[i].point.settings[k];
+      std::string name = s.name;
+      for (std::size_t k = 0; k + 1 < axes.size(); ++k) name += (k == 0 ? " (" : ", ") + grid[i].settings[k];
       if (axes.size() > 1) name += ")";
       series.push_back({name, {}, {}});
     }
@@ -61,7 +67,7 @@ int cmd_sweep_range(const Args& a, const HardwareCatalog& cat, const std::vector
   progress.done();
   std::string keys;
   for (const SweepAxis& ax : axes) keys += (keys.empty() ? "" : ", ") + ax.key;
-  const std::string title = (a.files.size() == 1 ? grid[0].point.scenario.name + " - sweep of " : "sweep of ") + keys +
+  const std::string title = (a.files.size() == 1 ? first_name + " - sweep of " : "sweep of ") + keys +
                             " (mean over " + std::to_string(range_options(a).seeds) + " seeds)";
   write_file(a.out + ".csv", csv, "--out");
   write_file(a.out + ".svg", svg_line_chart(title, "IOPS", "mean latency (ms)", series), "--out");

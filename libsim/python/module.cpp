@@ -232,15 +232,16 @@ std::pair<std::string, std::vector<std::string>> sweep(
   std::vector<SweepAxis> grid;
   for (const auto& [key, values] : axes) grid.push_back({key, values});
   const std::string header = sweep_keys_header(grid) + csv_header();
-  const std::vector<SweepPoint> points = sweep_points(
-      [&](const std::vector<std::string>& settings) {
-        std::vector<std::string> all = sets;
-        all.insert(all.end(), settings.begin(), settings.end());
-        return read(kind, text, name, all, cat);
-      },
-      grid);
+  // A file is read once; each point is parsed from its text when it is checked and again
+  // when it runs (run_sweep holds settings, not parsed scenarios: fuzz review D18).
+  const std::string body = kind == "file" ? read_scenario_file(text) : std::string();
+  const ScenarioLoader load = [&](const std::vector<std::string>& settings) {
+    std::vector<std::string> all = sets;
+    all.insert(all.end(), settings.begin(), settings.end());
+    return kind == "file" ? parse_scenario(body, text, all, cat) : read(kind, text, name, all, cat);
+  };
   const std::vector<SweepRow> rows =
-      interruptible([&](const ProgressFn& progress) { return run_sweep(points, jobs, progress); });
+      interruptible([&](const ProgressFn& progress) { return run_sweep(load, grid, jobs, progress); });
   std::vector<std::string> out;
   for (const SweepRow& row : rows) out.push_back(sweep_key_cells(grid, row.settings) + row.csv_row);
   return {header, out};

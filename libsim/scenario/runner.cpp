@@ -115,6 +115,18 @@ std::vector<SweepRow> run_sweep(const std::vector<SweepPoint>& points, int jobs,
   return rows;
 }
 
+std::vector<SweepRow> run_sweep(const ScenarioLoader& load, const std::vector<SweepAxis>& axes, int jobs,
+                                const ProgressFn& progress) {
+  const std::vector<std::vector<std::string>> settings = sweep_settings(axes);
+  for (const auto& one : settings) load_point(load, one);
+  std::vector<SweepRow> rows(settings.size());
+  parallel_for(settings.size(), jobs, [&](std::size_t i) {
+    const RunResult r = simulate(load_point(load, settings[i]), progress);
+    rows[i] = SweepRow{settings[i], r.result, r.bottleneck, csv_row(r)};
+  });
+  return rows;
+}
+
 Replicated replicate(const Scenario& scenario, int n, Vary vary, int jobs) {
   check::in_range(n, 2, 1000, "replications");
   std::vector<Scenario> runs(static_cast<std::size_t>(n), scenario);

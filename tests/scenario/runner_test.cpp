@@ -2,6 +2,8 @@
 // over several keys in a stated order, replications of one placement or of several.
 #include <catch2/catch.hpp>
 
+#include <atomic>
+
 #include "hcisim/core/check.hpp"
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/scenario/runner.hpp"
@@ -63,6 +65,26 @@ TEST_CASE("sweep_points: every combination, the last axis fastest, bad values na
   REQUIRE(rows.size() == 6);
   CHECK(rows[3].csv_row == csv_row(simulate(points[3].scenario)));
   CHECK(rows[3].settings == points[3].settings);
+  // Read as it runs: the same rows, every point read once to check it and once to run it, and
+  // a bad point fails before any run.
+  std::atomic<int> reads{0};
+  const ScenarioLoader load = [&](const std::vector<std::string>& settings) {
+    ++reads;
+    std::vector<std::string> all = kShort;
+    all.insert(all.end(), settings.begin(), settings.end());
+    return parse_scenario(default_scenario_yaml(), "<built-in default>", all, cat());
+  };
+  const std::vector<SweepRow> lazy = run_sweep(load, axes, 2);
+  REQUIRE(lazy.size() == rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    CHECK(lazy[i].csv_row == rows[i].csv_row);
+    CHECK(lazy[i].settings == rows[i].settings);
+  }
+  CHECK(reads == 12);
+  reads = 0;
+  CHECK_THROWS_WITH(run_sweep(load, {{"workload.read_pct", {"50", "150", "60"}}}, 2),
+                    Catch::StartsWith("workload.read_pct=150: ") && Catch::Contains("read_pct = 150"));
+  CHECK(reads == 2);
 }
 
 TEST_CASE("replicate: independent streams of one placement, or several placements") {

@@ -64,6 +64,12 @@ struct SweepRow {
 /// `progress`, when given, is passed to every run (from the worker threads at once): a caller
 /// that wants to stop a sweep throws from it.
 std::vector<SweepRow> run_sweep(const std::vector<SweepPoint>& points, int jobs = 0, const ProgressFn& progress = {});
+/// The same grid, read as it runs: every point is read once first (bad input fails before
+/// any run, named by the point's settings, as sweep_points does) and again by the run that
+/// takes it, so only the settings are held, not a parsed Scenario (about 15 KB) per point.
+/// `load` is called from the worker threads at once.
+std::vector<SweepRow> run_sweep(const ScenarioLoader& load, const std::vector<SweepAxis>& axes, int jobs = 0,
+                                const ProgressFn& progress = {});
 
 /// What to vary between replications: the random streams of one placement (`replication`
 /// 1..n: run-to-run noise) or the seed (seeds 1..n: placement as well).

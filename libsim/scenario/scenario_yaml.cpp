@@ -287,6 +287,86 @@ Scenario parse_scenario(const std::string& text, const std::string& source, cons
   }
 }
 
+namespace {
+
+// Where a rule over the whole cluster (ClusterSpec::validate) points, given its message: the
+// key the message names, where the document has it (a value given with --set reads
+// "(--set)"; fuzz review D15), else the host section the named host came from.
+// `hosts` is how many the cluster has: cluster.host's first, then cluster.more_hosts items'
+// with their counts.
+std::string cluster_rule_where(const YamlReader& r, const std::string& message, std::size_t hosts) {
+  const YamlReader c = r.child("cluster");
+  const auto named = [&](const std::string& what) { return message.find(what) != std::string::npos; };
+  // Places as text: assigning one yaml-cpp node handle to another would rebind the document's.
+  // cluster.osa, .esa and .resync keys (a bad osa.lsom_cost_factor was put at the host's line).
+  for (const char* section : {"osa", "esa", "resync"}) {
+    if (!c.has(section) || !c.node()[section].IsMap()) continue;
+    for (const auto& kv : c.node()[section]) {
+      const std::string name = std::string(section) + "." + kv.first.Scalar();
+      if (message.rfind(name + " ", 0) == 0 || named(" " + name + " ")) return c.where(kv.second);
+    }
+  }
+  // The policy, or the host count it needs: whichever of the two --set gave, else the policy.
+  if (message.rfind("policy ", 0) == 0 || message.rfind("cluster policy", 0) == 0 || named(" policy ftt ")) {
+    const bool hosts_set = c.has("hosts") && c.node()["hosts"].Mark().line < 0;
+    if (named("needs at least") && hosts_set) return c.where(c.node()["hosts"]);
+    if (r.has("policy")) {
+      const YamlReader p = r.child("policy");
+      if (named("policy.stripe_width") && p.has("stripe_width")) return p.where(p.node()["stripe_width"]);
+      if (named(" policy ftt ") && p.has("ftt")) return p.where(p.node()["ftt"]);
+      return p.where(p.node());
+    }
+    if (c.has("hosts")) return c.where(c.node()["hosts"]);
+  }
+  // Data services and the witness: their own keys.
+  for (const char* service : {"dedupe", "compression"})
+    if (message.rfind(std::string("cluster services.") + service, 0) == 0 && r.has("data_services")) {
+      const YamlReader d = r.child("data_services");
+      return d.has(service) ? d.where(d.node()[service]) : d.where(d.node());
+    }
+  for (const char* key : {"hosts", "witness_host"})
+    if (message.rfind(std::string("cluster ") + key + ":", 0) == 0 && c.has(key)) return c.where(c.node()[key]);
+  // Within a host's section: the key the message names after the host (cpu, memory_gb, pool,
+  // disk_groups), and within disk_groups the group it names, and its cache or capacity key
+  // (a group of 8 capacity devices was put at cpu:'s line).
+  const auto at_host = [&](const YAML::Node& host) {
+    if (!host.IsMap()) return c.where(host);
+    constexpr std::string_view kGroup = ".disk_groups[";
+    const std::size_t dg = message.find(kGroup);
+    if (dg != std::string::npos && host["disk_groups"] && host["disk_groups"].IsSequence()) {
+      const long k = std::strtol(message.c_str() + dg + kGroup.size(), nullptr, 10);
+      if (k < 0 || static_cast<std::size_t>(k) >= host["disk_groups"].size()) return c.where(host["disk_groups"]);
+      const YAML::Node group = host["disk_groups"][static_cast<std::size_t>(k)];
+      for (const char* key : {"capacity", "cache"})
+        if (named("]." + std::string(key)) && group.IsMap() && group[key]) return c.where(group[key]);
+      return c.where(group);
+    }
+    for (const char* key : {"disk_groups", "pool", "cpu", "memory_gb"}) {
+      const std::string after_host = ")." + std::string(key);
+      const std::size_t at = message.find(after_host);
+      const char next = at == std::string::npos ? 'x' : message.c_str()[at + after_host.size()];
+      if (at != std::string::npos && (next == ':' || next == '[' || next == ' ' || next == '.') && host[key])
+        return c.where(host[key]);
+    }
+    return c.where(host);
+  };
+  std::string where = c.has("host") ? at_host(c.node()["host"]) : c.where(c.node());
+  const std::size_t host_at = message.find("hosts[");
+  if (host_at != std::string::npos && c.has("more_hosts") && c.node()["more_hosts"].IsSequence()) {
+    // The host's place counted from the first more_hosts host, if >= 0.
+    long index = std::strtol(message.c_str() + host_at + 6, nullptr, 10) - static_cast<long>(hosts);
+    for (const auto& item : c.node()["more_hosts"]) index += item["count"] ? item["count"].as<long>(0) : 0;
+    for (const auto& item : c.node()["more_hosts"]) {
+      const long count = item["count"] ? item["count"].as<long>(0) : 0;
+      if (index >= 0 && index < count) return at_host(item);
+      index -= count;
+    }
+  }
+  return where;
+}
+
+}  // namespace
+
 static Scenario parse_root(YAML::Node root, const std::string& source, const std::vector<std::string>& overrides,
                     const HardwareCatalog& catalog) {
   for (const auto& o : overrides) apply_override(root, o);
@@ -338,54 +418,7 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
   try {
     s.cluster.validate();
   } catch (const InvalidArgument& e) {
-    // Rules over the whole cluster: point at the key the message names when it is one of
-    // cluster.osa, .esa or .resync (fuzz review D15: a bad osa.lsom_cost_factor was put at
-    // the host's line), else at the section the named host came from: cluster.host, or the
-    // cluster.more_hosts item whose count covers it.
-    const YamlReader c = r.child("cluster");
-    const std::string message = e.what();
-    // Places as text: assigning one yaml-cpp node handle to another would rebind the document's.
-    // Within a host's section, the disk group the message names, and its cache or capacity
-    // key when it names one (fuzz audit: a group of 8 capacity devices was put at cpu:'s line).
-    const auto at_host = [&](const YAML::Node& host) {
-      constexpr std::string_view kGroup = ".disk_groups[";
-      const std::size_t dg = message.find(kGroup);
-      if (dg == std::string::npos || !host.IsMap() || !host["disk_groups"] || !host["disk_groups"].IsSequence())
-        return c.where(host);
-      const long k = std::strtol(message.c_str() + dg + kGroup.size(), nullptr, 10);
-      if (k < 0 || static_cast<std::size_t>(k) >= host["disk_groups"].size()) return c.where(host["disk_groups"]);
-      const YAML::Node group = host["disk_groups"][static_cast<std::size_t>(k)];
-      for (const char* key : {"capacity", "cache"})
-        if (message.find("]." + std::string(key)) != std::string::npos && group.IsMap() && group[key])
-          return c.where(group[key]);
-      return c.where(group);
-    };
-    std::string where = c.has("host") ? at_host(c.node()["host"]) : c.where(c.node());
-    const std::size_t named = message.find("hosts[");
-    if (named != std::string::npos && c.has("more_hosts") && c.node()["more_hosts"].IsSequence()) {
-      long index = std::strtol(message.c_str() + named + 6, nullptr, 10);
-      index -= static_cast<long>(s.cluster.hosts.size());
-      for (const auto& item : c.node()["more_hosts"]) index += item["count"] ? item["count"].as<long>(0) : 0;
-      // `index` is now the host's place counted from the first more_hosts host, if >= 0.
-      if (index >= 0)
-        for (const auto& item : c.node()["more_hosts"]) {
-          const long count = item["count"] ? item["count"].as<long>(0) : 0;
-          if (index < count) {
-            where = at_host(item);
-            break;
-          }
-          index -= count;
-        }
-    }
-    for (const char* section : {"osa", "esa", "resync"}) {
-      if (!c.has(section) || !c.node()[section].IsMap()) continue;
-      for (const auto& kv : c.node()[section]) {
-        const std::string name = std::string(section) + "." + kv.first.Scalar();
-        if (message.rfind(name + " ", 0) == 0 || message.find(" " + name + " ") != std::string::npos)
-          where = c.where(kv.second);
-      }
-    }
-    throw InvalidArgument(where + ": " + message);
+    throw InvalidArgument(cluster_rule_where(r, e.what(), s.cluster.hosts.size()) + ": " + e.what());
   }
   if (!r.has("workload")) r.fail("missing key 'workload'");
   read_workload(r.child("workload"), s.cluster, s, s.warnings);

@@ -358,6 +358,19 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
                     Catch::Contains("test.yaml (--set): ") && Catch::Contains("osa.lsom_cost_factor = 0"));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.host.cpu.ghz=0"}),
                     Catch::Contains("test.yaml (--set): cluster.host.cpu.ghz = '0' is not allowed"));
+  // D15 for rules over several keys: at the key the message names, or at what --set gave.
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.architecture=esa"}),
+                    Catch::StartsWith("test.yaml:10: cluster hosts[0] (esx01).disk_groups: ESA has no disk groups"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.hosts=1"}),
+                    Catch::StartsWith("test.yaml (--set): policy RAID-1 (FTT 1) on OSA needs at least 3 hosts"));
+  CHECK_THROWS_WITH(parse(replace(kExample, "  hosts: 4\n", "  hosts: 1\n")),
+                    Catch::StartsWith("test.yaml:17: policy RAID-1 (FTT 1) on OSA needs at least 3 hosts"));
+  CHECK_THROWS_WITH(parse(kExample, {"policy.raid=raid5", "policy.ftt=1", "cluster.hosts=3"}),
+                    Catch::StartsWith("test.yaml (--set): policy RAID-5 3+1"));
+  CHECK_THROWS_WITH(parse(kExample, {"policy.stripe_width=3"}),
+                    Catch::StartsWith("test.yaml (--set): cluster policy.stripe_width: 3 stripes"));
+  CHECK_THROWS_WITH(parse(replace(kExample, "  host:\n", "  witness_host: true\n  host:\n")),
+                    Catch::StartsWith("test.yaml:6: cluster witness_host:"));
   // D15 for the workload: a one-key check at its key, a several-key check at workload:.
   CHECK_THROWS_WITH(parse(replace(kExample, "  duration_s: 30\n", "  duration_s: 0\n")),
                     Catch::StartsWith("test.yaml:22: workload.duration_s = 0 is not allowed"));
@@ -876,11 +889,11 @@ TEST_CASE("workload groups: sources, overrides, aliases and the base's keys (rev
   Scenario bad = s;
   bad.groups[1].duration_s = 9;
   CHECK_THROWS_WITH(simulate(bad), Catch::Contains("workload group 'b': its run length or data profile differs"));
-  // more_hosts: --set by index, and a host's error at its item's line.
+  // more_hosts: --set by index, and a host's error at its item's key (pool:, line 11).
   const std::string more = replace(base, "policy: {raid", "  more_hosts:\n    - count: 1\n      cpu: {model: intel-core-i7-11700b}\n"
                                                           "      disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]\npolicy: {raid");
   CHECK(parse(more, {"cluster.more_hosts.0.count=2"}).cluster.hosts.size() == 6);
   CHECK_THROWS_WITH(parse(replace(more, "      disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]\n",
                                   "      pool: [samsung-pm1733-3.84tb]\n")),
-                    Catch::Contains("test.yaml:9:") && Catch::Contains("OSA has no storage pool"));
+                    Catch::Contains("test.yaml:11:") && Catch::Contains("OSA has no storage pool"));
 }

@@ -11,7 +11,9 @@
 //                      ("PCPU UTIL"; one fully busy thread per core reads 50 %);
 //   cpu.usage%       = the share of cores running at least one thread, with busy threads
 //                      spread over cores first: min(busy threads, cores) / cores ("CORE
-//                      UTIL"; one busy thread per core reads 100 %).
+//                      UTIL"; one busy thread per core reads 100 %), times the clock the
+//                      cores run at over their base clock (the counter is frequency-based,
+//                      KB 431027), at most 100 %.
 #pragma once
 
 #include <array>
@@ -108,6 +110,9 @@ class HostCpu final : public StationClient {
   /// OSA disk group's LSOM worlds, cluster.hpp): its busy time counts in usage_pct().
   void add_world(const Station& world) { worlds_.push_back(&world); }
   double usage_pct() const;          // cpu.usage%
+  /// What cpu.usage% counts a busy core as: its clock over its base clock (1 when the base
+  /// is not given).
+  double usage_clock_factor() const { return spec_.base_ghz > 0 ? spec_.ghz / spec_.base_ghz : 1.0; }
   double utilization_pct() const;    // cpu.utilization%
   /// Share of busy core time spent in `stage` since the last reset (0..1).
   double stage_share(CpuStage stage) const;

@@ -24,23 +24,32 @@ int cmd_sweep_range(const Args& a, const HardwareCatalog& cat, const std::vector
   for (const SweepAxis& ax : axes)
     if (ax.key == "seed") usage_error("--vary seed and --range both set the seed (--range runs N seeds); give one");
   std::set<std::string> said;
-  // Every point is read first, so bad input fails before any run, and read again when it
-  // runs: only its settings are held (fuzz review D18).
+  // Each file is read once. Every point is parsed first, so bad input fails before any run,
+  // and again when it runs: only its settings are held (fuzz review D18).
   struct Point {
     std::vector<std::string> settings;
-    std::string file;
+    std::size_t source;
   };
+  std::vector<ScenarioText> sources;
+  for (const auto& file : a.files) sources.push_back(scenario_text(file));
   const auto with = [&](const std::vector<std::string>& settings) {
     auto sets = a.sets;
     sets.insert(sets.end(), settings.begin(), settings.end());
     return sets;
   };
+  const auto parse_point = [&](std::size_t source, const std::vector<std::string>& settings) {
+    return load_point(
+        [&](const std::vector<std::string>& set) {
+          return parse_scenario(sources[source].text, sources[source].source, with(set), cat);
+        },
+        settings);
+  };
   std::vector<Point> grid;
   const std::vector<std::vector<std::string>> all_settings = sweep_settings(axes);
-  for (const auto& file : a.files) {
+  for (std::size_t f = 0; f < sources.size(); ++f) {
     for (const auto& settings : all_settings) {
-      load_point([&](const std::vector<std::string>& set) { return load(file, with(set), cat, &said); }, settings);
-      grid.push_back({settings, file});
+      say_warnings(parse_point(f, settings), &said);
+      grid.push_back({settings, f});
     }
   }
   std::string csv = sweep_keys_header(axes) + "scenario," + ranged_csv_header(run_range_names()) + "\n";
@@ -50,9 +59,12 @@ int cmd_sweep_range(const Args& a, const HardwareCatalog& cat, const std::vector
   std::string first_name;
   for (std::size_t i = 0; i < grid.size(); ++i) {
     const std::vector<std::string> sets = with(grid[i].settings);
-    const Scenario s = load(grid[i].file, sets, cat, &said);
+    const ScenarioText& text = sources[grid[i].source];
+    const Scenario s = parse_point(grid[i].source, grid[i].settings);
     if (i == 0) first_name = s.name;
-    const Ranged r = run_range(s, range_reader(grid[i].file, sets, &said), cat, range_options(a));
+    // The scenario again against a catalog with one calibration parameter moved (warnings said).
+    const ScenarioReader reread = [&](const HardwareCatalog& c) { return parse_scenario(text.text, text.source, sets, c); };
+    const Ranged r = run_range(s, reread, cat, range_options(a));
     progress.draw(static_cast<double>(i + 1) / static_cast<double>(grid.size()));
     csv += sweep_key_cells(axes, grid[i].settings) + csv_field(s.name) + "," + ranged_csv_cells(r) + "\n";
     if (i % along == 0) {

@@ -3,6 +3,7 @@
 
 #include "hcisim/report/text_escape.hpp"
 
+#include <atomic>
 #include <cmath>
 
 #include "hcisim/core/check.hpp"
@@ -120,9 +121,17 @@ std::vector<SweepRow> run_sweep(const ScenarioLoader& load, const std::vector<Sw
   const std::vector<std::vector<std::string>> settings = sweep_settings(axes);
   for (const auto& one : settings) load_point(load, one);
   std::vector<SweepRow> rows(settings.size());
+  // Once a point has failed (or a progress report stopped it) the rest are not read again.
+  std::atomic<bool> failed{false};
   parallel_for(settings.size(), jobs, [&](std::size_t i) {
-    const RunResult r = simulate(load_point(load, settings[i]), progress);
-    rows[i] = SweepRow{settings[i], r.result, r.bottleneck, csv_row(r)};
+    if (failed.load(std::memory_order_relaxed)) return;
+    try {
+      const RunResult r = simulate(load_point(load, settings[i]), progress);
+      rows[i] = SweepRow{settings[i], r.result, r.bottleneck, csv_row(r)};
+    } catch (...) {
+      failed = true;
+      throw;
+    }
   });
   return rows;
 }

@@ -299,19 +299,27 @@ std::string cluster_rule_where(const YamlReader& r, const std::string& message, 
   const auto named = [&](const std::string& what) { return message.find(what) != std::string::npos; };
   // Places as text: assigning one yaml-cpp node handle to another would rebind the document's.
   // cluster.osa, .esa and .resync keys (a bad osa.lsom_cost_factor was put at the host's line).
+  // Messages name a key as "cluster osa.x = ..." (a bad value) or "cluster osa.x: ..." (a rule).
   for (const char* section : {"osa", "esa", "resync"}) {
     if (!c.has(section) || !c.node()[section].IsMap()) continue;
     for (const auto& kv : c.node()[section]) {
       const std::string name = std::string(section) + "." + kv.first.Scalar();
-      if (message.rfind(name + " ", 0) == 0 || named(" " + name + " ")) return c.where(kv.second);
+      if (message.rfind(name + " ", 0) == 0 || named(" " + name + " ") || named(" " + name + ":"))
+        return c.where(kv.second);
     }
+    if (message.rfind(std::string("cluster ") + section + ":", 0) == 0) return c.where(c.node()[section]);
   }
+  const auto set_by_command_line = [](const YAML::Node& n) { return n && n.Mark().line < 0; };
   // The policy, or the host count it needs: whichever of the two --set gave, else the policy.
   if (message.rfind("policy ", 0) == 0 || message.rfind("cluster policy", 0) == 0 || named(" policy ftt ")) {
-    const bool hosts_set = c.has("hosts") && c.node()["hosts"].Mark().line < 0;
-    if (named("needs at least") && hosts_set) return c.where(c.node()["hosts"]);
+    if (named("needs at least") && c.has("hosts") && set_by_command_line(c.node()["hosts"]) &&
+        !(r.has("policy") && (set_by_command_line(r.node()["policy"]["raid"]) ||
+                              set_by_command_line(r.node()["policy"]["ftt"]))))
+      return c.where(c.node()["hosts"]);
     if (r.has("policy")) {
       const YamlReader p = r.child("policy");
+      for (const char* key : {"raid", "ftt"})
+        if (named("needs at least") && set_by_command_line(p.node()[key])) return p.where(p.node()[key]);
       if (named("policy.stripe_width") && p.has("stripe_width")) return p.where(p.node()["stripe_width"]);
       if (named(" policy ftt ") && p.has("ftt")) return p.where(p.node()["ftt"]);
       return p.where(p.node());
@@ -324,8 +332,11 @@ std::string cluster_rule_where(const YamlReader& r, const std::string& message, 
       const YamlReader d = r.child("data_services");
       return d.has(service) ? d.where(d.node()[service]) : d.where(d.node());
     }
-  for (const char* key : {"hosts", "witness_host"})
+  for (const char* key : {"hosts", "witness_host", "failed_hosts"})
     if (message.rfind(std::string("cluster ") + key + ":", 0) == 0 && c.has(key)) return c.where(c.node()[key]);
+  if (message.rfind("cluster (host.network)", 0) == 0 && c.has("host") && c.node()["host"].IsMap() &&
+      c.node()["host"]["network"])
+    return c.where(c.node()["host"]["network"]);
   // Within a host's section: the key the message names after the host (cpu, memory_gb, pool,
   // disk_groups), and within disk_groups the group it names, and its cache or capacity key
   // (a group of 8 capacity devices was put at cpu:'s line).

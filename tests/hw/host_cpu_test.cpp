@@ -116,8 +116,8 @@ TEST_CASE("HostCpu: usage is offered core time over capacity, utilization spread
 
 TEST_CASE("HostCpu: usage counts a busy core's clock against its base clock, utilization does not") {
   // Broadcom KB 431027's example: a 2.80 GHz base at 3.50 GHz, a fully busy core reads 125 %.
-  // 4 us of work at 2.5 GHz every 1 us on 8 cores at 3.5 GHz: 2.857 busy threads, each alone
-  // on a core, so 2.857 x 1.25 of 8 cores' usage; at 1 us it saturates and usage stops at 100 %.
+  // The vSCSI stage's 3 us at 2.5 GHz every 1 us on 8 cores at 3.5 GHz: 2.143 busy threads,
+  // each alone on a core, so 2.143 x 1.25 of 8 cores' usage with the base at 2.8 GHz.
   for (const double base : {0.0, 2.8, 4.0}) {
     Engine engine;
     Counter sink;
@@ -134,10 +134,11 @@ TEST_CASE("HostCpu: usage counts a busy core's clock against its base clock, uti
     engine.run_until(10_ms);
     cpu.reset_stats();
     engine.run_until(110_ms);
-    const double threads = 3.0 * 2.5 / 3.5;
+    const double threads = CpuCosts{}.vscsi_us * 2.5 / 3.5;
     CHECK(cpu.utilization_pct() == Approx(100.0 * threads / 16).epsilon(0.01));
     CHECK(cpu.usage_pct() == Approx(100.0 * threads * factor / 8).epsilon(0.01));
   }
+  // 3.5 of 4 cores busy at 1.25 each reads 109 % uncapped (87.5 % without the clock): 100 %.
   Engine engine;
   Counter sink;
   CpuSpec spec = xeon(3.5, 4);
@@ -145,12 +146,14 @@ TEST_CASE("HostCpu: usage counts a busy core's clock against its base clock, uti
   HostCpu cpu(engine, "esx0", spec, CpuCosts{}, sink);
   Feeder feed;
   feed.cpu = &cpu;
-  feed.gap = 1_us;   // 8 us at 2.5 GHz every 1 us: every core busy
+  feed.stage = CpuStage::dom_owner;   // 8 us at 2.5 GHz: 5.714 us at 3.5 GHz
+  feed.gap = Time::round_ns(8e3 * 2.5 / 3.5 / 3.5);   // 3.5 threads busy
   engine.schedule_at(Time::zero(), feed);
   engine.run_until(1_ms);
   cpu.reset_stats();
-  engine.run_until(11_ms);
-  CHECK(cpu.usage_pct() == Approx(100.0));   // capped: 4 cores at 125 % each
+  engine.run_until(101_ms);
+  CHECK(cpu.utilization_pct() == Approx(100.0 * 3.5 / 8).epsilon(0.01));
+  CHECK(cpu.usage_pct() == Approx(100.0));
 }
 
 TEST_CASE("HostCpu: work beyond capacity queues and throughput caps at cores x 1.25 per cost") {

@@ -68,10 +68,10 @@ TEST_CASE("sweep_points: every combination, the last axis fastest, bad values na
   // Read as it runs: the same rows, every point read once to check it and once to run it, and
   // a bad point fails before any run.
   std::atomic<int> reads{0};
-  const ScenarioLoader load = [&](const std::vector<std::string>& settings) {
+  const ScenarioLoader load = [&](const std::vector<std::string>& point) {
     ++reads;
     std::vector<std::string> all = kShort;
-    all.insert(all.end(), settings.begin(), settings.end());
+    all.insert(all.end(), point.begin(), point.end());
     return parse_scenario(default_scenario_yaml(), "<built-in default>", all, cat());
   };
   const std::vector<SweepRow> lazy = run_sweep(load, axes, 2);

@@ -371,6 +371,14 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
                     Catch::StartsWith("test.yaml (--set): cluster policy.stripe_width: 3 stripes"));
   CHECK_THROWS_WITH(parse(replace(kExample, "  host:\n", "  witness_host: true\n  host:\n")),
                     Catch::StartsWith("test.yaml:6: cluster witness_host:"));
+  CHECK_THROWS_WITH(parse(kExample, {"policy.ftt=2"}),
+                    Catch::StartsWith("test.yaml (--set): policy RAID-1 (FTT 2) on OSA needs at least 5 hosts"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.lsom_worlds_per_dg=8"}),
+                    Catch::StartsWith("test.yaml (--set): cluster osa.lsom_worlds_per_dg: 8 LSOM worlds"));
+  CHECK_THROWS_WITH(parse(replace(kExample, "  hosts: 4\n", "  hosts: 4\n  osa: {destage_start_fill: 0.9}\n")),
+                    Catch::StartsWith("test.yaml:5: cluster osa: fill thresholds"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx01, esx02]"}),
+                    Catch::StartsWith("test.yaml (--set): cluster failed_hosts: 2 failed hosts"));
   // D15 for the workload: a one-key check at its key, a several-key check at workload:.
   CHECK_THROWS_WITH(parse(replace(kExample, "  duration_s: 30\n", "  duration_s: 0\n")),
                     Catch::StartsWith("test.yaml:22: workload.duration_s = 0 is not allowed"));

@@ -35,7 +35,8 @@ struct CpuSpec {
   int cores_per_socket = 0;
   int threads_per_core = 1;    // 2 with Hyper-Threading
   double ghz = 0;              // clock the work runs at: the sustained all-core clock
-  double base_ghz = 0;         // nominal (base) clock, reported only; 0 = not given
+  double base_ghz = 0;         // nominal (base) clock: cpu.usage% counts a busy core as ghz / base_ghz
+                               // of one (HostCpu::usage_pct); 0 = not given (counts 1)
   double turbo_ghz = 0;        // one-core maximum turbo, the top of what `ghz` may be: a scenario
                                // clock above it is warned of; 0 = not given
   // What a core does with both hardware threads busy, in single-thread units: 1.25 (VMware

@@ -10,8 +10,8 @@
 //   cpu.utilization% = busy thread time / (logical CPUs x elapsed): time-based, per thread
 //                      ("PCPU UTIL"; one fully busy thread per core reads 50 %);
 //   cpu.usage%       = the share of cores running at least one thread, with busy threads
-//                      spread over cores first: min(busy threads, cores) / cores ("CORE
-//                      UTIL"; one busy thread per core reads 100 %), times the clock the
+//                      spread over cores first: min(busy threads, cores) / cores (time-based
+//                      it is esxtop's CORE UTIL; one busy thread per core reads 100 %), times the clock the
 //                      cores run at over their base clock (the counter is frequency-based,
 //                      KB 431027), at most 100 %.
 #pragma once

@@ -214,13 +214,20 @@ std::string ranged(const std::string& kind, const std::string& text, const std::
   return ranged_report_json(s, r, &t);
 }
 
-// Reads a scenario once per list of settings and throws InvalidInput at the first bad one;
-// runs nothing.
+// Reads a scenario once per point (`sets`, then the point's "key=value" settings) and throws
+// InvalidInput at the first bad one, named by its settings as a sweep names it; runs nothing.
 void check_scenario(const std::string& kind, const std::string& text, const std::string& name,
-                    const std::vector<std::vector<std::string>>& sets, const std::string& prices_text,
-                    const std::string& prices_name) {
+                    const std::vector<std::string>& sets, const std::vector<std::vector<std::string>>& points,
+                    const std::string& prices_text, const std::string& prices_name) {
   const HardwareCatalog cat = catalog(prices_text, prices_name);
-  for (const auto& one : sets) read(kind, text, name, one, cat);
+  for (const auto& point : points)
+    load_point(
+        [&](const std::vector<std::string>& settings) {
+          std::vector<std::string> all = sets;
+          all.insert(all.end(), settings.begin(), settings.end());
+          return read(kind, text, name, all, cat);
+        },
+        point);
 }
 
 // A grid: the header (one column per key, then the report's) and one CSV row per point.
@@ -298,7 +305,7 @@ PYBIND11_MODULE(_hcisim, m) {
   m.def("ranged", &ranged, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("answer"),
         py::arg("stat"), py::arg("limit_ms"), py::arg("seeds"), py::arg("jobs"));
   m.def("check", &check_scenario, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"),
-        py::arg("prices_text") = "", py::arg("prices_name") = "");
+        py::arg("points"), py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("sweep", &sweep, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("axes"),
         py::arg("jobs"), py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("accuracy", &accuracy, py::arg("sets"), py::arg("seeds"), py::arg("replications"), py::arg("jobs"));

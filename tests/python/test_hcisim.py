@@ -137,7 +137,7 @@ def test_a_sweep_on_a_two_worker_dask_cluster_equals_the_serial_run():
         # Input that is bad when read fails in the client, before any task is sent (first, on a
         # fresh cluster, so that no earlier task can show in the stream).
         with distributed.get_task_stream(client) as tasks:
-            with pytest.raises(ValueError, match="read_pct"):
+            with pytest.raises(ValueError, match=r"^workload\.read_pct=150: .*read_pct = 150"):
                 hcisim.sweep(SEED000, vary={"workload.read_pct": [50, 150]}, set=SHORT, client=client)
         assert tasks.data == []
         with distributed.get_task_stream(client) as tasks:
@@ -328,6 +328,8 @@ def test_every_answer_can_carry_its_range():
     assert list(df["range_seeds"]) == [2, 2] and list(df["iops_found"]) == [2, 2]
     assert (df["iops_low"] <= df["iops"]).all() and (df["iops"] <= df["iops_high"]).all()
     assert "pooled_p99_ms_calibration_sd" in df.columns
+    with pytest.raises(hcisim.InvalidInput, match=r"^workload\.read_pct=150: .*read_pct = 150"):
+        hcisim.sweep(SEED000, vary={"workload.read_pct": [50, 150]}, set=SHORT, range_seeds=2)
     for bad in (1, 101, 2.5, True):
         with pytest.raises(hcisim.InvalidInput, match="range_seeds"):
             hcisim.run(set=SHORT, range_seeds=bad)

@@ -177,7 +177,7 @@ def _rows(kind, text, name, sets, axes, jobs, client, prices=("", "")):
     # Every point is read here first (one catalog load), so input that is bad when read fails
     # before any task is sent; what only a run finds comes back from its worker.
     points = _points(axes)
-    _hcisim.check(kind, text, name, [sets + [f"{k}={v}" for k, v in p] for p in points], *prices)
+    _hcisim.check(kind, text, name, sets, [[f"{k}={v}" for k, v in p] for p in points], *prices)
     c, owned = _dask_client(client, len(points))
     try:
         futures = [c.submit(_sweep_point, kind, text, name, sets, p, prices, pure=False) for p in points]
@@ -298,7 +298,7 @@ def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None, 
         _jobs("sweep", jobs)
         # Every point is read first, so bad input fails before any run.
         points = _points(axes)
-        _hcisim.check(kind, text, name, [_sets(set) + [f"{k}={v}" for k, v in p] for p in points])
+        _hcisim.check(kind, text, name, _sets(set), [[f"{k}={v}" for k, v in p] for p in points])
         rows = []
         for point in points:
             r = json.loads(_hcisim.ranged(kind, text, name, _sets(set) + [f"{k}={v}" for k, v in point], "run", "",

@@ -17,59 +17,73 @@ namespace hcisim::cli {
 
 namespace {
 
+// A sweep's points, read as they run (fuzz review D18): each file is read once; every point
+// is parsed once here, so bad input fails before any run (named by the point's settings)
+// and each warning is said once, and only its settings and name are kept (a parsed scenario
+// takes about 15 KB). parse() reads a point again from its file's text.
+struct SweepGrid {
+  struct Point {
+    std::size_t source;   // index into texts
+    std::vector<std::string> settings;
+    std::string name;
+  };
+  std::vector<ScenarioText> texts;
+  std::vector<Point> points;   // all files' points, file by file
+  const Args* args = nullptr;
+  const HardwareCatalog* cat = nullptr;
+
+  // The user's --set values, then the point's settings.
+  std::vector<std::string> sets(const std::vector<std::string>& settings) const {
+    auto out = args->sets;
+    out.insert(out.end(), settings.begin(), settings.end());
+    return out;
+  }
+  Scenario parse(std::size_t source, const std::vector<std::string>& settings) const {
+    return parse_scenario(texts[source].text, texts[source].source, sets(settings), *cat);
+  }
+};
+
+SweepGrid read_grid(const Args& a, const HardwareCatalog& cat, const std::vector<SweepAxis>& axes) {
+  SweepGrid g;
+  g.args = &a;
+  g.cat = &cat;
+  for (const auto& file : a.files) g.texts.push_back(scenario_text(file));
+  std::set<std::string> said;
+  const std::vector<std::vector<std::string>> all_settings = sweep_settings(axes);
+  for (std::size_t f = 0; f < g.texts.size(); ++f)
+    for (const auto& settings : all_settings) {
+      const Scenario s = load_point([&](const std::vector<std::string>& set) { return g.parse(f, set); }, settings);
+      say_warnings(s, &said);
+      g.points.push_back({f, settings, s.name});
+    }
+  return g;
+}
+
 // sweep --range: every point's headline answers with their ranges (plan/answer_range.hpp),
 // one point after another (each point's seeds and moved parameters run in parallel). The
 // chart draws each point's mean over its seeds.
 int cmd_sweep_range(const Args& a, const HardwareCatalog& cat, const std::vector<SweepAxis>& axes) {
   for (const SweepAxis& ax : axes)
     if (ax.key == "seed") usage_error("--vary seed and --range both set the seed (--range runs N seeds); give one");
-  std::set<std::string> said;
-  // Each file is read once. Every point is parsed first, so bad input fails before any run,
-  // and again when it runs: only its settings are held (fuzz review D18).
-  struct Point {
-    std::vector<std::string> settings;
-    std::size_t source;
-  };
-  std::vector<ScenarioText> sources;
-  for (const auto& file : a.files) sources.push_back(scenario_text(file));
-  const auto with = [&](const std::vector<std::string>& settings) {
-    auto sets = a.sets;
-    sets.insert(sets.end(), settings.begin(), settings.end());
-    return sets;
-  };
-  const auto parse_point = [&](std::size_t source, const std::vector<std::string>& settings) {
-    return load_point(
-        [&](const std::vector<std::string>& set) {
-          return parse_scenario(sources[source].text, sources[source].source, with(set), cat);
-        },
-        settings);
-  };
-  std::vector<Point> grid;
-  const std::vector<std::vector<std::string>> all_settings = sweep_settings(axes);
-  for (std::size_t f = 0; f < sources.size(); ++f) {
-    for (const auto& settings : all_settings) {
-      say_warnings(parse_point(f, settings), &said);
-      grid.push_back({settings, f});
-    }
-  }
+  const SweepGrid grid = read_grid(a, cat, axes);
   std::string csv = sweep_keys_header(axes) + "scenario," + ranged_csv_header(run_range_names()) + "\n";
   std::vector<ChartSeries> series;
   const std::size_t along = axes.back().values.size();
   Progress progress(!a.quiet);
-  std::string first_name;
-  for (std::size_t i = 0; i < grid.size(); ++i) {
-    const std::vector<std::string> sets = with(grid[i].settings);
-    const ScenarioText& text = sources[grid[i].source];
-    const Scenario s = parse_point(grid[i].source, grid[i].settings);
-    if (i == 0) first_name = s.name;
+  for (std::size_t i = 0; i < grid.points.size(); ++i) {
+    const SweepGrid::Point& point = grid.points[i];
+    const std::vector<std::string> sets = grid.sets(point.settings);
+    const ScenarioText& text = grid.texts[point.source];
+    const Scenario s = load_point([&](const std::vector<std::string>& set) { return grid.parse(point.source, set); },
+                                  point.settings);
     // The scenario again against a catalog with one calibration parameter moved (warnings said).
     const ScenarioReader reread = [&](const HardwareCatalog& c) { return parse_scenario(text.text, text.source, sets, c); };
     const Ranged r = run_range(s, reread, cat, range_options(a));
-    progress.draw(static_cast<double>(i + 1) / static_cast<double>(grid.size()));
-    csv += sweep_key_cells(axes, grid[i].settings) + csv_field(s.name) + "," + ranged_csv_cells(r) + "\n";
+    progress.draw(static_cast<double>(i + 1) / static_cast<double>(grid.points.size()));
+    csv += sweep_key_cells(axes, point.settings) + csv_field(s.name) + "," + ranged_csv_cells(r) + "\n";
     if (i % along == 0) {
       std::string name = s.name;
-      for (std::size_t k = 0; k + 1 < axes.size(); ++k) name += (k == 0 ? " (" : ", ") + grid[i].settings[k];
+      for (std::size_t k = 0; k + 1 < axes.size(); ++k) name += (k == 0 ? " (" : ", ") + point.settings[k];
       if (axes.size() > 1) name += ")";
       series.push_back({name, {}, {}});
     }
@@ -79,7 +93,7 @@ int cmd_sweep_range(const Args& a, const HardwareCatalog& cat, const std::vector
   progress.done();
   std::string keys;
   for (const SweepAxis& ax : axes) keys += (keys.empty() ? "" : ", ") + ax.key;
-  const std::string title = (a.files.size() == 1 ? first_name + " - sweep of " : "sweep of ") + keys +
+  const std::string title = (a.files.size() == 1 ? grid.points[0].name + " - sweep of " : "sweep of ") + keys +
                             " (mean over " + std::to_string(range_options(a).seeds) + " seeds)";
   write_file(a.out + ".csv", csv, "--out");
   write_file(a.out + ".svg", svg_line_chart(title, "IOPS", "mean latency (ms)", series), "--out");
@@ -115,32 +129,8 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
     for (std::size_t k = 1; k <= reps; ++k) seeds.values.push_back(std::to_string(k));
     axes.push_back(seeds);
   }
-  // Read every point first, so bad input fails before any run and each warning is said once,
-  // and keep only its settings and name: a run reads its point again from its file's text,
-  // read once (a parsed scenario takes about 15 KB, and the sweep held two copies of each:
-  // too much for 100,000 points; fuzz review D18).
-  std::vector<ScenarioText> sources;
-  for (const auto& file : a.files) sources.push_back(scenario_text(file));
-  const auto parse_point = [&](std::size_t source, const std::vector<std::string>& settings) {
-    auto sets = a.sets;
-    sets.insert(sets.end(), settings.begin(), settings.end());
-    return parse_scenario(sources[source].text, sources[source].source, sets, cat);
-  };
-  struct GridPoint {
-    std::size_t source;
-    std::vector<std::string> settings;
-    std::string name;
-  };
-  std::vector<GridPoint> grid;   // all files' points, file by file
-  std::set<std::string> said;
-  const std::vector<std::vector<std::string>> all_settings = sweep_settings(axes);
-  for (std::size_t f = 0; f < sources.size(); ++f) {
-    for (const auto& settings : all_settings) {
-      const Scenario s = load_point([&](const std::vector<std::string>& set) { return parse_point(f, set); }, settings);
-      say_warnings(s, &said);
-      grid.push_back({f, settings, s.name});
-    }
-  }
+  const SweepGrid sweep = read_grid(a, cat, axes);
+  const std::vector<SweepGrid::Point>& grid = sweep.points;
   // Each finished point keeps its CSV row and chart point only, not its whole RunResult
   // (about 98 KB with the latency histograms; fuzz review D18).
   struct Point {
@@ -156,7 +146,7 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   parallel_for(grid.size(), a.jobs, [&](std::size_t i) {
     try {
       // Read as it was above, so it parses again (an error here is prefixed once, below).
-      const RunResult r = simulate(parse_point(grid[i].source, grid[i].settings));
+      const RunResult r = simulate(sweep.parse(grid[i].source, grid[i].settings));
       results[i] = Point{csv_row(r), r.result.iops, r.result.pooled_latency_ms};
     } catch (const InvalidArgument& e) {
       errors[i] = e.what();

@@ -86,7 +86,7 @@ std::vector<DriveSpec> read_drives(const YamlReader& r, const HardwareCatalog& c
   try {
     drive = connect(d, connection, cat);
   } catch (const InvalidArgument& e) {
-    r.fail(e.what());
+    r.fail_at("connection", e.what());
   }
   return std::vector<DriveSpec>(static_cast<std::size_t>(count), drive);
 }
@@ -127,7 +127,7 @@ HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat, std
       try {
         host.cpu = cat.cpu(cpu.text("model", ""));
       } catch (const InvalidArgument& e) {
-        cpu.fail(e.what());
+        cpu.fail_at("model", e.what());
       }
     }
     host.cpu.sockets = static_cast<int>(cpu.integer("sockets", host.cpu.sockets, 1, 8));
@@ -230,7 +230,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     try {
       f.nic = cat.nic(n.text("nic", ""));
     } catch (const InvalidArgument& e) {
-      n.fail(e.what());
+      n.fail_at("nic", e.what());
     }
   } else {
     f.nic.name = "generic-nic";
@@ -289,7 +289,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     try {
       f.leaf = cat.network_switch(n.text("switch", ""));
     } catch (const InvalidArgument& e) {
-      n.fail(e.what());
+      n.fail_at("switch", e.what());
     }
     if (f.leaf.port_speed_gbps > 0 && f.leaf.port_speed_gbps < speed)
       exceeds("speed_gbe", speed, f.leaf.port_speed_gbps, "switch", f.leaf.name);

@@ -49,6 +49,11 @@ void YamlReader::fail(const std::string& message) const {
   throw InvalidArgument(where(node_) + ": " + (path_.empty() ? std::string("document") : path_) + ": " + message);
 }
 
+void YamlReader::fail_at(const char* key, const std::string& message) const {
+  const YAML::Node at = node_.IsMap() && node_[key] ? node_[key] : node_;
+  throw InvalidArgument(where(at) + ": " + (path_.empty() ? std::string("document") : path_) + ": " + message);
+}
+
 namespace {
 
 // What a node that is not a single value holds, for messages (an empty value is not "a

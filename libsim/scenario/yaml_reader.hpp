@@ -54,6 +54,9 @@ class YamlReader {
   std::string scalar() const;
 
   [[noreturn]] void fail(const std::string& message) const;
+  /// Like fail(), but at the line of `key` (or "(--set)" when the command line set it), for a
+  /// complaint about that key's value alone, e.g. an unknown catalog name.
+  [[noreturn]] void fail_at(const char* key, const std::string& message) const;
   [[noreturn]] void fail_value(const std::string& key_path, const std::string& value, const std::string& allowed,
                                const YAML::Node& at) const;
   std::string where(const YAML::Node& at) const;

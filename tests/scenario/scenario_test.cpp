@@ -358,6 +358,19 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
                     Catch::Contains("test.yaml (--set): ") && Catch::Contains("osa.lsom_cost_factor = 0"));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.host.cpu.ghz=0"}),
                     Catch::Contains("test.yaml (--set): cluster.host.cpu.ghz = '0' is not allowed"));
+  // An unknown catalog name: at its own key in the file, or at (--set) when the command line
+  // chose it (it was put at the file's cpu: or network: line).
+  const std::string with_model = replace(kExample, "    cpu: {cores: 8, ghz: 3.2}\n", "    cpu:\n      model: xx\n");
+  CHECK_THROWS_WITH(parse(with_model), Catch::StartsWith("test.yaml:8: cluster.host.cpu: unknown CPU 'xx'"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.host.cpu.model=xx"}),
+                    Catch::StartsWith("test.yaml (--set): cluster.host.cpu: unknown CPU 'xx'"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.host.network.nic=yy"}),
+                    Catch::StartsWith("test.yaml (--set): cluster.host.network: unknown NIC 'yy'"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.host.network.switch=zz"}),
+                    Catch::StartsWith("test.yaml (--set): cluster.host.network: unknown switch 'zz'"));
+  CHECK_THROWS_WITH(parse(replace(kExample, "      - cache: optane-p4800x-750gb\n",
+                                  "      - cache:\n          device: optane-p4800x-750gb\n          connection: ww\n")),
+                    Catch::StartsWith("test.yaml:12: cluster.host.disk_groups[0].cache: unknown connection 'ww'"));
   // D15 for rules over several keys: at the key the message names, or at what --set gave.
   CHECK_THROWS_WITH(parse(kExample, {"cluster.architecture=esa"}),
                     Catch::StartsWith("test.yaml:10: cluster hosts[0] (esx01).disk_groups: ESA has no disk groups"));

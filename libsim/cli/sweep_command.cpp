@@ -33,13 +33,8 @@ struct SweepGrid {
   const HardwareCatalog* cat = nullptr;
 
   // The user's --set values, then the point's settings.
-  std::vector<std::string> sets(const std::vector<std::string>& settings) const {
-    auto out = args->sets;
-    out.insert(out.end(), settings.begin(), settings.end());
-    return out;
-  }
   Scenario parse(std::size_t source, const std::vector<std::string>& settings) const {
-    return parse_scenario(texts[source].text, texts[source].source, sets(settings), *cat);
+    return parse_scenario(texts[source].text, texts[source].source, point_overrides(args->sets, settings), *cat);
   }
 };
 
@@ -72,7 +67,7 @@ int cmd_sweep_range(const Args& a, const HardwareCatalog& cat, const std::vector
   Progress progress(!a.quiet);
   for (std::size_t i = 0; i < grid.points.size(); ++i) {
     const SweepGrid::Point& point = grid.points[i];
-    const std::vector<std::string> sets = grid.sets(point.settings);
+    const std::vector<std::string> sets = point_overrides(a.sets, point.settings);
     const ScenarioText& text = grid.texts[point.source];
     const Scenario s = load_point([&](const std::vector<std::string>& set) { return grid.parse(point.source, set); },
                                   point.settings);

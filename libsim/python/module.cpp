@@ -223,9 +223,7 @@ void check_scenario(const std::string& kind, const std::string& text, const std:
   for (const auto& point : points)
     load_point(
         [&](const std::vector<std::string>& settings) {
-          std::vector<std::string> all = sets;
-          all.insert(all.end(), settings.begin(), settings.end());
-          return read(kind, text, name, all, cat);
+          return read(kind, text, name, point_overrides(sets, settings), cat);
         },
         point);
 }
@@ -243,8 +241,7 @@ std::pair<std::string, std::vector<std::string>> sweep(
   // when it runs (run_sweep holds settings, not parsed scenarios: fuzz review D18).
   const std::string body = kind == "file" ? read_scenario_file(text) : std::string();
   const ScenarioLoader load = [&](const std::vector<std::string>& settings) {
-    std::vector<std::string> all = sets;
-    all.insert(all.end(), settings.begin(), settings.end());
+    const std::vector<std::string> all = point_overrides(sets, settings);
     return kind == "file" ? parse_scenario(body, text, all, cat) : read(kind, text, name, all, cat);
   };
   const std::vector<SweepRow> rows =

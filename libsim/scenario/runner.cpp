@@ -44,9 +44,7 @@ std::vector<SweepPoint> sweep_points(const std::string& yaml, const std::string&
                                      const HardwareCatalog& catalog) {
   return sweep_points(
       [&](const std::vector<std::string>& settings) {
-        std::vector<std::string> all = overrides;
-        all.insert(all.end(), settings.begin(), settings.end());
-        return parse_scenario(yaml, source, all, catalog);
+        return parse_scenario(yaml, source, point_overrides(overrides, settings), catalog);
       },
       axes);
 }
@@ -72,6 +70,12 @@ std::vector<std::vector<std::string>> sweep_settings(const std::vector<SweepAxis
     out.push_back(std::move(settings));
   }
   return out;
+}
+
+std::vector<std::string> point_overrides(const std::vector<std::string>& sets, const std::vector<std::string>& settings) {
+  std::vector<std::string> all = sets;
+  all.insert(all.end(), settings.begin(), settings.end());
+  return all;
 }
 
 Scenario load_point(const ScenarioLoader& load, const std::vector<std::string>& settings) {

@@ -43,6 +43,8 @@ std::vector<SweepPoint> sweep_points(const ScenarioLoader& load, const std::vect
 /// The points' "key=value" settings alone, in the same order (for a caller that reads each
 /// point when it runs it); the axes are checked as sweep_points checks them.
 std::vector<std::vector<std::string>> sweep_settings(const std::vector<SweepAxis>& axes);
+/// A point's overrides: the user's `sets`, then the point's settings (which win).
+std::vector<std::string> point_overrides(const std::vector<std::string>& sets, const std::vector<std::string>& settings);
 /// load(settings), its InvalidArgument prefixed with the settings, as sweep_points does.
 Scenario load_point(const ScenarioLoader& load, const std::vector<std::string>& settings);
 

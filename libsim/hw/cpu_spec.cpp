@@ -28,10 +28,13 @@ const char* cpu_stage_name(CpuStage stage) {
   return kNames[static_cast<int>(stage)];
 }
 
+const char* guest_os_name(GuestOs os) { return os == GuestOs::windows ? "windows" : "linux"; }
+
 void CpuCosts::validate() const {
   check::positive_at_most(reference_ghz, 100, "cpu costs reference_ghz");
   const std::pair<const char*, double> all[] = {
       {"guest_us", guest_us},
+      {"windows_guest_us", windows_guest_us},
       {"vscsi_us", vscsi_us},
       {"dom_client_us", dom_client_us},
       {"dom_owner_us", dom_owner_us},

@@ -24,7 +24,8 @@ HostCpu::HostCpu(Engine& engine, const std::string& host, const CpuSpec& spec, c
 }
 
 // Per-stage cost table in ns at this host's clock: a fixed part and a part per KiB. The
-// network stage has one row per transport (index kCpuStages for RDMA).
+// network stage has one row per transport (index kCpuStages for RDMA), the guest stage one
+// per guest OS (kWindowsGuestRow for Windows).
 void HostCpu::build_cost_table() {
   auto set = [&](int row, double fixed_us, double per_kib_us) {
     fixed_ns_[static_cast<std::size_t>(row)] = fixed_us * 1e3 * clock_scale_;
@@ -43,6 +44,7 @@ void HostCpu::build_cost_table() {
   set(static_cast<int>(CpuStage::dedupe), 0, costs_.dedupe_us_per_kib);
   set(static_cast<int>(CpuStage::network), costs_.net_message_us, costs_.net_us_per_kib);
   set(kCpuStages, costs_.rdma_message_us, costs_.rdma_us_per_kib);
+  set(static_cast<int>(kWindowsGuestRow), costs_.windows_guest_us, 0);
   tcp_receive_per_kib_ns_ = costs_.tcp_receive_us_per_kib * 1e3 * clock_scale_;
 }
 

@@ -118,10 +118,12 @@ Ranged answer_range(const Scenario& scenario, const ScenarioReader& read, const 
   std::vector<Scenario> bases{scenario};
   std::vector<double> steps;   // per parameter: the move (its standard error, or to a bound)
   if (options.calibration) {
+    std::vector<GuestOs> guests{scenario.workload.guest_os};
+    for (const WorkloadSpec& g : scenario.groups) guests.push_back(g.guest_os);
     for (const CalibrationParameter& p : catalog.calibration().parameters()) {
       if (!(p.stderr_value > 0)) continue;
       // A parameter this cluster does not use moves nothing: its runs are skipped.
-      if (!catalog.calibration().moves(p.name, scenario.cluster)) continue;
+      if (!catalog.calibration().moves(p.name, scenario.cluster, guests)) continue;
       const double to = moved_value(p);
       if (to == p.fitted) continue;   // a range of zero width: nothing to move
       HardwareCatalog moved = catalog;

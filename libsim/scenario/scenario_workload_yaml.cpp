@@ -21,7 +21,8 @@ WorkloadSpec read_workload_spec(const YamlReader& w, const ClusterSpec& cluster,
   w.expect_map({"hcibench", "diskspd", "fio", "preset", "easy_run", "easy_run_release", "vms", "vmdks_per_vm", "outstanding_per_vmdk",
                 "block_size", "read_pct", "random_pct", "working_set_pct", "vmdk_size", "compress_pct", "dedupe_pct",
                 "duration_s", "warmup_s", "history_s", "iops_limit_per_vm", "latency_target_ms", "vscsi",
-                "vscsi_disk_queue", "vscsi_adapter_queue", "vcpus_per_vm", "auto_precision_pct", "auto_max_s", "name", "groups"});
+                "vscsi_disk_queue", "vscsi_adapter_queue", "vcpus_per_vm", "guest_os", "auto_precision_pct", "auto_max_s", "name",
+                "groups"});
   int sources = 0;
   for (const char* k : {"hcibench", "diskspd", "fio", "preset", "easy_run"}) sources += w.has(k);
   if (sources > 1) w.fail("give at most one of hcibench, diskspd, fio, preset, easy_run");
@@ -89,6 +90,10 @@ WorkloadSpec read_workload_spec(const YamlReader& w, const ClusterSpec& cluster,
   spec.vscsi_disk_queue = static_cast<int>(w.integer("vscsi_disk_queue", spec.vscsi_disk_queue, 0, 1024));
   spec.vscsi_adapter_queue = static_cast<int>(w.integer("vscsi_adapter_queue", spec.vscsi_adapter_queue, 0, 4096));
   spec.vcpus_per_vm = static_cast<int>(w.integer("vcpus_per_vm", spec.vcpus_per_vm, 0, 768));
+  // The guest OS: the source's (a DiskSpd command line: windows), else linux.
+  spec.guest_os = w.choice("guest_os", guest_os_name(spec.guest_os), {"linux", "windows"}) == "windows"
+                      ? GuestOs::windows
+                      : GuestOs::linux_os;
   if (w.has("name")) spec.name = w.text("name", spec.name);
   threads_per_vmdk = std::min(spec.threads_per_vmdk, spec.outstanding_per_vmdk);
   try {

@@ -33,7 +33,8 @@
 //             working_set_pct, vmdk_size, compress_pct, dedupe_pct, duration_s, warmup_s, history_s,
 //             iops_limit_per_vm, latency_target_ms, vscsi (pvscsi | lsilogic),
 //             vscsi_disk_queue, vscsi_adapter_queue (0: the adapter's default),
-//             vcpus_per_vm (0: not stated; for the guest's own CPU table)
+//             vcpus_per_vm (0: not stated; for the guest's own CPU table),
+//             guest_os (linux | windows: the guest's CPU per I/O; DiskSpd: windows)
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>

@@ -60,7 +60,7 @@ constexpr std::uint64_t kIndexMask = (std::uint64_t{1} << 56) - 1;
   HostCpu& cpu = *cpus_[static_cast<std::size_t>(client_host)];
   const bool esa = spec_.architecture == Architecture::esa;
   const bool owner_here = o.place.owner == client_host;
-  Time work = (guest_bytes.count() > 0 ? cpu.charge(CpuStage::guest, guest_bytes) : Time::zero()) +
+  Time work = (guest_bytes.count() > 0 ? cpu.charge_guest(guest_bytes, o.guest) : Time::zero()) +
               (vscsi_bytes.count() > 0 ? cpu.charge(CpuStage::vscsi, vscsi_bytes) : Time::zero()) +
               cpu.charge(CpuStage::dom_client, size);
   if (owner_here) work += cpu.charge(CpuStage::dom_owner, size);

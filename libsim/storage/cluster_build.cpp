@@ -105,7 +105,7 @@ void Cluster::build_esa() {
     for (const DriveSpec& d : spec_.hosts[h].pool) pools_[h].push_back(add_device(d, static_cast<int>(h), -1, "pool"));
 }
 
-int Cluster::add_object(int owner_host, Bytes size, Bytes working_set) {
+int Cluster::add_object(int owner_host, Bytes size, Bytes working_set, GuestOs guest) {
   check::in_range(owner_host, 0, hosts() - 1, "object owner host");
   if (!host_up(owner_host))
     throw InvalidArgument("object owner host " + spec_.hosts[static_cast<std::size_t>(owner_host)].name +
@@ -117,6 +117,7 @@ int Cluster::add_object(int owner_host, Bytes size, Bytes working_set) {
   Object o;
   o.place = place_object(spec_, layout_, index, owner_host, size, seed_);
   o.working_set = working_set;
+  o.guest = guest;
   if (spec_.architecture == Architecture::osa) {
     // Each RAID-1 replica serves the whole working set; each EC column 1/k of it (data or parity).
     // RAID-0 components share a column's working set equally (to within a stripe unit).

@@ -47,7 +47,7 @@ void VmWorkload::start(Cluster& cluster) {
       Vmdk k;
       k.vm = v;
       k.host = host;
-      k.object = cluster.add_object(host, spec_.vmdk_size, Bytes{blocks * spec_.block.count()});
+      k.object = cluster.add_object(host, spec_.vmdk_size, Bytes{blocks * spec_.block.count()}, spec_.guest_os);
       k.span_blocks = static_cast<std::uint64_t>(blocks);
       k.next_block = rng_.below(k.span_blocks);
       k.first_slot = static_cast<std::uint32_t>(slots_.size());

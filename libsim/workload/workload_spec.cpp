@@ -107,7 +107,8 @@ std::string WorkloadSpec::describe() const {
   std::snprintf(buf, sizeof buf, "%gk %g%% read %g%% random, %s%d VMDKs per VM x %d outstanding per VMDK", kib, read_pct,
                 random_pct, vms > 0 ? (std::to_string(vms) + " VMs x ").c_str() : "one VM per host x ", vmdks_per_vm,
                 outstanding_per_vmdk);
-  return buf;
+  // HCIBench's VMs run Linux; a Windows guest (DiskSpd) is said, as it costs more CPU per I/O.
+  return guest_os == GuestOs::windows ? std::string(buf) + ", Windows guests" : std::string(buf);
 }
 
 }  // namespace hcisim

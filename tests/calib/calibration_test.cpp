@@ -222,35 +222,42 @@ TEST_CASE("a calibration parameter moves only the clusters whose mechanism uses 
   const Calibration c = Calibration::defaults();
   ClusterSpec osa = test::osa_cluster(3);
   const ClusterSpec esa = test::esa_cluster(3);
-  CHECK(c.moves("vsan_cpu_scale", osa));
-  CHECK(c.moves("vsan_cpu_scale", esa));
-  CHECK_FALSE(c.moves("esa_gc_factor", osa));
-  CHECK(c.moves("esa_cpu_per_io_factor", esa));
-  CHECK(c.moves("congestion_delay_a_us", osa));
-  CHECK_FALSE(c.moves("congestion_delay_a_us", esa));
-  CHECK_FALSE(c.moves("lsom_cost_factor", osa));   // the fixture runs no LSOM world
-  CHECK_FALSE(c.moves("dedupe_lookup_miss", osa));
-  CHECK_FALSE(c.moves("usb_bridge_latency_us", osa));
+  const std::vector<GuestOs> on_linux{GuestOs::linux_os};
+  // Each guest's CPU per I/O moves the runs whose VMs run that OS.
+  CHECK(c.moves("guest_cpu_us", osa, on_linux));
+  CHECK_FALSE(c.moves("windows_guest_cpu_us", osa, on_linux));
+  CHECK_FALSE(c.moves("guest_cpu_us", osa, {GuestOs::windows}));
+  CHECK(c.moves("windows_guest_cpu_us", esa, {GuestOs::windows}));
+  CHECK(c.moves("guest_cpu_us", esa, {GuestOs::windows, GuestOs::linux_os}));
+  CHECK(c.moves("vsan_cpu_scale", osa, on_linux));
+  CHECK(c.moves("vsan_cpu_scale", esa, on_linux));
+  CHECK_FALSE(c.moves("esa_gc_factor", osa, on_linux));
+  CHECK(c.moves("esa_cpu_per_io_factor", esa, on_linux));
+  CHECK(c.moves("congestion_delay_a_us", osa, on_linux));
+  CHECK_FALSE(c.moves("congestion_delay_a_us", esa, on_linux));
+  CHECK_FALSE(c.moves("lsom_cost_factor", osa, on_linux));   // the fixture runs no LSOM world
+  CHECK_FALSE(c.moves("dedupe_lookup_miss", osa, on_linux));
+  CHECK_FALSE(c.moves("usb_bridge_latency_us", osa, on_linux));
   osa.osa.lsom_worlds_per_dg = 1;
   osa.services.dedupe = true;
   osa.hosts[1].disk_groups[0].capacity[0] = test::drive("intel-p4500-2tb", "usb-nvme");
-  CHECK(c.moves("lsom_cost_factor", osa));
-  CHECK(c.moves("dedupe_lookup_miss", osa));
-  CHECK(c.moves("usb_bridge_latency_us", osa));
-  CHECK_FALSE(c.moves("lsom_cost_factor", esa));
-  CHECK(c.moves("esa_gc_factor", esa));
-  CHECK_FALSE(c.moves("esa_cpu_per_io_factor", osa));
+  CHECK(c.moves("lsom_cost_factor", osa, on_linux));
+  CHECK(c.moves("dedupe_lookup_miss", osa, on_linux));
+  CHECK(c.moves("usb_bridge_latency_us", osa, on_linux));
+  CHECK_FALSE(c.moves("lsom_cost_factor", esa, on_linux));
+  CHECK(c.moves("esa_gc_factor", esa, on_linux));
+  CHECK_FALSE(c.moves("esa_cpu_per_io_factor", osa, on_linux));
   ClusterSpec usb_cache = test::osa_cluster(3);
   usb_cache.hosts[0].disk_groups[0].cache = test::drive("optane-p4800x-375gb", "usb-bot-nvme");
-  CHECK(c.moves("usb_bridge_latency_us", usb_cache));
+  CHECK(c.moves("usb_bridge_latency_us", usb_cache, on_linux));
   ClusterSpec usb_pool = test::esa_cluster(3);
   usb_pool.hosts[2].pool[1] = test::drive("samsung-pm1733-3.84tb", "usb-nvme");
-  CHECK(c.moves("usb_bridge_latency_us", usb_pool));
-  CHECK_THROWS(c.moves("cpu_cost_scael", osa));
-  CHECK(c.moves("rx_thread_gbit_s", osa));
+  CHECK(c.moves("usb_bridge_latency_us", usb_pool, on_linux));
+  CHECK_THROWS(c.moves("cpu_cost_scael", osa, on_linux));
+  CHECK(c.moves("rx_thread_gbit_s", osa, on_linux));
   ClusterSpec rdma = test::esa_cluster(3);
   rdma.network.framing.transport = Transport::rdma;
-  CHECK_FALSE(c.moves("rx_thread_gbit_s", rdma));
+  CHECK_FALSE(c.moves("rx_thread_gbit_s", rdma, on_linux));
 }
 
 TEST_CASE("rx_thread_gbit_s sets the TCP receive cost per KiB, which cpu_per_kib_scale leaves alone") {

@@ -54,6 +54,24 @@ TEST_CASE("HostCpu: stage costs follow the cost table and scale with the clock")
   CHECK(at_5.cost(CpuStage::dom_owner, 4_KiB) == at_ref.cost(CpuStage::dom_owner, 4_KiB) / 2);
 }
 
+TEST_CASE("HostCpu: a Windows guest's I/O costs windows_guest_us, charged to the guest stage") {
+  Engine engine;
+  Counter sink;
+  CpuCosts costs;
+  costs.guest_us = 24;
+  costs.windows_guest_us = 58;
+  HostCpu at_5(engine, "esx0", xeon(5.0), costs, sink);   // twice the reference clock: half the time
+  const Time linux_guest = at_5.charge_guest(8_KiB, GuestOs::linux_os);
+  const Time windows_guest = at_5.charge_guest(8_KiB, GuestOs::windows);
+  CHECK(linux_guest == Time::round_ns(24 * 1e3 / 2));
+  CHECK(windows_guest == Time::round_ns(58 * 1e3 / 2));
+  CHECK(linux_guest == at_5.cost(CpuStage::guest, 8_KiB));
+  CHECK(at_5.stage_time(CpuStage::guest) == linux_guest + windows_guest);
+  CpuCosts bad;
+  bad.windows_guest_us = -1;
+  CHECK_THROWS_WITH(HostCpu(engine, "esx1", xeon(2.5), bad, sink), Catch::Contains("windows_guest_us"));
+}
+
 TEST_CASE("HostCpu: TCP receive has its own per-KiB cost, charged to the network stage") {
   // A receive pays the network stage's fixed part and tcp_receive_us_per_kib per KiB (one
   // thread's rate, rx_thread_gbit_s), not the send side's net_us_per_kib; RDMA keeps its row.

@@ -612,6 +612,31 @@ TEST_CASE("seed 002's one-command USB dock: more outstanding I/O queues there in
   CHECK(qd1.result.write_latency_ms < 0.25 * qd16.result.write_latency_ms);
 }
 
+TEST_CASE("workload.guest_os: DiskSpd's guest is Windows, HCIBench's Linux, and each pays its own CPU per I/O") {
+  const std::string diskspd = replace(kExample, "  hcibench: fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-50compress-50dedupe\n  vms: 8\n",
+                                      "  diskspd: \"-d60 -W15 -C15 -c128M -t4 -o4 -b8k -L -r -Sh -w50\"\n  vms: 1\n");
+  CHECK(parse(kExample).workload.guest_os == GuestOs::linux_os);
+  CHECK(parse(diskspd).workload.guest_os == GuestOs::windows);
+  CHECK(parse(diskspd, {"workload.guest_os=linux"}).workload.guest_os == GuestOs::linux_os);
+  CHECK(parse(kExample, {"workload.guest_os=windows"}).workload.guest_os == GuestOs::windows);
+  CHECK_THROWS_WITH(parse(kExample, {"workload.guest_os=macos"}),
+                    Catch::Contains("(--set)") && Catch::Contains("workload.guest_os") && Catch::Contains("expected linux | windows"));
+  // The run charges each OS's calibrated cost to the guest stage: guest core time per I/O at
+  // the hosts' clock (the example's 3.2 GHz, costs at 2.5 GHz).
+  const std::vector<std::string> shorter{"workload.duration_s=0.2", "workload.warmup_s=0.05"};
+  auto guest_us_per_io = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> sets = shorter;
+    sets.insert(sets.end(), extra.begin(), extra.end());
+    const RunResult r = simulate(parse(diskspd, sets));
+    double cores = 0;
+    for (const auto& h : r.hosts) cores += h.stage_cores[static_cast<std::size_t>(CpuStage::guest)];
+    return cores / r.result.iops * 1e6;
+  };
+  const Calibration& c = cat().calibration();
+  CHECK(guest_us_per_io({}) == Approx(c.value("windows_guest_cpu_us") * 2.5 / 3.2).epsilon(0.02));
+  CHECK(guest_us_per_io({"workload.guest_os=linux"}) == Approx(c.value("guest_cpu_us") * 2.5 / 3.2).epsilon(0.02));
+}
+
 TEST_CASE("cluster.failed_hosts names hosts that are down: the run is degraded and says so") {
   const std::vector<std::string> shorter = {"workload.duration_s=0.6", "workload.warmup_s=0.2"};
   std::vector<std::string> sets = shorter;

@@ -23,6 +23,8 @@ TEST_CASE("HCIBench fio and vdbench job names") {
   CHECK(v.tool == WorkloadTool::vdbench);
   CHECK(v.outstanding_per_vmdk == 8);
   CHECK(v.compress_pct == 0);
+  CHECK(f.guest_os == GuestOs::linux_os);   // HCIBench's test VMs run Linux
+  CHECK(v.guest_os == GuestOs::linux_os);
   const WorkloadSpec s = parse_hcibench_name("fio-8vmdk-100ws-256k-0rdpct-0randompct-1threads-50compress-50dedupe");
   CHECK(s.block.count() == 256 * 1024);
   CHECK(s.read_pct == 0);
@@ -39,6 +41,7 @@ TEST_CASE("HCIBench fio and vdbench job names") {
 TEST_CASE("DiskSpd command lines (seed 002's run)") {
   const WorkloadSpec d = parse_diskspd("-d60 -W15 -C15 -c128M -t4 -o4 -b8k -L -r -Sh -w50 E:\\io.dat F:\\io.dat");
   CHECK(d.tool == WorkloadTool::diskspd);
+  CHECK(d.guest_os == GuestOs::windows);   // Microsoft's Windows tool: the guest's CPU per I/O
   CHECK(d.duration_s == 60);
   CHECK(d.warmup_s == 15);
   CHECK(d.vmdk_size.count() == 128 << 20);

@@ -3,8 +3,10 @@
 // Published cycles-per-I/O figures for vSAN do not exist (vsan-model-facts.md section 5),
 // so the per-I/O vSAN stage costs below are order-of-magnitude starting points that the
 // calibration scales inside a sourced range (data/calibration.yaml, vsan_cpu_scale). The
-// guest's cost is measured (vcdx200, 2024-12: 145k cycles per I/O of VM CPU, 58 us at
-// 2.5 GHz; calibration guest_cpu_us). Per-KiB anchors:
+// guest's cost depends on its operating system's storage stack (GuestOs): a Windows VM's is
+// measured (vcdx200, 2024-12: 145k cycles per I/O of VM CPU, 58 us at 2.5 GHz; calibration
+// windows_guest_cpu_us), a Linux load generator's (fio or vdbench on libaio) is fitted inside
+// a range around it (guest_cpu_us). Per-KiB anchors:
 //   compression   LZ4 compresses > 500 MB/s per core => ~2 us per KiB (facts section 5 [51])
 //   decompression LZ4 decompresses at several GB/s per core => ~0.25 us per KiB ([51])
 //   dedupe        SHA-1 runs at roughly 1-2 GB/s per core => ~0.5 us per KiB (estimate)
@@ -51,8 +53,13 @@ struct CpuSpec {
   int threads() const { return cores() * threads_per_core; }
 };
 
-/// Where a host spends CPU on an I/O. `guest` is the benchmark VM itself (fio or vdbench
-/// in the guest plus its virtual disk driver), which HCIBench's host CPU figures include.
+/// The operating system a benchmark VM runs, whose storage stack sets the guest's CPU per
+/// I/O: Linux (HCIBench's fio and vdbench VMs, libaio) or Windows (DiskSpd, Iometer).
+enum class GuestOs : std::uint8_t { linux_os, windows };
+const char* guest_os_name(GuestOs os);
+
+/// Where a host spends CPU on an I/O. `guest` is the benchmark VM itself (fio, vdbench or
+/// DiskSpd in the guest plus its virtual disk driver), which HCIBench's host CPU figures include.
 enum class CpuStage : std::uint8_t {
   guest,
   vscsi,          // ESXi vSCSI layer
@@ -80,7 +87,8 @@ inline constexpr double kRxThreadGbitS = 16.5;
 struct CpuCosts {
   double reference_ghz = 2.5;
   // us per I/O (or per message / block) at reference_ghz
-  double guest_us = 58;
+  double guest_us = 58;              // a Linux guest (GuestOs::linux_os)
+  double windows_guest_us = 58;      // a Windows guest
   double vscsi_us = 3;
   double dom_client_us = 8;
   double dom_owner_us = 8;

@@ -79,6 +79,14 @@ class HostCpu final : public StationClient {
   void execute(std::uint64_t token, CpuStage stage, Bytes bytes, Transport transport = Transport::tcp);
   /// Queues `work` of core time directly.
   void execute_for(std::uint64_t token, CpuStage stage, Time work);
+  /// The guest's work on one I/O of a VM running `os` (CpuCosts::guest_us or windows_guest_us),
+  /// charged to the guest stage.
+  Time charge_guest(Bytes bytes, GuestOs os) {
+    const auto row = os == GuestOs::windows ? kWindowsGuestRow : static_cast<std::size_t>(CpuStage::guest);
+    const Time t = Time::round_ns(fixed_ns_[row] + per_kib_ns_[row] * bytes.kib());
+    stage_ns_[static_cast<std::size_t>(CpuStage::guest)] += t.count_ns();
+    return t;
+  }
   /// One visit doing several stages: charge() each (accounted per stage), then run() the sum.
   Time charge(CpuStage stage, Bytes bytes, Transport transport = Transport::tcp) {
     const Time t = cost(stage, bytes, transport);
@@ -136,8 +144,10 @@ class HostCpu final : public StationClient {
   Time full_speed_work_;             // since the last reset, before any hyper-threading slowdown
   int free_cores_ = 0;               // cores not pinned to worlds
   double shared_slowdown_ = 1.0;     // threads_per_core / ht_throughput for a thread sharing a core
-  std::array<double, kCpuStages + 1> fixed_ns_{};     // per visit, at this clock
-  std::array<double, kCpuStages + 1> per_kib_ns_{};   // per KiB, at this clock
+  // Rows: one per stage, then RDMA's network row, then a Windows guest's row.
+  static constexpr std::size_t kWindowsGuestRow = kCpuStages + 1;
+  std::array<double, kCpuStages + 2> fixed_ns_{};     // per visit, at this clock
+  std::array<double, kCpuStages + 2> per_kib_ns_{};   // per KiB, at this clock
   double tcp_receive_per_kib_ns_ = 0;                 // TCP receive per KiB, at this clock
 };
 

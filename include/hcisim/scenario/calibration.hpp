@@ -64,8 +64,10 @@ class Calibration {
   /// Whether moving `name` can change this cluster's runs: the ESA factors act on ESA clusters
   /// only, congestion_delay_a_us on OSA ones, dedupe_lookup_miss on OSA with dedupe on,
   /// lsom_cost_factor on OSA with LSOM worlds, usb_bridge_latency_us where a drive sits behind
-  /// a USB bridge; every other parameter on every cluster. Throws for an unknown name.
-  bool moves(const std::string& name, const ClusterSpec& cluster) const;
+  /// a USB bridge, guest_cpu_us and windows_guest_cpu_us where a VM runs that guest OS
+  /// (`guests`: the OS of every workload group); every other parameter on every cluster.
+  /// Throws for an unknown name.
+  bool moves(const std::string& name, const ClusterSpec& cluster, const std::vector<GuestOs>& guests) const;
   /// YAML text of the whole file.
   std::string to_yaml() const;
   /// A table of the parameters: value, range, whether fitted, and a warning for a fitted

@@ -85,8 +85,8 @@ class Cluster final : public EventHandler,
   Cluster& operator=(const Cluster&) = delete;
 
   /// Creates an object (a VMDK) of `size` owned by `owner_host`, whose I/O will address the
-  /// first `working_set` bytes. Returns its index.
-  int add_object(int owner_host, Bytes size, Bytes working_set);
+  /// first `working_set` bytes, for a VM running `guest` (its I/O's guest CPU). Returns its index.
+  int add_object(int owner_host, Bytes size, Bytes working_set, GuestOs guest = GuestOs::linux_os);
 
   /// Starts an I/O from a VM on `client_host`. on_io_done(token) when it completes.
   /// `sequential`: the I/O continues its VMDK's stream (the workload's non-random share):
@@ -223,6 +223,7 @@ class Cluster final : public EventHandler,
     std::vector<std::uint32_t> groups;       // OSA: global disk group of each component, column-major
                                              // (column c, chunk h at c * place.chunks + h)
     double stripe_pending = 0;               // ESA: compressed bytes not yet in a full stripe
+    GuestOs guest = GuestOs::linux_os;       // the OS of the VM whose disk it is (guest CPU)
   };
   struct Request {
     std::uint64_t token = 0;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "hcisim/core/units.hpp"
+#include "hcisim/hw/cpu_spec.hpp"
 
 namespace hcisim {
 
@@ -67,6 +68,10 @@ struct WorkloadSpec {
   // rest wait in the guest, and their latency counts that wait. One adapter per VM.
   int vscsi_disk_queue = 0;
   int vscsi_adapter_queue = 0;
+  // The benchmark VM's operating system, whose storage stack sets the guest's CPU per I/O
+  // (CpuCosts::guest_us, windows_guest_us): DiskSpd runs on Windows (parse_diskspd sets it),
+  // HCIBench's fio and vdbench VMs on Linux.
+  GuestOs guest_os = GuestOs::linux_os;
   // The benchmark VM's vCPUs (DiskSpd prints them as "proc count"): only to compare the
   // guest's own CPU table with the model's guest stage (hcisim accuracy); the guest's work
   // runs on the host's cores either way. 0: not stated.

@@ -328,7 +328,8 @@ std::string to_json(const RunResult& r) {
      << one(r.workload.vmdks_per_vm) << ", \"outstanding_per_vmdk\": " << one(r.workload.outstanding_per_vmdk)
      << ", \"iops_limit_per_vm\": " << one(r.workload.iops_limit_per_vm) << ", \"duration_s\": "
      << (r.workload.auto_duration ? std::string("\"auto\"") : num(r.workload.duration_s)) << ", \"warmup_s\": "
-     << num(r.workload.warmup_s) << "},\n"
+     << num(r.workload.warmup_s) << ", \"guest_os\": "
+     << (r.groups.empty() ? json_string(guest_os_name(r.workload.guest_os)) : std::string("null")) << "},\n"
      << "  \"warnings\": [";
   for (std::size_t i = 0; i < r.inputs.warnings.size(); ++i) os << (i ? ", " : "") << json_string(r.inputs.warnings[i]);
   os << "],\n"
@@ -362,7 +363,7 @@ std::string to_json(const RunResult& r) {
        << num(x.read_p95_ms) << ", \"write_p95_ms\": " << num(x.write_p95_ms) << ", \"pooled_latency_ms\": "
        << num(x.pooled_latency_ms) << ", \"read_p99_ms\": " << num(x.read_p99_ms) << ", \"write_p99_ms\": "
        << num(x.write_p99_ms) << ", \"outstanding_io\": " << num(x.outstanding_io)
-       << ", \"latency_split\": " << json_split(x) << "}";
+       << ", \"latency_split\": " << json_split(x) << ", \"guest_os\": " << json_string(guest_os_name(g.guest_os)) << "}";
   }
   os << "],\n"
      << "  \"measured_seconds\": " << num(w.seconds) << ",\n"

@@ -341,6 +341,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     if (!scenario.groups.empty()) {
       GroupResult g{l->spec().name, l->spec().describe(), l->vms(), outstanding, l->spec().iops_limit_per_vm,
                     summarize(*l, engine.now()), {}};
+      g.guest_os = l->spec().guest_os;
       for (const VmStats& vm : l->vm_stats())
         for (std::size_t op = 0; op < 2; ++op) g.pooled[op].merge(vm.latency[op]);
       r.groups.push_back(std::move(g));

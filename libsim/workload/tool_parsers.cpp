@@ -217,7 +217,10 @@ WorkloadSpec parse_fio_options(std::string_view options) {
     else if (key == "buffer_compress_percentage") w.compress_pct = number(val, "fio buffer_compress_percentage", tok);
     else if (key == "dedupe_percentage") w.dedupe_pct = number(val, "fio dedupe_percentage", tok);
     else if (key == "rate_iops") w.iops_limit_per_vm = number(val, "fio rate_iops", tok);
-    else if (key == "ioengine" || key == "direct" || key == "filename" || key == "name" || key == "time_based") continue;
+    // fio's Windows engine runs only on Windows (fio HOWTO, ioengine=windowsaio): the guest's
+    // CPU per I/O is a Windows VM's; every other engine is taken as a Linux guest's.
+    else if (key == "ioengine") w.guest_os = val == "windowsaio" ? GuestOs::windows : GuestOs::linux_os;
+    else if (key == "direct" || key == "filename" || key == "name" || key == "time_based") continue;
     else bad("fio option", key, kKeys);
   }
   if (rw == "read") { w.read_pct = 100; w.random_pct = 0; }

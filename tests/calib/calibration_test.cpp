@@ -272,6 +272,17 @@ TEST_CASE("rx_thread_gbit_s sets the TCP receive cost per KiB, which cpu_per_kib
   CHECK_THROWS_WITH(c.set("rx_thread_gbit_s", 20), Catch::Contains("rx_thread_gbit_s") && Catch::Contains("[15"));
 }
 
+TEST_CASE("each guest OS's CPU per I/O comes from its own calibration parameter") {
+  Calibration c = Calibration::defaults();
+  c.set("guest_cpu_us", 30);
+  c.set("windows_guest_cpu_us", 70);
+  ClusterSpec cluster = test::osa_cluster(3);
+  c.apply_settings(cluster);
+  CHECK(cluster.cpu_costs.guest_us == 30);
+  CHECK(cluster.cpu_costs.windows_guest_us == 70);
+  CHECK_THROWS_WITH(c.set("windows_guest_cpu_us", 90), Catch::Contains("windows_guest_cpu_us") && Catch::Contains("[46"));
+}
+
 TEST_CASE("the fit recovers parameters planted in synthetic measurements", "[slow]") {
   const fs::path dir = fs::temp_directory_path() / "hcisim_fit_test";
   fs::create_directories(dir);

@@ -210,6 +210,11 @@ TEST_CASE("JSON and CSV carry the inputs and the scenario's warnings") {
   CHECK_THAT(json, Catch::Contains("\"inputs\": {\"source\": \"<built-in default>\", \"architecture\": \"OSA\", "
                                    "\"hosts\": 4, \"layout\": \"RAID-1 (FTT 1)\""));
   CHECK_THAT(json, Catch::Contains("\"warnings\": [\"workload: the VMs' data"));
+  CHECK_THAT(json, Catch::Contains(", \"warmup_s\": 0.02, \"guest_os\": \"linux\"},"));
+  const Scenario windows = parse_scenario(default_scenario_yaml(), "<built-in default>",
+                                          {"workload.duration_s=0.05", "workload.warmup_s=0.02", "workload.guest_os=windows"},
+                                          cat());
+  CHECK_THAT(to_json(simulate(windows)), Catch::Contains("\"guest_os\": \"windows\"},") && Catch::Contains(", Windows guests\""));
   // CSV: as many cells as the header names (the reader checks), the warning in the last.
   const CsvTable table = test::report_table(r, "inputs");
   CHECK(table.text(0, "warnings").rfind("workload: the VMs' data", 0) == 0);

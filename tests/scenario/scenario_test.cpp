@@ -822,6 +822,22 @@ TEST_CASE("workload.groups run several workloads at once: results per group and 
   CHECK_THAT(format_hcibench(r), Catch::Contains("Workload groups (HCIBench's rules over each group's VMs):") &&
                                      Catch::Contains("  backup ") && Catch::Contains("JOB_NAME\t= oltp+backup"));
   CHECK_THAT(to_json(r), Catch::Contains("\"groups\": [{\"name\": \"oltp\", \"workload\": \"8k 70% read"));
+  // Each group's VMs pay their own OS's guest CPU per I/O; the guest stage holds both.
+  const RunResult mixed = simulate(parse(replace(base, "{name: backup,", "{name: backup, guest_os: windows,")));
+  REQUIRE(mixed.groups.size() == 2);
+  CHECK(mixed.groups[0].guest_os == GuestOs::linux_os);
+  CHECK(mixed.groups[1].guest_os == GuestOs::windows);
+  CHECK_THAT(to_json(mixed), Catch::Contains("\"guest_os\": \"linux\"}, {\"name\": \"backup\"") &&
+                                 Catch::Contains("\"guest_os\": \"windows\"}],") && Catch::Contains("\"guest_os\": null},"));
+  {
+    const Calibration& c = cat().calibration();
+    const double clock = 2.5 / cat().cpu("intel-core-i7-11700b").ghz;   // cost per I/O at the hosts' clock
+    double guest_cores = 0;
+    for (const auto& h : mixed.hosts) guest_cores += h.stage_cores[static_cast<std::size_t>(CpuStage::guest)];
+    const double expected = (mixed.groups[0].result.iops * c.value("guest_cpu_us") +
+                             mixed.groups[1].result.iops * c.value("windows_guest_cpu_us")) * clock * 1e-6;
+    CHECK(guest_cores == Approx(expected).epsilon(0.03));
+  }
   // The backup stream shares the cluster: the OLTP group alone sees lower latency.
   std::string alone = base;
   alone.erase(alone.find("    - {name: backup"));

@@ -69,6 +69,10 @@ TEST_CASE("fio job options and the oltp32k preset") {
   CHECK(f.outstanding_per_vmdk == 8);
   CHECK(f.vmdk_size.count() == std::int64_t{10} << 30);
   CHECK(parse_fio_options("--bs=256k --rw=write --iodepth=1").read_pct == 0);
+  // The guest OS from the engine: fio's Windows engine means a Windows guest.
+  CHECK(f.guest_os == GuestOs::linux_os);
+  CHECK(parse_fio_options("bs=4k rw=randread ioengine=libaio").guest_os == GuestOs::linux_os);
+  CHECK(parse_fio_options("bs=4k rw=randread ioengine=windowsaio").guest_os == GuestOs::windows);
   // What ran before the window: fio's ramp_time when given; without one, and for HCIBench's
   // names and the preset, HCIBench's 1800 s.
   CHECK(f.history_s == 1800);

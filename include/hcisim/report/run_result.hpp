@@ -85,6 +85,7 @@ struct GroupResult {
   double iops_limit_per_vm = 0;    // its open-loop rate (0: a closed loop)
   WorkloadResult result;           // without intervals (the run's are over all groups)
   LatencyHistogram pooled[2];      // by IoOp, its I/Os over the measured window
+  GuestOs guest_os = GuestOs::linux_os;   // its VMs' OS (WorkloadSpec::guest_os)
 };
 
 struct RunResult {

@@ -470,8 +470,9 @@ AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const
     double q = 0;
     if (guest_cpu_row(m)) {
       // DiskSpd's CPU table is the guest's: the busy share of the VM's vCPUs, which the
-      // model's guest stage (guest_cpu_us, or windows_guest_cpu_us for a Windows guest) is, spread over the VMs (work at a thread's full
-      // speed: a thread that shares its core with a busy sibling would show a little more).
+      // model's guest stage (windows_guest_cpu_us for a Windows guest, else guest_cpu_us)
+      // is, spread over the VMs (work at a thread's full speed: a thread that shares its
+      // core with a busy sibling would show a little more).
       if (!r.groups.empty()) {   // one VM's table; groups may state different vCPUs
         unsupported("guest CPU of a run with workload groups (one VM's table is compared)");
         continue;

@@ -126,6 +126,7 @@ std::string scenario_yaml(const Requirements& req, const Requirements::Block& ho
       << "random_pct: " << d.random_pct << "\n" << indent << "vms: " << d.vms << "\n" << indent
       << "iops_limit_per_vm: " << fmt("%.6g", req.group_iops(g) / d.vms) << "\n" << indent
       << "vmdk_size: " << vmdk_size(vmdk_gb(req, g, with_data)) << "\n";
+    if (d.guest_os == GuestOs::windows) y << indent << "guest_os: windows\n";   // linux is the default
   };
   if (!req.grouped()) {
     demand(0, "  ");
@@ -238,13 +239,13 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
       Requirements::Demand d;
       if (named) {
         w.expect_map({"name", "iops", "block_size", "read_pct", "random_pct", "mean_ms", "p95_ms", "p99_ms", "capacity_tb",
-                      "compress_pct", "dedupe_pct", "vms"});
+                      "compress_pct", "dedupe_pct", "vms", "guest_os"});
         d.name = w.required_text("name");
         if (d.name.empty() || d.name.size() > 64)
           w.fail_value(w.key_path("name"), d.name, "a workload's name, 1 to 64 characters", w.node()["name"]);
       } else {
         w.expect_map({"iops", "block_size", "read_pct", "random_pct", "mean_ms", "p95_ms", "p99_ms", "capacity_tb",
-                      "compress_pct", "dedupe_pct", "vms"});
+                      "compress_pct", "dedupe_pct", "vms", "guest_os"});
       }
       d.iops = w.required_number("iops");
       if (!(d.iops >= 1 && d.iops <= 1e9)) w.fail_value(w.key_path("iops"), w.text("iops", ""), "IOPS from 1 to 1e9", w.node()["iops"]);
@@ -276,6 +277,7 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
       if (!(d.capacity_tb >= 0 && d.capacity_tb <= 1e6))
         w.fail_value(w.key_path("capacity_tb"), w.text("capacity_tb", ""), "decimal TB from 0 to 1e6", w.node()["capacity_tb"]);
       d.vms = static_cast<int>(w.integer("vms", 24, 1, 1000));
+      d.guest_os = w.choice("guest_os", "linux", {"linux", "windows"}) == "windows" ? GuestOs::windows : GuestOs::linux_os;
       const double compress = static_cast<double>(w.integer("compress_pct", 0, 0, 100));
       const double dedupe = static_cast<double>(w.integer("dedupe_pct", 0, 0, 100));
       if (q.demands.empty()) {

@@ -321,6 +321,22 @@ TEST_CASE("bad requirements name the file and the block and why", "[sizing][erro
   CHECK(error_of(wide) == "no error");
 }
 
+TEST_CASE("a demand's guest_os reaches every candidate's VMs, and a bad one is named", "[sizing]") {
+  HardwareCatalog cat = test::cat();
+  const Requirements linux_vms = requirements_of(grid_yaml(), cat);
+  const Requirements windows_vms = requirements_of(replaced(grid_yaml(), "vms: 8}", "vms: 8, guest_os: windows}"), cat);
+  CHECK(linux_vms.demands[0].guest_os == GuestOs::linux_os);
+  CHECK(windows_vms.demands[0].guest_os == GuestOs::windows);
+  const std::vector<Design> designs = candidate_designs(windows_vms, cat);
+  REQUIRE(!designs.empty());
+  for (const Design& d : designs)
+    if (d.valid) CHECK(d.scenario.workload.guest_os == GuestOs::windows);
+  for (const Design& d : candidate_designs(linux_vms, cat))
+    if (d.valid) CHECK(d.scenario.workload.guest_os == GuestOs::linux_os);
+  CHECK_THAT(error_of(replaced(grid_yaml(), "vms: 8}", "vms: 8, guest_os: solaris}")),
+             Catch::Contains("workload.guest_os = 'solaris' is not allowed; expected linux | windows"));
+}
+
 TEST_CASE("size adds hosts to an existing cluster and prices only what it adds", "[sizing]") {
   // Seed 000's four hosts today; add 0..3 of the same host. Alone (one down) they are far
   // short of 110K; with one added (the added host down) the four carry it.

@@ -46,6 +46,7 @@ struct Requirements {
     KneeTarget slo;                    // mean, p95 or p99 latency over the group's I/Os
     double capacity_tb = 0;            // usable VM data today (decimal TB)
     int vms = 24;                      // VMs that carry it (4 VMDKs, 32 outstanding each)
+    GuestOs guest_os = GuestOs::linux_os;   // their OS: its storage stack's CPU per I/O
   };
   std::vector<Demand> demands;
   double compress_pct = 0;             // the data, as fio sees it (data_services reduce it);

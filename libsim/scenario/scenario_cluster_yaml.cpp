@@ -36,14 +36,15 @@ DriveSpec connect(const DeviceSpec& d, const std::string& connection, const Hard
 
 // D = catalog name | {device: name, count, connection} | inline figures (+ count, connection).
 std::vector<DriveSpec> read_drives(const YamlReader& r, const HardwareCatalog& cat, bool allow_count) {
-  auto lookup = [&](const std::string& name, const YAML::Node& at) -> DeviceSpec {
+  // An unknown name is reported at `device:` (or at the scalar itself).
+  auto lookup = [&](const std::string& name) -> DeviceSpec {
     try {
       return cat.device(name);
     } catch (const InvalidArgument& e) {
-      throw InvalidArgument(r.where(at) + ": " + r.path() + ": " + e.what());
+      r.fail_at("device", e.what());
     }
   };
-  if (r.is_scalar()) return {connect(lookup(r.scalar(), r.node()), "", cat)};
+  if (r.is_scalar()) return {connect(lookup(r.scalar()), "", cat)};
   if (allow_count)
     r.expect_map({"device", "count", "connection", "name", "kind", "interface", "capacity_gb", "read_iops_4k",
                   "write_iops_4k", "read_latency_us", "write_latency_us", "seq_read_mbps", "seq_write_mbps", "seq_mbps",
@@ -55,7 +56,7 @@ std::vector<DriveSpec> read_drives(const YamlReader& r, const HardwareCatalog& c
   const long count = allow_count ? r.integer("count", 1, 1, 7 * 5) : 1;
   DeviceSpec d;
   if (r.has("device")) {
-    d = lookup(r.text("device", ""), r.node()["device"]);
+    d = lookup(r.text("device", ""));
   } else {
     d.name = r.text("name", "inline-" + r.path());
     const std::string kind = r.choice("kind", "ssd", {"ssd", "hdd"});

@@ -52,9 +52,9 @@ class HostCpu final : public StationClient {
 
   /// Core time of `stage` for one I/O (or message) carrying `bytes`, at this host's clock.
   Time cost(CpuStage stage, Bytes bytes, Transport transport = Transport::tcp) const {
-    const auto row = stage == CpuStage::network && transport == Transport::rdma ? static_cast<std::size_t>(kCpuStages)
-                                                                                 : static_cast<std::size_t>(stage);
-    return Time::round_ns(fixed_ns_[row] + per_kib_ns_[row] * bytes.kib());
+    return row_cost(stage == CpuStage::network && transport == Transport::rdma ? static_cast<std::size_t>(kCpuStages)
+                                                                                : static_cast<std::size_t>(stage),
+                    bytes);
   }
   /// TCP receive cost per payload byte at this host's clock (CpuCosts::tcp_receive_us_per_kib):
   /// what a receive queue's thread spends on each byte (Network::set_receive).
@@ -82,8 +82,7 @@ class HostCpu final : public StationClient {
   /// The guest's work on one I/O of a VM running `os` (CpuCosts::guest_us or windows_guest_us),
   /// charged to the guest stage.
   Time charge_guest(Bytes bytes, GuestOs os) {
-    const auto row = os == GuestOs::windows ? kWindowsGuestRow : static_cast<std::size_t>(CpuStage::guest);
-    const Time t = Time::round_ns(fixed_ns_[row] + per_kib_ns_[row] * bytes.kib());
+    const Time t = row_cost(os == GuestOs::windows ? kWindowsGuestRow : static_cast<std::size_t>(CpuStage::guest), bytes);
     stage_ns_[static_cast<std::size_t>(CpuStage::guest)] += t.count_ns();
     return t;
   }
@@ -132,6 +131,10 @@ class HostCpu final : public StationClient {
 
  private:
   void build_cost_table();
+  /// One cost-table row's time for `bytes` at this clock.
+  Time row_cost(std::size_t row, Bytes bytes) const {
+    return Time::round_ns(fixed_ns_[row] + per_kib_ns_[row] * bytes.kib());
+  }
 
   CpuSpec spec_;
   CpuCosts costs_;

@@ -7,17 +7,23 @@
 #include <algorithm>
 #include <string>
 
+#include "cluster_core.hpp"
+#include "esa_io_path.hpp"
 #include "hcisim/core/check.hpp"
 #include "hcisim/core/slot_pool.hpp"
-#include "hcisim/storage/cluster.hpp"
+#include "osa_io_path.hpp"
 
 namespace hcisim {
 
-void Cluster::start_resync() {
+using io::ResyncCopy;
+using io::ResyncHost;
+using io::ResyncJob;
+using io::SubKind;
+
+void ClusterCore::start_resync() {
   if (!resync_hosts_.empty()) throw InvalidArgument("Cluster::start_resync called twice");
   resync_hosts_.resize(spec_.hosts.size());
   RngStream rng(seed_, replication_, "resync");
-  const bool osa = spec_.architecture == Architecture::osa;
   for (std::uint32_t oi = 0; oi < objects_.size(); ++oi) {
     Object& o = objects_[oi];
     // Hosts this object already uses: its data components and witnesses (vSAN keeps every
@@ -43,18 +49,8 @@ void Cluster::start_resync() {
       used[job.target] = true;
       // Its written data: the column's share of the working set (add_object).
       job.total = layout_.erasure_coded() ? o.working_set.count() / layout_.data : o.working_set.count();
-      // The new components: on OSA drawn like the originals (placement.hpp: the policy's
-      // stripes on distinct capacity devices), each joining its disk group's working set.
-      if (osa) {
-        job.place.push_back(draw_device(spec_, rng, job.target));
-        for (const ComponentPlace& c : place_split(spec_, job.place.front(), o.place.chunks, rng)) job.place.push_back(c);
-        const std::int64_t each = job.total / o.place.chunks;
-        for (int h = 0; h < o.place.chunks; ++h)
-          groups_[host_groups_[job.target][job.place[static_cast<std::size_t>(h)].group]].buffer.add_working_set(
-              Bytes{h == 0 ? job.total - each * (o.place.chunks - 1) : each});
-      } else {
-        job.place.push_back(ComponentPlace{job.target, 0, 0});
-      }
+      // The new components on the new host, each joining its disk group's working set (OSA).
+      with_back_end([&](auto& be) { be.place_rebuild(*this, job, o, rng); });
       resync_status_.total_bytes += job.total;
       if (job.total == 0) {   // nothing written to copy (a working set under k bytes)
         finish_job(job);
@@ -67,22 +63,17 @@ void Cluster::start_resync() {
   for (int h = 0; h < hosts(); ++h) pump_resync(h);
 }
 
-std::uint64_t Cluster::object_offset(std::int64_t column_offset) const {
+std::uint64_t ClusterCore::object_offset(std::int64_t column_offset) const {
   if (!layout_.erasure_coded()) return static_cast<std::uint64_t>(column_offset);
   // Column unit u of an erasure-coded object lies in stripe row u.
-  const std::int64_t unit = (spec_.architecture == Architecture::esa ? spec_.esa.stripe_unit : spec_.osa.stripe_unit).count();
+  const std::int64_t unit = with_back_end([&](const auto& be) { return be.stripe_unit(*this); }).count();
   return static_cast<std::uint64_t>(column_offset / unit * unit * layout_.data);
 }
 
-std::uint32_t Cluster::resync_group(const ResyncJob& job, std::int64_t column_offset) const {
-  const int h = chunk_at(objects_[job.object].place, object_offset(column_offset));
-  return host_groups_[job.target][job.place[static_cast<std::size_t>(h)].group];
-}
-
 // Starts copies onto `host` while it has fewer than `outstanding` in flight, the throttle
-// allows and (OSA) the new component's write buffer has room; destage wakes it again
-// (wake_waiters), so does the throttle's timer.
-void Cluster::pump_resync(int host) {
+// allows and the back end has room for the piece (OSA: the new component's write buffer;
+// destage wakes it again, wake_waiters), so does the throttle's timer.
+void ClusterCore::pump_resync(int host) {
   ResyncHost& rh = resync_hosts_[static_cast<std::size_t>(host)];
   while (rh.in_flight < spec_.resync.outstanding && rh.head < rh.queue.size()) {
     const std::uint32_t j = rh.queue[rh.head];
@@ -91,20 +82,8 @@ void Cluster::pump_resync(int host) {
       ++rh.head;
       continue;
     }
-    std::int64_t bytes = std::min(kResyncCopy, job.total - job.issued);
-    if (spec_.architecture == Architecture::osa) {
-      // The piece goes into the new component's write buffer: wait for room (destage wakes
-      // this pump; the waiting flag keeps that destage running). A buffer too small for
-      // 1 MiB takes quarter-buffer pieces.
-      const std::uint32_t g = resync_group(job, job.issued);
-      DiskGroup& dg = groups_[g];
-      bytes = std::min(bytes, std::max<std::int64_t>(kBlock, static_cast<std::int64_t>(dg.buffer.capacity() / 4)));
-      if (!dg.buffer.has_room(Bytes{bytes})) {
-        dg.resync_waiting = true;
-        pump_destage(g);
-        return;
-      }
-    }
+    std::int64_t bytes = std::min(Cluster::kResyncCopy, job.total - job.issued);
+    if (!with_back_end([&](auto& be) { return be.resync_room(*this, job, bytes); })) return;
     if (spec_.resync.throttle_mbps > 0) {
       if (engine_.now() < rh.next_free) {
         if (!rh.pump_scheduled) {
@@ -116,7 +95,7 @@ void Cluster::pump_resync(int host) {
       // The throttle caps the resync traffic into the host: the piece from each source
       // (k for erasure coding), as stored. bytes x 8 / (Mb/s x 1e6) s = bytes x 8000 / Mb/s ns.
       const double traffic = static_cast<double>(sources_per_copy()) *
-                             static_cast<double>(spec_.architecture == Architecture::esa ? scaled(bytes, reduction_.compression) : bytes);
+                             static_cast<double>(with_back_end([&](const auto& be) { return be.stored_bytes(*this, bytes); }));
       rh.next_free = engine_.now() + Time::round_ns(traffic * 8000.0 / spec_.resync.throttle_mbps);
     }
     const std::int64_t at = job.issued;
@@ -126,14 +105,13 @@ void Cluster::pump_resync(int host) {
   }
 }
 
-void Cluster::issue_copy(std::uint32_t j, std::int64_t column_offset, std::int64_t bytes) {
+void ClusterCore::issue_copy(std::uint32_t j, std::int64_t column_offset, std::int64_t bytes) {
   const ResyncJob& job = resync_jobs_[j];
   const Object& o = objects_[job.object];
-  const bool esa = spec_.architecture == Architecture::esa;
   const std::uint64_t offset = object_offset(column_offset);
   const int h = chunk_at(o.place, offset);
-  // ESA moves the stored (compressed) blocks; OSA stores them as written.
-  const std::int64_t stored = esa ? scaled(bytes, reduction_.compression) : bytes;
+  // The blocks as stored (ESA: compressed; OSA: as written).
+  const std::int64_t stored = with_back_end([&](const auto& be) { return be.stored_bytes(*this, bytes); });
   const std::uint32_t copy = take_slot(copies_, free_copies_, ResyncCopy{j, column_offset, bytes, 0});
   // Sources: one surviving replica, or k surviving columns.
   const int need = sources_per_copy();
@@ -151,18 +129,13 @@ void Cluster::issue_copy(std::uint32_t j, std::int64_t column_offset, std::int64
     s.op = IoOp::read;
     s.device_bytes = stored;
     s.back_bytes = stored;
-    if (esa) {
-      s.device = pool_device(from.host, static_cast<int>(job.object), offset);
-    } else {
-      const DiskGroup& dg = groups_[group_of(o, c, h)];
-      s.device = rng_.uniform01() < dg.buffer.hit_probability() ? dg.cache : dg.capacity[from.device];
-    }
+    s.device = with_back_end([&](auto& be) { return be.resync_source(*this, job.object, c, h, from, offset); });
     s.sequential = streams_on(s.device);   // a component is copied in address order
     launch(s);
   }
 }
 
-void Cluster::resync_subop_done(std::uint32_t sub) {
+void ClusterCore::resync_subop_done(std::uint32_t sub) {
   const std::uint32_t copy = subops_[sub].parent;
   const bool read = subops_[sub].kind == SubKind::resync_read;
   free_subops_.push_back(sub);
@@ -171,32 +144,23 @@ void Cluster::resync_subop_done(std::uint32_t sub) {
 }
 
 // Every source piece is on the new host: write the rebuilt piece there.
-void Cluster::resync_read_done(std::uint32_t copy) {
+void ClusterCore::resync_read_done(std::uint32_t copy) {
   if (--copies_[copy].pending > 0) return;
   const ResyncCopy& c = copies_[copy];
   const ResyncJob& job = resync_jobs_[c.job];
-  const bool esa = spec_.architecture == Architecture::esa;
   SubOp s;
   s.kind = SubKind::resync_write;
   s.parent = copy;
   s.from = job.target;
   s.host = job.target;
   s.op = IoOp::write;
-  s.device_bytes = esa ? scaled(c.bytes, reduction_.compression) : c.bytes;
-  if (esa) {
-    s.device = pool_device(job.target, static_cast<int>(job.object), object_offset(c.column_offset));
-  } else {
-    const std::uint32_t g = resync_group(job, c.column_offset);
-    groups_[g].buffer.write_new(Bytes{c.bytes});   // blocks it has never held; destaged like any write
-    groups_[g].last_write = engine_.now();
-    pump_destage(g);
-    s.device = groups_[g].cache;
-  }
+  s.device_bytes = with_back_end([&](const auto& be) { return be.stored_bytes(*this, c.bytes); });
+  s.device = with_back_end([&](auto& be) { return be.resync_target(*this, job, c); });   // OSA: into its write buffer
   s.sequential = streams_on(s.device);
   launch(s);
 }
 
-void Cluster::resync_copied(std::uint32_t copy) {
+void ClusterCore::resync_copied(std::uint32_t copy) {
   const ResyncCopy c = copies_[copy];
   free_copies_.push_back(copy);
   ResyncJob& job = resync_jobs_[c.job];
@@ -212,15 +176,14 @@ void Cluster::resync_copied(std::uint32_t copy) {
 // write-buffer reservation then also reaches the new component without having reserved room
 // there (one I/O per write in flight at this instant; a degraded read-modify-write keeps its
 // plan, Request::reconstruct).
-void Cluster::finish_job(ResyncJob& job) {
+void ClusterCore::finish_job(ResyncJob& job) {
   Object& o = objects_[job.object];
   const int old_host = o.place.data[job.column].host;
   for (int h = 0; h < o.place.chunks; ++h) {
     const ComponentPlace& c = job.place[static_cast<std::size_t>(h)];
     o.place.component(job.column, h) = c;
-    if (spec_.architecture == Architecture::osa)   // o.groups is column-major, as group_of reads it
-      o.groups[static_cast<std::size_t>(job.column * o.place.chunks + h)] = host_groups_[job.target][c.group];
   }
+  with_back_end([&](auto& be) { be.on_rebuilt(*this, o, job); });   // OSA: the components' disk groups
   for (ComponentPlace& p : o.place.perf)   // ESA: the performance-leg mirror on that host too
     if (p.host == old_host) p.host = job.target;
   resync_status_.rebuilt += o.place.chunks;

@@ -90,6 +90,12 @@ struct StripeColumns {
   int data_column = 0;
   int parity_columns[2] = {0, 0};
   int parity_count = 0;
+  /// Whether `column` holds one of the row's parities.
+  bool is_parity(std::size_t column) const {
+    for (int j = 0; j < parity_count; ++j)
+      if (static_cast<std::size_t>(parity_columns[j]) == column) return true;
+    return false;
+  }
 };
 StripeColumns stripe_columns(const Layout& layout, Bytes stripe_unit, std::uint64_t offset);
 

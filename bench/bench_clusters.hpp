@@ -7,10 +7,10 @@
 
 #include <string>
 
-#include "hcisim/hcisim.hpp"
+#include "hcisim/model/model.hpp"
 #include "hcisim/scenario/scenario.hpp"
-#include "hcisim/storage/cluster.hpp"
-#include "hcisim/workload/vm_workload.hpp"
+#include "hcisim/model/storage/cluster.hpp"
+#include "hcisim/model/workload/vm_workload.hpp"
 
 namespace hcisim::bench {
 

@@ -10,7 +10,7 @@
 #include <functional>
 #include <queue>
 
-#include "hcisim/hcisim.hpp"
+#include "hcisim/model/model.hpp"
 
 using namespace hcisim::literals;
 

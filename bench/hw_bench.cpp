@@ -7,7 +7,7 @@
 //    in flight to other hosts (closed loop, a new destination per transfer).
 #include <benchmark/benchmark.h>
 
-#include "hcisim/hcisim.hpp"
+#include "hcisim/model/model.hpp"
 
 using namespace hcisim;
 using namespace hcisim::literals;

@@ -6,7 +6,7 @@
 
 #include "hcisim/plan/analytic.hpp"
 #include "hcisim/plan/sizing.hpp"
-#include "hcisim/scenario/data_dir.hpp"
+#include "hcisim/scenario/hardware_catalog.hpp"
 
 using namespace hcisim;
 

@@ -1,7 +1,10 @@
 // The smallest hcisim program: an M/M/1 device queue at 80% load vs theory.
 #include <iostream>
 
-#include <hcisim/hcisim.hpp>
+// The engine itself is the model API (hcisim/model/: unstable, for model work), not the
+// planner's hcisim.hpp.
+#include <hcisim/model/core/open_queue_experiment.hpp>
+#include <hcisim/model/core/queueing_theory.hpp>
 
 int main() {
   hcisim::OpenQueueSpec spec;                                          // one server

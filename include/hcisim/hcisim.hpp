@@ -1,32 +1,30 @@
-// Umbrella header: everything a user of the library needs.
+// Umbrella header: the planner's API. A scenario (from YAML or built in C++) is simulated once
+// (simulate, RunResult), several times (the runner), against another (compare), or asked a
+// planning question: the knee of its latency curve, the cheapest design for a demand (size),
+// a range for an answer, the analytic curve, capacity and cost, and how the model scores
+// against measured clusters (accuracy). It pulls in no simulator internals: the engine, the
+// hardware and storage models live under hcisim/model/, an unstable API for model work.
 #pragma once
 
-#include "hcisim/version.hpp"
+#include "hcisim/calib/accuracy.hpp"
+#include "hcisim/calib/calibration.hpp"
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/distribution.hpp"
-#include "hcisim/core/engine.hpp"
-#include "hcisim/core/latency_histogram.hpp"
-#include "hcisim/core/moments.hpp"
-#include "hcisim/core/rng.hpp"
-#include "hcisim/core/station.hpp"
-#include "hcisim/core/time_weighted.hpp"
 #include "hcisim/core/units.hpp"
-#include "hcisim/core/open_queue_experiment.hpp"
-#include "hcisim/core/queueing_theory.hpp"
-#include "hcisim/hw/device_spec.hpp"
-#include "hcisim/hw/cpu_spec.hpp"
-#include "hcisim/hw/framing.hpp"
-#include "hcisim/hw/host_cpu.hpp"
-#include "hcisim/hw/network.hpp"
-#include "hcisim/hw/network_spec.hpp"
-#include "hcisim/hw/storage_device.hpp"
-#include "hcisim/hw/topology.hpp"
-#include "hcisim/core/batch_means.hpp"
-#include "hcisim/report/resource_table.hpp"
+#include "hcisim/plan/analytic.hpp"
+#include "hcisim/plan/answer_range.hpp"
+#include "hcisim/plan/compare.hpp"
+#include "hcisim/plan/knee.hpp"
+#include "hcisim/plan/sizing.hpp"
+#include "hcisim/report/capacity_answer.hpp"
+#include "hcisim/report/cost.hpp"
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/report/run_result.hpp"
-#include "hcisim/scenario/data_dir.hpp"
+#include "hcisim/report/svg_chart.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
 #include "hcisim/scenario/runner.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"
+#include "hcisim/storage/capacity.hpp"
+#include "hcisim/storage/cluster_spec.hpp"
+#include "hcisim/version.hpp"
+#include "hcisim/workload/workload_spec.hpp"

@@ -13,8 +13,8 @@
 #include <utility>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/parallel.hpp"
-#include "hcisim/scenario/csv.hpp"
+#include "hcisim/model/core/parallel.hpp"
+#include "hcisim/model/scenario/csv.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"
 

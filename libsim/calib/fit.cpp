@@ -1,6 +1,6 @@
 // Fitting calibration parameters to the measurements (fit.hpp): the residuals are the fitted
 // rows' log errors, minimised by the bounded Levenberg-Marquardt of least_squares.hpp.
-#include "hcisim/calib/fit.hpp"
+#include "hcisim/model/calib/fit.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 // damping on the diagonal of J^T J, lambda divided by 3 on success and multiplied by 4 on
 // failure; bounds by clamping, a parameter on a bound held there while the gradient points
 // out of the range (an active set); parameters with a positive lower bound in log space.
-#include "hcisim/calib/least_squares.hpp"
+#include "hcisim/model/calib/least_squares.hpp"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -12,7 +12,7 @@
 #include <limits>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/rng.hpp"
+#include "hcisim/model/core/rng.hpp"
 
 namespace hcisim {
 

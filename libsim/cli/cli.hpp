@@ -19,10 +19,10 @@
 #include <string>
 #include <vector>
 
-#include "hcisim/calib/fit.hpp"
+#include "hcisim/model/calib/fit.hpp"
 #include "hcisim/hcisim.hpp"
 #include "hcisim/plan/answer_range.hpp"
-#include "hcisim/scenario/knee.hpp"
+#include "hcisim/plan/knee.hpp"
 #include "hcisim/scenario/runner.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cli.hpp"
-#include "hcisim/scenario/price_file.hpp"
+#include "hcisim/scenario/hardware_catalog.hpp"
 
 namespace hcisim::cli {
 namespace {

@@ -7,8 +7,8 @@
 #include "hcisim/plan/analytic.hpp"
 #include "hcisim/plan/sizing.hpp"
 #include "hcisim/report/run_report.hpp"
-#include "hcisim/report/text_escape.hpp"
-#include "hcisim/scenario/price_file.hpp"
+#include "hcisim/model/report/text_escape.hpp"
+#include "hcisim/scenario/hardware_catalog.hpp"
 #include "cli.hpp"
 
 namespace hcisim::cli {

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "hcisim/core/parallel.hpp"
+#include "hcisim/model/core/parallel.hpp"
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/report/svg_chart.hpp"
-#include "hcisim/report/text_escape.hpp"
+#include "hcisim/model/report/text_escape.hpp"
 #include "cli.hpp"
 
 namespace hcisim::cli {

@@ -1,5 +1,5 @@
 // Batch means and MSER (batch_means.hpp).
-#include "hcisim/core/batch_means.hpp"
+#include "hcisim/model/core/batch_means.hpp"
 
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>

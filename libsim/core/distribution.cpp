@@ -2,7 +2,7 @@
 // Generating Random Variables", J. Stat. Software 5(8), 2000; 256 layers, 53-bit version),
 // inversion for uniform/empirical, Box-Muller for the lognormal's normal (Law, "Simulation
 // Modeling and Analysis", 5th ed., ch. 8).
-#include "hcisim/core/distribution.hpp"
+#include "hcisim/model/core/distribution.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // Event loop of the engine: take the earliest event, advance the clock, dispatch.
-#include "hcisim/core/engine.hpp"
+#include "hcisim/model/core/engine.hpp"
 
 #include <sstream>
 

@@ -1,7 +1,7 @@
 // Slow paths of the calendar queue: sorted insertion inside a bucket, moving to the next
 // non-empty bucket, pulling far events into the ring, and re-bucketing when the width no
 // longer fits the event density.
-#include "hcisim/core/event_queue.hpp"
+#include "hcisim/model/core/event_queue.hpp"
 
 #include <algorithm>
 #include <bit>

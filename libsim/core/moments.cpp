@@ -1,5 +1,5 @@
 // Moments on Boost.Accumulators (count, mean, variance, min, max), stored in place.
-#include "hcisim/core/moments.hpp"
+#include "hcisim/model/core/moments.hpp"
 
 #include <cmath>
 #include <new>

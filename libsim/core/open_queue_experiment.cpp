@@ -1,16 +1,16 @@
 // G/G/c experiment: a source schedules arrivals, the station serves them FIFO, the sink
 // cuts warm-up (statistics restart after `warmup_customers` departures) and stops the
 // engine after `customers` measured departures.
-#include "hcisim/core/open_queue_experiment.hpp"
+#include "hcisim/model/core/open_queue_experiment.hpp"
 
 #include <memory>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/engine.hpp"
+#include "hcisim/model/core/engine.hpp"
 #include "hcisim/core/latency_histogram.hpp"
-#include "hcisim/core/moments.hpp"
-#include "hcisim/core/rng.hpp"
-#include "hcisim/core/station.hpp"
+#include "hcisim/model/core/moments.hpp"
+#include "hcisim/model/core/rng.hpp"
+#include "hcisim/model/core/station.hpp"
 
 namespace hcisim {
 

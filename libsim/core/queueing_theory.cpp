@@ -1,5 +1,5 @@
 // Closed-form oracles (see queueing_theory.hpp for sources).
-#include "hcisim/core/queueing_theory.hpp"
+#include "hcisim/model/core/queueing_theory.hpp"
 
 #include <cmath>
 

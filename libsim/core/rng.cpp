@@ -1,6 +1,6 @@
 // Stream seeding: SplitMix64 (Steele, Lea & Flood, OOPSLA 2014) expands a 64-bit key into
 // the 256-bit xoshiro state, as recommended by xoshiro's authors.
-#include "hcisim/core/rng.hpp"
+#include "hcisim/model/core/rng.hpp"
 
 namespace hcisim {
 

@@ -1,6 +1,6 @@
 // Multi-server FIFO station: arrivals take an idle server or join the ring-buffer queue;
 // a departure frees the server, which immediately takes the head of the queue.
-#include "hcisim/core/station.hpp"
+#include "hcisim/model/core/station.hpp"
 
 #include "hcisim/core/check.hpp"
 

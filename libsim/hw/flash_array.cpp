@@ -1,5 +1,5 @@
 // NAND back end of an SSD (equations and sources in flash_array.hpp).
-#include "hcisim/hw/flash_array.hpp"
+#include "hcisim/model/hw/flash_array.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // Validation of a NAND SSD's internals (flash_spec.hpp): every figure inside a physical range,
 // the message naming the device and the field.
-#include "hcisim/hw/flash_spec.hpp"
+#include "hcisim/hw/device_spec.hpp"
 
 #include <cstdio>
 

@@ -1,5 +1,5 @@
 // Ethernet frame arithmetic (see framing.hpp for the header sizes and their sources).
-#include "hcisim/hw/framing.hpp"
+#include "hcisim/hw/network_spec.hpp"
 
 #include "hcisim/core/check.hpp"
 

@@ -1,5 +1,5 @@
 // Host CPU: per-stage costs (cpu_spec.hpp) served by a FIFO station of hardware threads.
-#include "hcisim/hw/host_cpu.hpp"
+#include "hcisim/model/hw/host_cpu.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Network transfers: segment pipelining over FIFO ports (see network.hpp for the model).
-#include "hcisim/hw/network.hpp"
+#include "hcisim/model/hw/network.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "hcisim/hw/network.hpp"
+#include "hcisim/model/hw/network.hpp"
 
 namespace hcisim::detail {
 

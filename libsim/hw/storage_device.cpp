@@ -1,5 +1,5 @@
 // Device service model (equations in storage_device.hpp).
-#include "hcisim/hw/storage_device.hpp"
+#include "hcisim/model/hw/storage_device.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Builders for the usual vSAN fabrics (topology.hpp).
-#include "hcisim/hw/topology.hpp"
+#include "hcisim/model/hw/topology.hpp"
 
 #include "hcisim/core/check.hpp"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "hcisim/hcisim.hpp"
+#include "hcisim/model/model.hpp"
 #include "hcisim/scenario/simulation.hpp"
 
 using namespace hcisim;

@@ -8,9 +8,9 @@
 #include <limits>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/parallel.hpp"
-#include "hcisim/report/text_escape.hpp"
-#include "hcisim/scenario/knee.hpp"
+#include "hcisim/model/core/parallel.hpp"
+#include "hcisim/model/report/text_escape.hpp"
+#include "hcisim/plan/knee.hpp"
 
 namespace hcisim {
 

@@ -7,11 +7,11 @@
 #include <limits>
 #include <numeric>
 
-#include "hcisim/core/batch_means.hpp"
+#include "hcisim/model/core/batch_means.hpp"
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/parallel.hpp"
+#include "hcisim/model/core/parallel.hpp"
 #include "hcisim/plan/analytic.hpp"
-#include "hcisim/report/text_escape.hpp"
+#include "hcisim/model/report/text_escape.hpp"
 
 namespace hcisim {
 

@@ -15,11 +15,11 @@
 
 #include "../scenario/yaml_reader.hpp"
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/parallel.hpp"
+#include "hcisim/model/core/parallel.hpp"
 #include "hcisim/plan/analytic.hpp"
-#include "hcisim/report/text_escape.hpp"
-#include "hcisim/workload/workload_parsers.hpp"
-#include "hcisim/scenario/price_file.hpp"
+#include "hcisim/model/report/text_escape.hpp"
+#include "hcisim/model/workload/workload_parsers.hpp"
+#include "hcisim/scenario/hardware_catalog.hpp"
 #include "hcisim/scenario/runner.hpp"
 
 namespace hcisim {

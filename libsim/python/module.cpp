@@ -23,9 +23,10 @@
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/plan/analytic.hpp"
 #include "hcisim/plan/answer_range.hpp"
+#include "hcisim/plan/compare.hpp"
 #include "hcisim/plan/sizing.hpp"
-#include "hcisim/scenario/knee.hpp"
-#include "hcisim/scenario/price_file.hpp"
+#include "hcisim/plan/knee.hpp"
+#include "hcisim/scenario/hardware_catalog.hpp"
 #include "hcisim/scenario/runner.hpp"
 #include "hcisim/scenario/simulation.hpp"
 #include "hcisim/version.hpp"
@@ -110,6 +111,18 @@ std::string run(const std::string& kind, const std::string& text, const std::str
   const Scenario s = read(kind, text, name, sets, cat);
   const RunResult r = interruptible([&](const ProgressFn& progress) { return simulate(s, progress); });
   return to_json(r);
+}
+
+// Two scenarios side by side (plan/compare.hpp), as JSON: {"a": <A's report>, "b": <B's>}.
+std::string compare_json(const std::string& kind_a, const std::string& text_a, const std::string& name_a,
+                         const std::string& kind_b, const std::string& text_b, const std::string& name_b,
+                         const std::vector<std::string>& sets, const std::string& prices_text,
+                         const std::string& prices_name) {
+  const HardwareCatalog cat = catalog(prices_text, prices_name);
+  const Scenario a = read(kind_a, text_a, name_a, sets, cat);
+  const Scenario b = read(kind_b, text_b, name_b, sets, cat);
+  const Comparison c = interruptible([&](const ProgressFn& progress) { return compare(a, b, "A", "B", progress); });
+  return to_json(c);
 }
 
 // The scenario's capacity line under both reserve rules, as JSON; runs nothing.
@@ -291,6 +304,8 @@ PYBIND11_MODULE(_hcisim, m) {
   // prices_text / prices_name: a price file's text and its name for errors ("" for none).
   m.def("run", &run, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("prices_text") = "",
         py::arg("prices_name") = "");
+  m.def("compare", &compare_json, py::arg("kind_a"), py::arg("text_a"), py::arg("name_a"), py::arg("kind_b"),
+        py::arg("text_b"), py::arg("name_b"), py::arg("sets"), py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("capacity", &capacity_json, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"),
         py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("knee", &knee, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("stat"),

@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "hcisim/report/text_escape.hpp"
+#include "hcisim/model/report/text_escape.hpp"
 
 namespace hcisim {
 

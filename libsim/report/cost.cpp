@@ -7,7 +7,7 @@
 #include <limits>
 #include <map>
 
-#include "hcisim/report/text_escape.hpp"
+#include "hcisim/model/report/text_escape.hpp"
 
 namespace hcisim {
 

@@ -1,5 +1,5 @@
 // Text rendering of the per-host resource table (resource_table.hpp).
-#include "hcisim/report/resource_table.hpp"
+#include "hcisim/report/run_result.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "hcisim/report/text_escape.hpp"
+#include "hcisim/model/report/text_escape.hpp"
 
 namespace hcisim {
 

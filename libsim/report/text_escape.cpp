@@ -1,5 +1,5 @@
 // Escaping for JSON and SVG output (text_escape.hpp).
-#include "hcisim/report/text_escape.hpp"
+#include "hcisim/model/report/text_escape.hpp"
 
 #include <cmath>
 #include <cstdint>

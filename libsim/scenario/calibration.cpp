@@ -1,5 +1,5 @@
 // Calibration parameters: defaults, YAML file, application to a cluster (calibration.hpp).
-#include "hcisim/scenario/calibration.hpp"
+#include "hcisim/calib/calibration.hpp"
 
 #include <yaml-cpp/yaml.h>
 

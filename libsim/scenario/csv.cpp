@@ -1,5 +1,5 @@
 // RFC 4180 CSV reading with line tracking.
-#include "hcisim/scenario/csv.hpp"
+#include "hcisim/model/scenario/csv.hpp"
 
 #include <cerrno>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Finding data/ at run time (data_dir.hpp).
-#include "hcisim/scenario/data_dir.hpp"
+#include "hcisim/scenario/hardware_catalog.hpp"
 
 #include <dlfcn.h>
 

@@ -10,7 +10,7 @@
 #include <numeric>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/scenario/csv.hpp"
+#include "hcisim/model/scenario/csv.hpp"
 
 namespace hcisim {
 

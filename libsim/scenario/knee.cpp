@@ -1,5 +1,5 @@
 // The knee by bisection on offered load (knee.hpp).
-#include "hcisim/scenario/knee.hpp"
+#include "hcisim/plan/knee.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/report/text_escape.hpp"
-#include "hcisim/core/parallel.hpp"
+#include "hcisim/model/report/text_escape.hpp"
+#include "hcisim/model/core/parallel.hpp"
 #include "hcisim/scenario/simulation.hpp"
 
 namespace hcisim {

@@ -1,5 +1,5 @@
 // Reading a price file (price_file.hpp).
-#include "hcisim/scenario/price_file.hpp"
+#include "hcisim/scenario/hardware_catalog.hpp"
 
 #include <algorithm>
 #include <vector>

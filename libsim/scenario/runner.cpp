@@ -1,13 +1,13 @@
 // Many runs in parallel (runner.hpp).
 #include "hcisim/scenario/runner.hpp"
 
-#include "hcisim/report/text_escape.hpp"
-
 #include <atomic>
 #include <cmath>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/parallel.hpp"
+#include "hcisim/model/core/batch_means.hpp"
+#include "hcisim/model/core/parallel.hpp"
+#include "hcisim/model/report/text_escape.hpp"
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/scenario/simulation.hpp"
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/workload/vm_workload.hpp"
-#include "hcisim/workload/workload_parsers.hpp"
+#include "hcisim/model/workload/vm_workload.hpp"
+#include "hcisim/model/workload/workload_parsers.hpp"
 #include "scenario_sections.hpp"
 
 namespace hcisim::detail {

@@ -9,11 +9,11 @@
 #include <optional>
 #include <stdexcept>
 
-#include "hcisim/core/batch_means.hpp"
+#include "hcisim/model/core/batch_means.hpp"
 #include "hcisim/core/check.hpp"
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/version.hpp"
-#include "hcisim/workload/vm_workload.hpp"
+#include "hcisim/model/workload/vm_workload.hpp"
 
 namespace hcisim {
 

@@ -1,6 +1,6 @@
 // The public Cluster (cluster.hpp): each operation forwards to the cluster's core
 // (cluster_core.hpp), which holds the I/O path, its state and the back end.
-#include "hcisim/storage/cluster.hpp"
+#include "hcisim/model/storage/cluster.hpp"
 
 #include "cluster_core.hpp"
 

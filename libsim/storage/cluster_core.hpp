@@ -23,12 +23,13 @@
 #include <vector>
 
 #include "esa_back_end.hpp"
-#include "hcisim/core/engine.hpp"
-#include "hcisim/core/rng.hpp"
-#include "hcisim/core/station.hpp"
-#include "hcisim/hw/host_cpu.hpp"
-#include "hcisim/hw/network.hpp"
-#include "hcisim/storage/cluster.hpp"
+#include "hcisim/model/core/engine.hpp"
+#include "hcisim/model/core/rng.hpp"
+#include "hcisim/model/core/station.hpp"
+#include "hcisim/model/hw/host_cpu.hpp"
+#include "hcisim/model/hw/network.hpp"
+#include "hcisim/model/hw/topology.hpp"
+#include "hcisim/model/storage/cluster.hpp"
 #include "io_state.hpp"
 #include "osa_back_end.hpp"
 

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/hw/topology.hpp"
+#include "hcisim/model/hw/topology.hpp"
 
 namespace hcisim {
 

@@ -9,7 +9,7 @@
 #include "cluster_core.hpp"
 #include "esa_io_path.hpp"
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/slot_pool.hpp"
+#include "hcisim/model/core/slot_pool.hpp"
 #include "osa_io_path.hpp"
 
 namespace hcisim {

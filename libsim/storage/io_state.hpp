@@ -13,9 +13,9 @@
 
 #include "hcisim/core/units.hpp"
 #include "hcisim/hw/cpu_spec.hpp"
-#include "hcisim/hw/storage_device.hpp"
+#include "hcisim/model/hw/storage_device.hpp"
 #include "hcisim/storage/latency_split.hpp"
-#include "hcisim/storage/placement.hpp"
+#include "hcisim/model/storage/placement.hpp"
 
 namespace hcisim::io {
 

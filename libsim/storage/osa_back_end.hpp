@@ -18,10 +18,10 @@
 #include <memory>
 #include <vector>
 
-#include "hcisim/core/station.hpp"
-#include "hcisim/hw/host_cpu.hpp"
+#include "hcisim/model/core/station.hpp"
+#include "hcisim/model/hw/host_cpu.hpp"
 #include "hcisim/storage/cluster_spec.hpp"
-#include "hcisim/storage/write_buffer.hpp"
+#include "hcisim/model/storage/write_buffer.hpp"
 #include "io_state.hpp"
 
 namespace hcisim {

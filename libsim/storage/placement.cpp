@@ -1,11 +1,11 @@
 // Component placement and address mapping (placement.hpp).
-#include "hcisim/storage/placement.hpp"
+#include "hcisim/model/storage/placement.hpp"
 
 #include <numeric>
 #include <string>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/rng.hpp"
+#include "hcisim/model/core/rng.hpp"
 
 namespace hcisim {
 

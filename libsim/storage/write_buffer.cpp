@@ -1,5 +1,5 @@
 // OSA write-buffer fill, coalescing and congestion (write_buffer.hpp).
-#include "hcisim/storage/write_buffer.hpp"
+#include "hcisim/model/storage/write_buffer.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -13,7 +13,7 @@
 #include <string>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/workload/workload_parsers.hpp"
+#include "hcisim/model/workload/workload_parsers.hpp"
 
 namespace hcisim {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/workload/workload_parsers.hpp"
+#include "hcisim/model/workload/workload_parsers.hpp"
 
 namespace hcisim {
 

@@ -1,5 +1,5 @@
 // Benchmark VMs driving a Cluster (vm_workload.hpp).
-#include "hcisim/workload/vm_workload.hpp"
+#include "hcisim/model/workload/vm_workload.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "hcisim/workload/vm_workload.hpp"
+#include "hcisim/model/workload/vm_workload.hpp"
 
 namespace hcisim {
 

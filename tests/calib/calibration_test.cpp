@@ -10,7 +10,7 @@
 #include <string>
 
 #include "hcisim/calib/accuracy.hpp"
-#include "hcisim/calib/fit.hpp"
+#include "hcisim/model/calib/fit.hpp"
 #include "hcisim/core/check.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"

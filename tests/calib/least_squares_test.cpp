@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "hcisim/calib/least_squares.hpp"
+#include "hcisim/model/calib/least_squares.hpp"
 #include "hcisim/core/check.hpp"
 
 using namespace hcisim;

@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <new>
 
-#include "hcisim/core/distribution.hpp"
-#include "hcisim/core/engine.hpp"
-#include "hcisim/core/station.hpp"
+#include "hcisim/model/core/distribution.hpp"
+#include "hcisim/model/core/engine.hpp"
+#include "hcisim/model/core/station.hpp"
 
 namespace {
 std::atomic<std::uint64_t> g_allocations{0};

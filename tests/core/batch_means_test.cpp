@@ -7,8 +7,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "hcisim/core/batch_means.hpp"
-#include "hcisim/core/rng.hpp"
+#include "hcisim/model/core/batch_means.hpp"
+#include "hcisim/model/core/rng.hpp"
 
 using namespace hcisim;
 

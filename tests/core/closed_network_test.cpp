@@ -6,10 +6,10 @@
 #include <array>
 #include <memory>
 
-#include "hcisim/core/distribution.hpp"
-#include "hcisim/core/engine.hpp"
-#include "hcisim/core/queueing_theory.hpp"
-#include "hcisim/core/station.hpp"
+#include "hcisim/model/core/distribution.hpp"
+#include "hcisim/model/core/engine.hpp"
+#include "hcisim/model/core/queueing_theory.hpp"
+#include "hcisim/model/core/station.hpp"
 
 using namespace hcisim;
 using namespace hcisim::literals;

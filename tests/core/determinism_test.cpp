@@ -1,7 +1,7 @@
 // Same seed -> bit-identical event trace; another seed -> a different one.
 #include <catch2/catch.hpp>
 
-#include "hcisim/core/open_queue_experiment.hpp"
+#include "hcisim/model/core/open_queue_experiment.hpp"
 
 using namespace hcisim;
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/distribution.hpp"
-#include "hcisim/core/moments.hpp"
+#include "hcisim/model/core/distribution.hpp"
+#include "hcisim/model/core/moments.hpp"
 
 using namespace hcisim;
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/engine.hpp"
+#include "hcisim/model/core/engine.hpp"
 
 using namespace hcisim;
 using namespace hcisim::literals;

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "hcisim/core/event_heap.hpp"
-#include "hcisim/core/event_queue.hpp"
-#include "hcisim/core/rng.hpp"
+#include "hcisim/model/core/event_heap.hpp"
+#include "hcisim/model/core/event_queue.hpp"
+#include "hcisim/model/core/rng.hpp"
 
 using namespace hcisim;
 

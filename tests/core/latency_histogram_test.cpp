@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/distribution.hpp"
+#include "hcisim/model/core/distribution.hpp"
 #include "hcisim/core/latency_histogram.hpp"
 
 using namespace hcisim;

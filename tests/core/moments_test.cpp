@@ -1,7 +1,7 @@
 // Boost.Accumulators-backed moments: exact small-sample values.
 #include <catch2/catch.hpp>
 
-#include "hcisim/core/moments.hpp"
+#include "hcisim/model/core/moments.hpp"
 
 using namespace hcisim;
 

@@ -9,7 +9,7 @@
 
 #include "hcisim/core/check.hpp"
 #include "hcisim/core/mva.hpp"
-#include "hcisim/core/queueing_theory.hpp"
+#include "hcisim/model/core/queueing_theory.hpp"
 
 using namespace hcisim;
 

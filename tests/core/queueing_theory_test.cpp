@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/queueing_theory.hpp"
+#include "hcisim/model/core/queueing_theory.hpp"
 
 using namespace hcisim;
 

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "hcisim/core/open_queue_experiment.hpp"
-#include "hcisim/core/queueing_theory.hpp"
+#include "hcisim/model/core/open_queue_experiment.hpp"
+#include "hcisim/model/core/queueing_theory.hpp"
 
 using namespace hcisim;
 

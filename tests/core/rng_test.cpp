@@ -1,7 +1,7 @@
 // RNG streams: derived from (seed, replication, name) only, independent of creation order.
 #include <catch2/catch.hpp>
 
-#include "hcisim/core/rng.hpp"
+#include "hcisim/model/core/rng.hpp"
 
 using namespace hcisim;
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/station.hpp"
+#include "hcisim/model/core/station.hpp"
 
 using namespace hcisim;
 using namespace hcisim::literals;

@@ -1,7 +1,7 @@
 // TimeWeighted: the time average of a piecewise-constant integer signal, exact in integers.
 #include <catch2/catch.hpp>
 
-#include "hcisim/core/time_weighted.hpp"
+#include "hcisim/model/core/time_weighted.hpp"
 
 using namespace hcisim;
 

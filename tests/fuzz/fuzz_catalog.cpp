@@ -11,7 +11,6 @@
 
 #include "hcisim/core/check.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
-#include "hcisim/scenario/price_file.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/workload/workload_parsers.hpp"
+#include "hcisim/model/workload/workload_parsers.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "hcisim/core/engine.hpp"
-#include "hcisim/hw/storage_device.hpp"
+#include "hcisim/model/core/engine.hpp"
+#include "hcisim/model/hw/storage_device.hpp"
 
 namespace hcisim::test {
 

@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/hw/flash_array.hpp"
+#include "hcisim/model/hw/flash_array.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
 #include "device_loop.hpp"
 

@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/engine.hpp"
-#include "hcisim/hw/host_cpu.hpp"
+#include "hcisim/model/core/engine.hpp"
+#include "hcisim/model/hw/host_cpu.hpp"
 
 using namespace hcisim;
 using namespace hcisim::literals;

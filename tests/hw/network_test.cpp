@@ -10,9 +10,9 @@
 #include <map>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/engine.hpp"
-#include "hcisim/hw/network.hpp"
-#include "hcisim/hw/topology.hpp"
+#include "hcisim/model/core/engine.hpp"
+#include "hcisim/model/hw/network.hpp"
+#include "hcisim/model/hw/topology.hpp"
 
 using namespace hcisim;
 using namespace hcisim::literals;

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/core/engine.hpp"
-#include "hcisim/hw/storage_device.hpp"
+#include "hcisim/model/core/engine.hpp"
+#include "hcisim/model/hw/storage_device.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
 #include "device_loop.hpp"
 

@@ -23,6 +23,9 @@ function(step)
 endfunction()
 step(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} --config ${CONFIG})
 file(RENAME ${prefix} ${moved})
+# A planning tool needs the planner's headers alone: without the model's (hcisim/model/,
+# installed for model work) the consumer must still build.
+file(REMOVE_RECURSE ${moved}/include/hcisim/model)
 file(COPY ${CONSUMER_DIR}/ DESTINATION ${WORK_DIR}/consumer-src)
 step(${CMAKE_COMMAND} -S ${WORK_DIR}/consumer-src -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${moved} -DCMAKE_BUILD_TYPE=${CONFIG})
 # find_package found the moved prefix's package, not the build tree's.

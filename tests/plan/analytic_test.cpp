@@ -6,8 +6,8 @@
 #include "../scenario/shared_catalog.hpp"
 #include "hcisim/core/check.hpp"
 #include "hcisim/plan/analytic.hpp"
-#include "hcisim/scenario/data_dir.hpp"
-#include "hcisim/scenario/knee.hpp"
+#include "hcisim/scenario/hardware_catalog.hpp"
+#include "hcisim/plan/knee.hpp"
 
 using namespace hcisim;
 

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "../scenario/shared_catalog.hpp"
-#include "hcisim/core/batch_means.hpp"
+#include "hcisim/model/core/batch_means.hpp"
 #include "hcisim/core/check.hpp"
 #include "hcisim/plan/answer_range.hpp"
 

@@ -11,7 +11,7 @@
 #include "../scenario/shared_catalog.hpp"
 #include "hcisim/core/check.hpp"
 #include "hcisim/plan/sizing.hpp"
-#include "hcisim/scenario/data_dir.hpp"
+#include "hcisim/scenario/hardware_catalog.hpp"
 #include "hcisim/scenario/runner.hpp"
 
 using namespace hcisim;

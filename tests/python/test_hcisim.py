@@ -65,6 +65,14 @@ def test_the_cli_gives_the_same_json_bit_for_bit():
     assert a == b
 
 
+def test_compare_gives_each_side_as_run_gives_it():
+    c = hcisim.compare(None, SEED000, set=SHORT)
+    a, b = hcisim.run(set=SHORT), hcisim.run(SEED000, set=SHORT)
+    for side, alone in (("a", a), ("b", b)):
+        c[side].pop("wall_seconds"), alone.pop("wall_seconds")
+        assert c[side] == alone
+
+
 def test_sweep_is_a_grid_dataframe_equal_to_single_runs():
     df = hcisim.sweep(SEED000, vary={"workload.read_pct": [0, 100], "workload.outstanding_per_vmdk": [1, 2]},
                       set=SHORT, jobs=2)

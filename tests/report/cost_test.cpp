@@ -6,8 +6,7 @@
 
 #include "hcisim/core/check.hpp"
 #include "hcisim/report/cost.hpp"
-#include "hcisim/scenario/data_dir.hpp"
-#include "hcisim/scenario/price_file.hpp"
+#include "hcisim/scenario/hardware_catalog.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "../scenario/shared_catalog.hpp"
 

@@ -1,7 +1,7 @@
 // The HCIBench-style resource table: one row per host, two decimals, an Average row.
 #include <catch2/catch.hpp>
 
-#include "hcisim/report/resource_table.hpp"
+#include "hcisim/report/run_result.hpp"
 
 using namespace hcisim;
 

@@ -3,7 +3,7 @@
 // replaced by U+FFFD so the output stays parseable (D2), XML-forbidden controls replaced.
 #include <catch2/catch.hpp>
 
-#include "hcisim/report/text_escape.hpp"
+#include "hcisim/model/report/text_escape.hpp"
 
 using namespace hcisim;
 

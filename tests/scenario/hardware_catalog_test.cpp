@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/scenario/csv.hpp"
+#include "hcisim/model/scenario/csv.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
 
 using namespace hcisim;

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "hcisim/core/check.hpp"
-#include "hcisim/scenario/knee.hpp"
+#include "hcisim/plan/knee.hpp"
 #include "hcisim/scenario/simulation.hpp"
 #include "shared_catalog.hpp"
 

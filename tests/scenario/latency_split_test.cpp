@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "hcisim/hw/storage_device.hpp"
+#include "hcisim/model/hw/storage_device.hpp"
 #include "hcisim/report/run_report.hpp"
-#include "hcisim/scenario/csv.hpp"
+#include "hcisim/model/scenario/csv.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"

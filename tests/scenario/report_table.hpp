@@ -7,7 +7,7 @@
 #include <string>
 
 #include "hcisim/report/run_report.hpp"
-#include "hcisim/scenario/csv.hpp"
+#include "hcisim/model/scenario/csv.hpp"
 
 namespace hcisim::test {
 

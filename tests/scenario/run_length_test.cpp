@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "hcisim/core/parallel.hpp"
+#include "hcisim/model/core/parallel.hpp"
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"

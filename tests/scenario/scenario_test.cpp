@@ -7,10 +7,10 @@
 
 #include "hcisim/core/check.hpp"
 #include "hcisim/report/run_report.hpp"
-#include "hcisim/scenario/knee.hpp"
+#include "hcisim/plan/knee.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"
-#include "hcisim/workload/workload_parsers.hpp"
+#include "hcisim/model/workload/workload_parsers.hpp"
 #include "report_table.hpp"
 #include "shared_catalog.hpp"
 

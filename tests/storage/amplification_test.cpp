@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "cluster_fixtures.hpp"
-#include "hcisim/storage/cluster.hpp"
+#include "hcisim/model/storage/cluster.hpp"
 
 using namespace hcisim;
 using namespace hcisim::literals;

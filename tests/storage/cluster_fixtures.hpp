@@ -6,7 +6,7 @@
 #include <string>
 
 #include "hcisim/scenario/hardware_catalog.hpp"
-#include "hcisim/storage/cluster.hpp"
+#include "hcisim/model/storage/cluster.hpp"
 #include "hcisim/storage/cluster_spec.hpp"
 
 namespace hcisim::test {

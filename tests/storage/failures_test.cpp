@@ -10,8 +10,8 @@
 #include <string>
 
 #include "cluster_fixtures.hpp"
-#include "hcisim/storage/cluster.hpp"
-#include "hcisim/workload/vm_workload.hpp"
+#include "hcisim/model/storage/cluster.hpp"
+#include "hcisim/model/workload/vm_workload.hpp"
 #include "hcisim/workload/workload_result.hpp"
 
 using namespace hcisim;

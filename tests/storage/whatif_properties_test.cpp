@@ -8,7 +8,7 @@
 
 #include "cluster_fixtures.hpp"
 #include "hcisim/storage/capacity.hpp"
-#include "hcisim/workload/vm_workload.hpp"
+#include "hcisim/model/workload/vm_workload.hpp"
 #include "hcisim/workload/workload_result.hpp"
 
 using namespace hcisim;

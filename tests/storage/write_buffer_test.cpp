@@ -2,7 +2,7 @@
 // blocks with probability D/W; a sequential stream only once its dirty blocks cover W.
 #include <catch2/catch.hpp>
 
-#include "hcisim/storage/write_buffer.hpp"
+#include "hcisim/model/storage/write_buffer.hpp"
 
 using namespace hcisim;
 

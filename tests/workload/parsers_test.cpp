@@ -4,7 +4,7 @@
 
 #include "../storage/cluster_fixtures.hpp"
 #include "hcisim/core/check.hpp"
-#include "hcisim/workload/workload_parsers.hpp"
+#include "hcisim/model/workload/workload_parsers.hpp"
 
 using namespace hcisim;
 

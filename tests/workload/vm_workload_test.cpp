@@ -6,7 +6,7 @@
 
 #include "../storage/cluster_fixtures.hpp"
 #include "hcisim/scenario/simulation.hpp"
-#include "hcisim/workload/vm_workload.hpp"
+#include "hcisim/model/workload/vm_workload.hpp"
 #include "hcisim/workload/workload_result.hpp"
 
 using namespace hcisim;

@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "hcisim/scenario/hardware_catalog.hpp"
-#include "hcisim/scenario/knee.hpp"
+#include "hcisim/plan/knee.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"
 

@@ -26,7 +26,7 @@
 #include "hcisim/plan/answer_range.hpp"
 #include "hcisim/report/cost.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
-#include "hcisim/scenario/knee.hpp"
+#include "hcisim/plan/knee.hpp"
 #include "hcisim/scenario/scenario.hpp"
 
 namespace hcisim {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "hcisim/core/batch_means.hpp"
+#include "hcisim/core/confidence_interval.hpp"
 #include "hcisim/report/run_result.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"

@@ -11,8 +11,7 @@
 #include "hcisim/core/units.hpp"
 #include "hcisim/hw/cpu_spec.hpp"
 #include "hcisim/hw/device_spec.hpp"
-#include "hcisim/hw/network.hpp"
-#include "hcisim/hw/topology.hpp"
+#include "hcisim/hw/network_spec.hpp"
 #include "hcisim/storage/policy.hpp"
 
 namespace hcisim {

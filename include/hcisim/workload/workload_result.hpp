@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "hcisim/core/batch_means.hpp"
+#include "hcisim/core/confidence_interval.hpp"
 #include "hcisim/core/units.hpp"
 #include "hcisim/storage/latency_split.hpp"
 
@@ -35,7 +35,7 @@ struct WorkloadResult {
   std::array<std::array<double, kLatencyParts>, 2> split_ms{};
   double outstanding_io = 0;        // time-average I/Os in flight (Little's law: = iops x latency)
   std::uint64_t simulated_ios = 0;  // completions in the window
-  // 95 % confidence intervals by batch means (core/batch_means.hpp) of the completion rate and
+  // 95 % confidence intervals by batch means (model/core/batch_means.hpp) of the completion rate and
   // of the mean latency over all I/Os completed in the window. They count I/Os by completion
   // time; `iops` counts those issued in the window, which differs by about the mean latency
   // over the window length.

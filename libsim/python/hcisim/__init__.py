@@ -29,8 +29,8 @@ from . import _hcisim
 __version__ = _hcisim.version
 InvalidInput = _hcisim.InvalidInput
 
-__all__ = ["run", "sweep", "replicate", "timeline", "accuracy", "capacity", "knee", "size", "curve", "data_dir",
-           "InvalidInput", "__version__"]
+__all__ = ["run", "compare", "sweep", "replicate", "timeline", "accuracy", "capacity", "knee", "size", "curve",
+           "data_dir", "InvalidInput", "__version__"]
 
 
 def _value(v):
@@ -192,6 +192,16 @@ def _rows(kind, text, name, sets, axes, jobs, client, prices=("", "")):
     if len(headers) != 1:
         raise RuntimeError("the workers run another hcisim version: their CSV headers differ")
     return headers.pop(), [row for _, row in results]
+
+
+def compare(a, b, set=None, prices=None):
+    """Two scenarios side by side (the CLI's ``hcisim compare A B --json``): simulates both and
+    returns ``{"a": <A's report>, "b": <B's report>}``, each as ``run`` returns it. ``a`` and
+    ``b`` are scenarios as ``run`` takes them (None: the built-in default); ``set`` and
+    ``prices`` apply to both."""
+    kind_a, text_a, name_a = _scenario(a)
+    kind_b, text_b, name_b = _scenario(b)
+    return json.loads(_hcisim.compare(kind_a, text_a, name_a, kind_b, text_b, name_b, _sets(set), *_prices(prices)))
 
 
 def capacity(scenario=None, set=None, prices=None):

@@ -33,20 +33,10 @@
 #include <limits>
 #include <vector>
 
+#include "hcisim/core/confidence_interval.hpp"
 #include "hcisim/core/units.hpp"
 
 namespace hcisim {
-
-/// A 95 % confidence interval: mean +- half_width, from `batches` batches.
-struct ConfidenceInterval {
-  double mean = 0;
-  double half_width = std::numeric_limits<double>::infinity();   // no interval: infinite
-  int batches = 0;
-  double batch_seconds = 0;   // width of one batch as used
-  /// half_width / mean (infinite when the mean is 0).
-  double relative() const;
-  bool contains(double x) const { return x >= mean - half_width && x <= mean + half_width; }
-};
 
 /// Student's t quantile t(p, df), df >= 1 (Boost.Math).
 double student_t_quantile(double p, int df);

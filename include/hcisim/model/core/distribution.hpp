@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "hcisim/core/rng.hpp"
+#include "hcisim/model/core/rng.hpp"
 
 namespace hcisim {
 

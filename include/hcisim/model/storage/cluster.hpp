@@ -16,19 +16,19 @@
 #include <string>
 #include <vector>
 
-#include "hcisim/core/engine.hpp"
-#include "hcisim/core/station.hpp"
+#include "hcisim/model/core/engine.hpp"
+#include "hcisim/model/core/station.hpp"
 #include "hcisim/core/units.hpp"
-#include "hcisim/hw/host_cpu.hpp"
-#include "hcisim/hw/network.hpp"
-#include "hcisim/hw/storage_device.hpp"
+#include "hcisim/model/hw/host_cpu.hpp"
+#include "hcisim/model/hw/network.hpp"
+#include "hcisim/model/hw/storage_device.hpp"
 #include "hcisim/storage/cluster_spec.hpp"
 #include "hcisim/storage/data_reduction.hpp"
 #include "hcisim/storage/io_counters.hpp"
 #include "hcisim/storage/latency_split.hpp"
-#include "hcisim/storage/placement.hpp"
+#include "hcisim/model/storage/placement.hpp"
 #include "hcisim/storage/policy.hpp"
-#include "hcisim/storage/write_buffer.hpp"
+#include "hcisim/model/storage/write_buffer.hpp"
 
 namespace hcisim {
 

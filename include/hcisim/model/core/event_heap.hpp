@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "hcisim/core/event.hpp"
+#include "hcisim/model/core/event.hpp"
 
 namespace hcisim {
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "hcisim/core/distribution.hpp"
+#include "hcisim/model/core/distribution.hpp"
 #include "hcisim/core/units.hpp"
 
 namespace hcisim {

@@ -28,7 +28,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "hcisim/core/rng.hpp"
+#include "hcisim/model/core/rng.hpp"
 #include "hcisim/core/units.hpp"
 #include "hcisim/storage/cluster_spec.hpp"
 #include "hcisim/storage/policy.hpp"

@@ -58,22 +58,13 @@
 #include <string>
 #include <vector>
 
-#include "hcisim/core/engine.hpp"
+#include "hcisim/model/core/engine.hpp"
 #include "hcisim/core/units.hpp"
-#include "hcisim/hw/framing.hpp"
 #include "hcisim/hw/network_spec.hpp"
 
 namespace hcisim {
 
 class Network;
-
-struct NetworkConfig {
-  Framing framing;
-  Bytes segment = Bytes{64 * 1024};   // largest payload moved as one unit
-  double cable_latency_us = 0.05;     // propagation per link: ~10 m at ~5 ns/m
-
-  void validate() const;
-};
 
 /// Told when a transfer has fully arrived at its destination host.
 class NetworkClient {

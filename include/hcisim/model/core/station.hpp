@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "hcisim/core/engine.hpp"
-#include "hcisim/core/time_weighted.hpp"
+#include "hcisim/model/core/engine.hpp"
+#include "hcisim/model/core/time_weighted.hpp"
 
 namespace hcisim {
 

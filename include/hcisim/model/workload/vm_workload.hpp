@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "hcisim/core/engine.hpp"
+#include "hcisim/model/core/engine.hpp"
 #include "hcisim/core/latency_histogram.hpp"
-#include "hcisim/core/rng.hpp"
-#include "hcisim/core/time_weighted.hpp"
+#include "hcisim/model/core/rng.hpp"
+#include "hcisim/model/core/time_weighted.hpp"
 #include "hcisim/core/units.hpp"
-#include "hcisim/storage/cluster.hpp"
+#include "hcisim/model/storage/cluster.hpp"
 #include "hcisim/workload/workload_result.hpp"
 #include "hcisim/workload/workload_spec.hpp"
 

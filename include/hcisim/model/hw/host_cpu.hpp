@@ -21,11 +21,11 @@
 #include <string>
 #include <vector>
 
-#include "hcisim/core/engine.hpp"
-#include "hcisim/core/station.hpp"
+#include "hcisim/model/core/engine.hpp"
+#include "hcisim/model/core/station.hpp"
 #include "hcisim/core/units.hpp"
 #include "hcisim/hw/cpu_spec.hpp"
-#include "hcisim/hw/framing.hpp"
+#include "hcisim/hw/network_spec.hpp"
 
 namespace hcisim {
 

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "hcisim/core/event_heap.hpp"
+#include "hcisim/model/core/event_heap.hpp"
 
 namespace hcisim {
 

@@ -25,11 +25,11 @@
 #include <memory>
 #include <string>
 
-#include "hcisim/core/distribution.hpp"
-#include "hcisim/core/engine.hpp"
-#include "hcisim/core/fifo_servers.hpp"
+#include "hcisim/model/core/distribution.hpp"
+#include "hcisim/model/core/engine.hpp"
+#include "hcisim/model/core/fifo_servers.hpp"
 #include "hcisim/hw/device_spec.hpp"
-#include "hcisim/hw/flash_array.hpp"
+#include "hcisim/model/hw/flash_array.hpp"
 
 namespace hcisim {
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "hcisim/core/event.hpp"
-#include "hcisim/core/event_queue.hpp"
+#include "hcisim/model/core/event.hpp"
+#include "hcisim/model/core/event_queue.hpp"
 #include "hcisim/core/units.hpp"
 
 namespace hcisim {

@@ -35,8 +35,8 @@
 #include <vector>
 
 #include "hcisim/calib/accuracy.hpp"
-#include "hcisim/calib/least_squares.hpp"
-#include "hcisim/scenario/calibration.hpp"
+#include "hcisim/model/calib/least_squares.hpp"
+#include "hcisim/calib/calibration.hpp"
 
 namespace hcisim {
 

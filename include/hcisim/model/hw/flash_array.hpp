@@ -29,9 +29,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "hcisim/core/rng.hpp"
+#include "hcisim/model/core/rng.hpp"
 #include "hcisim/core/units.hpp"
-#include "hcisim/hw/flash_spec.hpp"
+#include "hcisim/hw/device_spec.hpp"
 
 namespace hcisim {
 

@@ -1,4 +1,4 @@
-// The Python binding's native part, _hcisim (issue 22, item 3). The package around it
+// The Python binding's native part, _hcisim. The package around it
 // (hcisim/__init__.py) turns files, YAML strings and dicts into scenario text and results
 // into dicts and pandas DataFrames; here a scenario is read, run with the GIL released, and
 // its result returned as the JSON report (report/run_report.hpp), inputs and warnings included.
@@ -238,7 +238,7 @@ std::pair<std::string, std::vector<std::string>> sweep(
   for (const auto& [key, values] : axes) grid.push_back({key, values});
   const std::string header = sweep_keys_header(grid) + csv_header();
   // A file is read once; each point is parsed from its text when it is checked and again
-  // when it runs (run_sweep holds settings, not parsed scenarios: fuzz review D18).
+  // when it runs (run_sweep holds settings, not parsed scenarios, so a long sweep's memory stays flat).
   const std::string body = kind == "file" ? read_scenario_file(text) : std::string();
   const ScenarioLoader load = [&](const std::vector<std::string>& settings) {
     const std::vector<std::string> all = point_overrides(sets, settings);

@@ -1,18 +1,18 @@
 // A host's processors and the CPU cost of each stage of the vSAN I/O path.
 //
-// Published cycles-per-I/O figures for vSAN do not exist (vsan-model-facts.md section 5),
+// Published cycles-per-I/O figures for vSAN do not exist (none found; docs/sources.md),
 // so the per-I/O vSAN stage costs below are order-of-magnitude starting points that the
 // calibration scales inside a sourced range (data/calibration.yaml, vsan_cpu_scale). The
 // guest's cost depends on its operating system's storage stack (GuestOs): a Windows VM's is
-// measured (vcdx200, 2024-12: 145k cycles per I/O of VM CPU, 58 us at 2.5 GHz; calibration
+// measured (vcdx200, 2024-12 [S72]: 145k cycles per I/O of VM CPU, 58 us at 2.5 GHz; calibration
 // windows_guest_cpu_us), a Linux load generator's (fio or vdbench on libaio) is fitted inside
 // a range around it (guest_cpu_us). Per-KiB anchors:
-//   compression   LZ4 compresses > 500 MB/s per core => ~2 us per KiB (facts section 5 [51])
-//   decompression LZ4 decompresses at several GB/s per core => ~0.25 us per KiB ([51])
+//   compression   LZ4 compresses > 500 MB/s per core => ~2 us per KiB ([S74])
+//   decompression LZ4 decompresses at several GB/s per core => ~0.25 us per KiB ([S74])
 //   dedupe        SHA-1 runs at roughly 1-2 GB/s per core => ~0.5 us per KiB (estimate)
 //   checksum      CRC-32C with the SSE4.2 instruction runs at several GB/s => ~0.1 us per KiB
 //   network       kernel TCP costs a few us of CPU per message plus copy/checksum per byte;
-//                 RDMA offloads most of it ([45]: "less CPU per IO"; RDMA costs = TCP / 4 here).
+//                 RDMA offloads most of it ([S63]: "less CPU per IO"; RDMA costs = TCP / 4 here).
 // All costs are microseconds of one core at `reference_ghz`; a host whose busy cores run at
 // f GHz takes cost * reference_ghz / f (work scales with clock). f is the CPU's sustained
 // all-core clock (data/cpus.csv, sustained_ghz), not its base clock. ESXi's default policy,

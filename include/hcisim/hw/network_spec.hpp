@@ -36,7 +36,7 @@ struct SwitchSpec {
 
 /// How a host's NIC ports carry vSAN traffic. vSAN uses one vmknic: with port-ID
 /// ("failover") teaming only one port is active; LACP (or IP hash) spreads flows over the
-/// active ports by hash, one flow never spans two ports (vsan-model-facts.md section 4).
+/// active ports by hash, one flow never spans two ports (docs/sources.md [S29] [S65]).
 enum class Teaming { failover, lacp };
 
 /// Line rate of `gbps` (decimal Gbit/s) must be one the model knows: 1, 2.5, 5, 10, 25,

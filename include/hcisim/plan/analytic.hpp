@@ -1,4 +1,4 @@
-// The analytic fast path (issue 23, item 3): a scenario as a closed queueing network solved by
+// The analytic fast path: a scenario as a closed queueing network solved by
 // mean-value analysis (core/mva.hpp), giving a whole IOPS-latency curve in microseconds.
 //
 // Stations are the simulator's own resources (each host's CPU threads, each device's units,

@@ -1,4 +1,4 @@
-// A range on every answer (issue 23, item 8). Two things make a prediction uncertain, and the
+// A range on every answer. Two things make a prediction uncertain, and the
 // range carries both:
 // - placement and run-to-run noise: the answer is computed on N scenario seeds, the scenario's
 //   own and the N-1 after it (1..N unless the scenario sets `seed`); each seed places the

@@ -1,4 +1,4 @@
-// Inverse sizing (issue 23, item 2): from a demand (IOPS of one block size and mix at a latency
+// Inverse sizing: from a demand (IOPS of one block size and mix at a latency
 // target, usable capacity, growth, hosts that may be down) and candidate building blocks (host
 // models, networks, policies, host counts), the cheapest designs the simulator finds meeting
 // every requirement, and why each cheaper candidate does not.

@@ -1,4 +1,4 @@
-// The capacity line of a scenario, answered without simulating (issue 23, item 5): the
+// The capacity line of a scenario, answered without simulating: the
 // scenario's reserve rule and the other one beside it, as text and as JSON.
 #pragma once
 

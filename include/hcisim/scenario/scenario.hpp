@@ -26,7 +26,7 @@ struct Scenario {
   std::uint64_t replication = 0;
   ClusterSpec cluster;
   WorkloadSpec workload;
-  // Workload groups that run at once (issue 23, item 6; `workload.groups` in a file): empty
+  // Workload groups that run at once (`workload.groups` in a file): empty
   // for one workload; else every group, each named (WorkloadSpec::name), and `workload` is a
   // copy of the first. The run's length, warm-up and history and the data profile
   // (compress_pct, dedupe_pct) are the same in every group.

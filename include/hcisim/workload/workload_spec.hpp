@@ -45,7 +45,7 @@ struct WorkloadSpec {
   double dedupe_pct = 0;            // fio dedupe_percentage
   double duration_s = 30;
   double warmup_s = 5;
-  // duration_s: auto (issue 21, item 4). After the warm-up a pilot runs until MSER finds the
+  // duration_s: auto. After the warm-up a pilot runs until MSER finds the
   // rate settled; then the measured window runs until the 95 % confidence half-widths of the
   // IOPS and the mean latency are both within auto_precision_pct of their means, or until the
   // pilot and the window together reach auto_max_s (core/batch_means.hpp).

@@ -9,9 +9,10 @@
 // (fit.hpp says why).
 //
 // Several starts: Levenberg-Marquardt is a local search, and a fit can end in either of two
-// basins on a change that moves one residual by a fraction of a percent (docs/accuracy.md,
-// "Leave-one-seed-out"). With starts = N > 1, starts 2..N form a centred Latin hypercube
-// (McKay, Beckman & Conover, Technometrics 1979) over the parameters' ranges, in the
+// basins on a change that moves one residual by a fraction of a percent
+// (docs/journal/accuracy-history.md, "Leave-one-seed-out from several starts"). With starts =
+// N > 1, starts 2..N form a centred Latin hypercube (McKay, Beckman & Conover, Technometrics
+// 1979) over the parameters' ranges, in the
 // coordinates the fit moves in (log for a positive lower bound): each parameter's range is cut
 // into N - 1 equal strata and every stratum's middle is used by exactly one start, the strata
 // paired across parameters by a fixed permutation per parameter name, so every parameter's

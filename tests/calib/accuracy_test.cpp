@@ -4,7 +4,7 @@
 // (docs/accuracy.md, "Where the model stands"), the bounds ARE those targets; where it does not yet, a ratchet just above
 // today's level (each named below, with its target) fails a change that makes it worse.
 // One test case, so the 3 x 18 runs happen once; tagged [replicated], it runs in the Release
-// build (README, Two commands).
+// build (README, Quick start).
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -19,7 +19,7 @@
 // s_cal the calibration's; each part at 95 %, combined in quadrature as independent errors.
 // A seed without an answer (a knee not found) is left out and counted (AnswerRange::found).
 // It says nothing about mechanisms the model lacks: the accuracy table's errors against the
-// seeds (README) are that part, and they are larger.
+// seeds (docs/accuracy.md) are that part, and they are larger.
 #pragma once
 
 #include <cstdint>

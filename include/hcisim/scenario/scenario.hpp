@@ -1,7 +1,7 @@
 // A scenario: one cluster, one workload, one seed, read from YAML (scenario_yaml.cpp for the
-// schema; README "Scenario files" for the user's view). Catalog names resolve through the
-// HardwareCatalog; devices, CPUs and NICs can also be written inline. Errors name the file,
-// line, key path and what is allowed; unknown keys are errors.
+// schema; docs/reference.md, "Scenario files", for the user's view). Catalog names resolve
+// through the HardwareCatalog; devices, CPUs and NICs can also be written inline. Errors name
+// the file, line, key path and what is allowed; unknown keys are errors.
 #pragma once
 
 #include <cstdint>

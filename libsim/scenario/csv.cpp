@@ -1,4 +1,4 @@
-// RFC 4180 CSV reading with line tracking.
+// RFC 4180 [S148] CSV reading with line tracking.
 #include "hcisim/scenario/csv.hpp"
 
 #include <cerrno>

@@ -257,7 +257,7 @@ TEST_CASE("PVSCSI splits a guest I/O above 512 KiB into pieces issued together, 
 }
 
 TEST_CASE("the virtual adapter's queues hold back what a VM with deep queues puts in flight") {
-  // PVSCSI's defaults (VMware KB 2053145): 64 I/Os per disk and 254 per adapter out of the
+  // PVSCSI's defaults (VMware KB 2053145 [S84]): 64 I/Os per disk and 254 per adapter out of the
   // guest; the rest wait in the guest, and that wait is part of the latency the guest sees.
   auto peak = [](const WorkloadSpec& w) {
     Run run(test::osa_cluster(4), w);

@@ -17,7 +17,7 @@
 // f GHz takes cost * reference_ghz / f (work scales with clock). f is the CPU's sustained
 // all-core clock (data/cpus.csv, sustained_ghz), not its base clock. ESXi's default policy,
 // Balanced, lowers a CPU's P-state only while it is busy less than Power.MaxCpuLoad of the
-// time (vSphere Resource Management, "Host Power Management Policies" and the Custom policy's
+// time (vSphere Resource Management, "Host Power Management Policies" [S81] and the Custom policy's
 // parameters, whose defaults are Balanced's), so a CPU busier than that keeps its top P-state.
 // The model ASSUMES every busy core runs at the all-core turbo, within the package's
 // long-duration power limit: on a lightly loaded host (seed 000's at 20-35 % utilisation)
@@ -42,7 +42,7 @@ struct CpuSpec {
   double turbo_ghz = 0;        // one-core maximum turbo, the top of what `ghz` may be: a scenario
                                // clock above it is warned of; 0 = not given
   // What a core does with both hardware threads busy, in single-thread units: 1.25 (VMware
-  // vSphere blog, "What is the difference between PCPU Used and PCPU Utilized?", 2013-01:
+  // vSphere blog, "What is the difference between PCPU Used and PCPU Utilized?", 2013-01 [S80]:
   // with both threads busy each gets 62.5 % of the core). Used when threads_per_core is 2.
   double ht_throughput = 1.25;
   std::string source;
@@ -106,7 +106,7 @@ struct CpuCosts {
   // TCP receive per KiB, one thread (a NIC receive queue's, or a shared core's without
   // queues): 8.192 / 16.5 = 0.4965 us, 16.5 Gbit/s per thread at reference_ghz, the middle
   // of the 15-18 Gbit/s one vMotion worker thread moves before its core saturates (Broadcom
-  // KB 323379; N. Hagoort, "Auto-Tuning vMotion Streams", 2021). Set from the calibration's
+  // KB 323379 [S66]; N. Hagoort, "Auto-Tuning vMotion Streams", 2021 [S67]). Set from the calibration's
   // rx_thread_gbit_s, not scaled by cpu_per_kib_scale.
   double tcp_receive_us_per_kib = tcp_receive_us_per_kib_at(kRxThreadGbitS);
   double rdma_us_per_kib = 0.05;

@@ -4,7 +4,7 @@
 // the minimum inter-frame gap 12 B = 38 B (IEEE 802.3 clause 3-4).
 // Inside the MTU, per transport:
 //   tcp : IPv4 header 20 B + TCP header 20 B + timestamp option 12 B (Linux/ESXi default,
-//         RFC 7323) = 52 B, so MSS = MTU - 52 payload bytes per frame;
+//         RFC 7323 [S149]) = 52 B, so MSS = MTU - 52 payload bytes per frame;
 //   rdma: RoCE v2 = IPv4 20 + UDP 8 + InfiniBand BTH 12 + ICRC 4 = 44 B; the RDMA path MTU
 //         is the largest of 256/512/1024/2048/4096 B that fits MTU - 44 (IBTA spec).
 // Goodput fraction = payload per frame / (MTU-payload headers + payload + 38). Worked out:

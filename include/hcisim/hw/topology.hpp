@@ -27,7 +27,7 @@ struct FabricSpec {
   int uplinks_per_spine = 1;        // leaf_spine only: parallel links per leaf-spine pair (LAG)
   // Receive queues (RSS) carrying the vSAN vmknic's TCP traffic at each host, one thread each
   // (Network::set_receive); 0: not modelled (receive work on the shared cores). ASSUMED 4:
-  // "most NIC cards support at least 4 queues" (VMware NSX 3.2 administration guide, Receive
+  // "most NIC cards support at least 4 queues" (VMware NSX 3.2 administration guide [S69], Receive
   // Side Scaling); 1 is a NIC or driver without RSS for the vmknic's queue. RDMA has none.
   int rx_queues = 4;
 };

@@ -15,7 +15,7 @@
 // The interval is for one cluster built to the design:
 //   value +- sqrt((t(N-1) s sqrt(1 + 1/N))^2 + (1.96 s_cal)^2)
 // with value and s the mean and standard deviation over the N seeds (a Student-t prediction
-// interval for one more draw: Hahn and Meeker, Statistical Intervals, 1991, section 4.7) and
+// interval for one more draw: Hahn and Meeker, Statistical Intervals, 1991 [S134], section 4.7) and
 // s_cal the calibration's; each part at 95 %, combined in quadrature as independent errors.
 // A seed without an answer (a knee not found) is left out and counted (AnswerRange::found).
 // It says nothing about mechanisms the model lacks: the accuracy table's errors against the

@@ -97,7 +97,7 @@ class VmWorkload final : public IoClient, public EventHandler {
   ///    slot is busy; every operation out of the guest is live in the cluster
   ///    (`cluster_live_requests`);
   ///  - Little's law over the window, per VM, in its finite-window form (Kim and Whitt,
-  ///    "Statistical analysis with Little's law", Operations Research 61(4), 2013): the area
+  ///    "Statistical analysis with Little's law", Operations Research 61(4), 2013 [S122]): the area
   ///    under the VM's I/Os in flight equals the latencies of the I/Os issued and completed in
   ///    the window plus the parts of the window spent by those in flight at either edge.
   std::string audit(Time now, std::uint64_t cluster_live_requests) const;

@@ -19,12 +19,12 @@ const char* tool_name(WorkloadTool tool);
 
 /// The virtual SCSI adapter the VMDKs hang off. It bounds one I/O's transfer: ESXi splits a
 /// larger guest I/O into pieces of at most that size, issued together, and the guest I/O
-/// completes with its last piece (VMware vSphere blog "PVSCSI and Large IO's", 2014-03:
+/// completes with its last piece (VMware vSphere blog "PVSCSI and Large IO's", 2014-03 [S85]:
 /// PVSCSI passes at most 512 KB, the LSI Logic adapter up to 32 MB).
 enum class VscsiAdapter : std::uint8_t { pvscsi, lsilogic };
 const char* adapter_name(VscsiAdapter adapter);
 Bytes max_transfer(VscsiAdapter adapter);
-/// The adapter's default queue depths (VMware KB 2053145): PVSCSI 64 per disk and 254 per
+/// The adapter's default queue depths (VMware KB 2053145 [S84]): PVSCSI 64 per disk and 254 per
 /// adapter; LSI Logic SAS 32 and 128.
 int default_disk_queue(VscsiAdapter adapter);
 int default_adapter_queue(VscsiAdapter adapter);

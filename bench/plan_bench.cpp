@@ -1,7 +1,7 @@
 // Planning answers, timed whole. items_per_second = answers per wall second.
 //  BM_AnalyticCurve/seed001: the analytic path's 20-point curve (below).
-//  BM_Size/oltp300k: `hcisim size examples/sizing/oltp-300k-p95-2ms.yaml` (issue 23's goal:
-//    an answer in under 10 s on the 2-core CI machine), on every core, knees included.
+//  BM_Size/oltp300k: `hcisim size examples/sizing/oltp-300k-p95-2ms.yaml` (goal: an answer
+//    in under 10 s on the 2-core CI machine), on every core, knees included.
 #include <benchmark/benchmark.h>
 
 #include "hcisim/plan/analytic.hpp"
@@ -26,7 +26,7 @@ namespace {
 
 // BM_AnalyticCurve/seed001: the 20-point MVA curve of seed 001's 25 GbE OLTP32K cluster from a
 // model built once (its pilot run is outside the timing: AnalyticModel::pilot_wall_s reports
-// it); issue 23's goal is under 10 ms a curve. items_per_second = curves per second.
+// it); the goal is under 10 ms a curve. items_per_second = curves per second.
 void BM_AnalyticCurve_seed001(benchmark::State& state) {
   const HardwareCatalog cat = HardwareCatalog::load();
   const Scenario s = load_scenario(default_data_dir() + "/../examples/scenarios/seed001-vxrail-esa-raid6-25gbe-oltp32k.yaml",

@@ -154,7 +154,7 @@ MinimizeResult minimize(const std::vector<BoundedParameter>& params, const std::
   // Levenberg-Marquardt on the weighted problem of the current stage. Each iteration freezes
   // the weights at the current residuals; a trial point is taken only if it lowers the
   // weighted cost, which for Huber's loss at the pass's own k also lowers that loss (the
-  // weighted square majorises it at the current residuals: Holland & Welsch 1977).
+  // weighted square majorises it at the current residuals: Holland & Welsch 1977 [S144]).
   auto descend = [&](const std::string& name) {
     converged = false;
     for (int it = 0; it < options.max_iterations; ++it) {

@@ -59,7 +59,7 @@ struct Args {
 const char* help_text();
 
 // "a,b,,c" -> {a, b, c}. Commas inside brackets, braces or quotes do not split, so a value
-// can be a YAML list: "[esx01],[esx01, esx02]" -> {[esx01], [esx01, esx02]} (fuzz review D20).
+// can be a YAML list: "[esx01],[esx01, esx02]" -> {[esx01], [esx01, esx02]}.
 std::vector<std::string> split_list(const std::string& v);
 
 /// A bad argument: the message and a pointer to --help (exit code 2).

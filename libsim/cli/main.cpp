@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
   try {
     const int rc = hcisim::cli::dispatch(hcisim::cli::parse_args(argc, argv));
     // A result that did not reach stdout (a full disk, a closed pipe or descriptor) is not a
-    // success (fuzz review D16).
+    // success (exit 1).
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
       std::fprintf(stderr, "hcisim: cannot write the output to stdout: %s\n", std::strerror(errno));
       return 1;

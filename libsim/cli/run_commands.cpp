@@ -88,7 +88,7 @@ int cmd_validate(const Args& a, const HardwareCatalog& cat) {
   return 0;
 }
 
-// The capacity line of a scenario under both reserve rules, without simulating (issue 23, item 5).
+// The capacity line of a scenario under both reserve rules, without simulating.
 int cmd_capacity(const Args& a, const HardwareCatalog& cat) {
   if (a.files.size() > 1) usage_error("capacity takes one scenario file (the built-in default without one)");
   if (a.csv) usage_error("capacity prints text or --json, not --csv");
@@ -97,7 +97,7 @@ int cmd_capacity(const Args& a, const HardwareCatalog& cat) {
   return 0;
 }
 
-// The highest IOPS whose latency statistic stays under a target (issue 23, item 1).
+// The highest IOPS whose latency statistic stays under a target.
 int cmd_knee(const Args& a, const HardwareCatalog& cat) {
   if (a.files.size() > 1) usage_error("knee takes one scenario file (the built-in default without one)");
   if (a.knee_targets != 1) usage_error("knee needs exactly one target: --mean-ms X, --p95-ms X or --p99-ms X");
@@ -121,7 +121,7 @@ int cmd_knee(const Args& a, const HardwareCatalog& cat) {
   return 0;
 }
 
-// The analytic fast path (issue 23, item 3): the MVA curve, optionally beside the simulator's.
+// The analytic fast path: the MVA curve, optionally beside the simulator's.
 int cmd_curve(const Args& a, const HardwareCatalog& cat) {
   if (a.files.size() > 1) usage_error("curve takes one scenario file (the built-in default without one)");
   if (a.csv) usage_error("curve prints text or --json, not --csv");
@@ -144,7 +144,7 @@ int cmd_curve(const Args& a, const HardwareCatalog& cat) {
   return 0;
 }
 
-// Inverse sizing (issue 23, item 2): the cheapest designs meeting a requirements file.
+// Inverse sizing: the cheapest designs meeting a requirements file.
 int cmd_size(const Args& a, HardwareCatalog& cat) {
   if (a.files.size() != 1) usage_error("size takes one requirements file (examples/sizing/ has some)");
   if (a.csv) usage_error("size prints text or --json, not --csv");

@@ -17,7 +17,7 @@ namespace hcisim::cli {
 
 namespace {
 
-// A sweep's points, read as they run (fuzz review D18): each file is read once; every point
+// A sweep's points, read as they run, so memory stays flat however many points: each file is read once; every point
 // is parsed once here, so bad input fails before any run (named by the point's settings)
 // and each warning is said once, and only its settings and name are kept (a parsed scenario
 // takes about 15 KB). parse() reads a point again from its file's text.
@@ -127,7 +127,7 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   const SweepGrid sweep = read_grid(a, cat, axes);
   const std::vector<SweepGrid::Point>& grid = sweep.points;
   // Each finished point keeps its CSV row and chart point only, not its whole RunResult
-  // (about 98 KB with the latency histograms; fuzz review D18).
+  // (about 98 KB with the latency histograms).
   struct Point {
     std::string row;
     double iops = 0;
@@ -153,7 +153,7 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   });
   p.done();
   // Bad input is blamed on the varied value (exit 2); anything else, such as running out of
-  // memory, is an internal error (exit 1), as for run (fuzz review D17).
+  // memory, is an internal error (exit 1), as for run.
   for (std::size_t i = 0; i < errors.size(); ++i) {
     if (errors[i].empty()) continue;
     std::string at;

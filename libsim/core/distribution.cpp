@@ -1,5 +1,5 @@
 // Samplers: exponential by the ziggurat method (Marsaglia & Tsang, "The Ziggurat Method for
-// Generating Random Variables", J. Stat. Software 5(8), 2000; 256 layers, 53-bit version),
+// Generating Random Variables", J. Stat. Software 5(8), 2000 [S128]; 256 layers, 53-bit version),
 // inversion for uniform/empirical, Box-Muller for the lognormal's normal (Law, "Simulation
 // Modeling and Analysis", 5th ed., ch. 8).
 #include "hcisim/model/core/distribution.hpp"

@@ -1,4 +1,4 @@
-// Log-linear bucket arithmetic of LatencyHistogram (HdrHistogram layout, Tene 2012).
+// Log-linear bucket arithmetic of LatencyHistogram (HdrHistogram layout, Tene 2012 [S140]).
 #include "hcisim/core/latency_histogram.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Stream seeding: SplitMix64 (Steele, Lea & Flood, OOPSLA 2014) expands a 64-bit key into
+// Stream seeding: SplitMix64 (Steele, Lea & Flood, OOPSLA 2014 [S135]) expands a 64-bit key into
 // the 256-bit xoshiro state, as recommended by xoshiro's authors.
 #include "hcisim/model/core/rng.hpp"
 

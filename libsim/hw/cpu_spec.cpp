@@ -52,7 +52,7 @@ void CpuCosts::validate() const {
       {"rdma_us_per_kib", rdma_us_per_kib},
   };
   // At most a second of core time per I/O (or per KiB): far above anything physical, and
-  // far below what would overflow a duration in nanoseconds (fuzz review D9).
+  // far below what would overflow a duration in nanoseconds.
   for (const auto& [field, v] : all) check::non_negative_at_most(v, 1e6, std::string("cpu costs ") + field);
 }
 

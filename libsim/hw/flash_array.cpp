@@ -56,7 +56,7 @@ double FlashArray::pslc_program_rate() const {
 
 double FlashArray::gc_write_amplification() const {
   // Greedy cleaning under uniform random writes, rho = spare / live (Agarwal et al., as cited
-  // by Xiang & Kurkoski, arXiv:1110.4245): WA = (1 + rho) / (2 rho), at least 1.
+  // by Xiang & Kurkoski, arXiv:1110.4245 [S115]): WA = (1 + rho) / (2 rho), at least 1.
   const double physical = capacity_bytes_ * (1.0 + spec_.spare_pct / 100.0);
   const double rho = (physical - live_) / std::max(live_, 1.0);
   return rho >= 1.0 ? 1.0 : (1.0 + rho) / (2.0 * rho);

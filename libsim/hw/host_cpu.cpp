@@ -61,8 +61,8 @@ void HostCpu::execute_for(std::uint64_t token, CpuStage stage, Time work) {
 // counter is frequency-based: ESXi counts a busy core's cycles against its base clock, so a
 // core busy at a clock above base reads more than a whole core ("on a host with a 2.80 GHz
 // base frequency and 3.50 GHz turbo, a fully busy core reports approximately 125 % usage",
-// Broadcom KB 431027; "a 50 % utilized PCPU at 60 % CPU usage because of 20 % Turbo Boost",
-// KB 335065), and one below base less. The host's figure is capped at 100 % (ASSUMED: the
+// Broadcom KB 431027 [S78]; "a 50 % utilized PCPU at 60 % CPU usage because of 20 % Turbo Boost",
+// KB 335065 [S79]), and one below base less. The host's figure is capped at 100 % (ASSUMED: the
 // counter is a percentage of the host's capacity, cores x base clock).
 double HostCpu::usage_pct() const {
   double cores = std::min(cores_.utilisation() * cores_.servers(), static_cast<double>(free_cores_));

@@ -93,7 +93,7 @@ AnalyticKnee analytic_knee(const AnalyticModel& m, double limit_ms) {
 }
 
 double analytic_ceiling(const AnalyticModel& m, std::string* station) {
-  // The bottleneck law (Denning and Buzen 1978): a station of c servers and demand D per I/O
+  // The bottleneck law (Denning and Buzen 1978 [S121]): a station of c servers and demand D per I/O
   // passes at most c / D I/Os per second, whatever the population.
   double ceiling = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < m.stations.size(); ++i) {

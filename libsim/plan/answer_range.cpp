@@ -324,7 +324,7 @@ std::string format_compared(const std::string& name_a, const std::string& name_b
   }
   std::snprintf(buf, sizeof buf,
                 "\nEach side on %d seeds; B - A paired by seed (what both sides share cancels). 'beyond': the\n"
-                "change's 95 %% range excludes 0. Ranges as in run --range (the README's Ranges section).\n",
+                "change's 95 %% range excludes 0. Ranges as in run --range (docs/reference.md, Ranges).\n",
                 b_minus_a.seeds);
   return out + buf;
 }

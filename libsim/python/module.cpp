@@ -1,4 +1,4 @@
-// The Python binding's native part, _hcisim (issue 22, item 3). The package around it
+// The Python binding's native part, _hcisim. The package around it
 // (hcisim/__init__.py) turns files, YAML strings and dicts into scenario text and results
 // into dicts and pandas DataFrames; here a scenario is read, run with the GIL released, and
 // its result returned as the JSON report (report/run_report.hpp), inputs and warnings included.
@@ -47,7 +47,7 @@ Scenario read(const std::string& kind, const std::string& text, const std::strin
 }
 
 // The catalogs, with a price file's text (named `prices_name` in errors) laid over their
-// prices when one is given (scenario/price_file.hpp).
+// prices when one is given (scenario/hardware_catalog.hpp).
 HardwareCatalog catalog(const std::string& prices_text, const std::string& prices_name) {
   HardwareCatalog cat = HardwareCatalog::load();
   if (!prices_text.empty()) cat.add_prices(parse_price_file(prices_text, prices_name, cat));
@@ -143,7 +143,7 @@ KneeTarget knee_target(const std::string& stat, double limit_ms) {
   return t;
 }
 
-// The knee (scenario/knee.hpp) as JSON: stat is "mean", "p95" or "p99".
+// The knee (plan/knee.hpp) as JSON: stat is "mean", "p95" or "p99".
 std::string knee(const std::string& kind, const std::string& text, const std::string& name,
                  const std::vector<std::string>& sets, const std::string& stat, double limit_ms, int jobs,
                  const std::string& prices_text, const std::string& prices_name) {
@@ -251,7 +251,7 @@ std::pair<std::string, std::vector<std::string>> sweep(
   for (const auto& [key, values] : axes) grid.push_back({key, values});
   const std::string header = sweep_keys_header(grid) + csv_header();
   // A file is read once; each point is parsed from its text when it is checked and again
-  // when it runs (run_sweep holds settings, not parsed scenarios: fuzz review D18).
+  // when it runs (run_sweep holds settings, not parsed scenarios, so a long sweep's memory stays flat).
   const std::string body = kind == "file" ? read_scenario_file(text) : std::string();
   const ScenarioLoader load = [&](const std::vector<std::string>& settings) {
     const std::vector<std::string> all = point_overrides(sets, settings);

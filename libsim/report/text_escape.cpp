@@ -12,7 +12,7 @@ namespace {
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";   // U+FFFD in UTF-8
 
 // Length of the well-formed UTF-8 sequence at s[i], or 0 when the bytes there are not one
-// (RFC 3629 section 4, the table of well-formed byte sequences).
+// (RFC 3629 [S146] section 4, the table of well-formed byte sequences).
 std::size_t sequence_length(std::string_view s, std::size_t i) {
   const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
   const unsigned char c = b(0);

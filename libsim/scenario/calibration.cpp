@@ -28,14 +28,14 @@ Calibration Calibration::defaults() {
       {"guest_cpu_us", 58.0, 58.0, 0, 24, 80,
        "core time a Linux benchmark VM spends per I/O (fio or vdbench on libaio, the guest kernel and the "
        "virtual disk's emulation), us at 2.5 GHz",
-       "vcdx200, 'CPU cycles required for general storage workload' (2024-12): 145-160k cycles per I/O "
+       "vcdx200, 'CPU cycles required for general storage workload' (2024-12) [S72]: 145-160k cycles per I/O "
        "measured as VM CPU on ESXi 8 (58-64 us at 2.5 GHz), a Windows VM; 60k cycles (24 us) for a lean Linux "
        "fio/libaio path, 200k (80 us) above the measured",
        kNotFitted},
       {"windows_guest_cpu_us", 58.0, 58.0, 0, 46, 77,
        "core time a Windows benchmark VM spends per I/O (DiskSpd or Iometer, the guest's storage stack and the "
        "virtual disk's emulation; workload.guest_os), us at 2.5 GHz",
-       "vcdx200, 'CPU cycles required for general storage workload' (2024-12): a Windows Server 2025 VM on "
+       "vcdx200, 'CPU cycles required for general storage workload' (2024-12) [S72]: a Windows Server 2025 VM on "
        "ESXi 8 (PVSCSI, Iometer) measured 145k cycles per 4 KiB read and 153-160k per 512 B read or write "
        "(58-64 us at 2.5 GHz); 58 us, the 4 KiB figure; the range widens the measured spread by a fifth each "
        "way for another Windows release, tool and CPU; only seed 002 runs Windows, so it is not fitted "
@@ -44,9 +44,9 @@ Calibration Calibration::defaults() {
       {"vsan_cpu_scale", 1.0, 1.0, 0, 0.25, 7,
        "multiplies the per-I/O vSAN stack costs of CpuCosts (vSCSI, DOM client and owner, LSOM/zDOM "
        "component, destage batch, network message; 45 us at 2.5 GHz for a remote 4K read at 1)",
-       "no published vSAN cycles per I/O (sourced-figures S3-15); 0.25 (11 us, five layers at "
-       "about Ceph Crimson's 6k-cycle target each, S3-10) to 7 (315 us, just under Ceph's most "
-       "efficient 1 core per 3,000 IOPS, 333 us, S3-09: VMware calls vSAN cheaper per I/O, S3-05)",
+       "no published vSAN cycles per I/O; 0.25 (11 us, five layers at about Ceph Crimson's 6k-cycle "
+       "target each, [S76]) to 7 (315 us, just under Ceph's most efficient 1 core per 3,000 IOPS, "
+       "333 us, [S75]: VMware calls vSAN cheaper per I/O, [S42])",
        kNotFitted},
       {"cpu_per_kib_scale", 1.0, 1.0, 0, 0.5, 2,
        "multiplies the per-KiB CPU costs of CpuCosts (checksum, compression, decompression, "
@@ -58,10 +58,10 @@ Calibration Calibration::defaults() {
        "TCP payload one thread receives per second at 2.5 GHz (a NIC receive queue's thread, or a shared "
        "core without queues), Gbit/s; sets CpuCosts::tcp_receive_us_per_kib (8.192 / this), which the host's "
        "clock scales like every CPU cost and cpu_per_kib_scale does not",
-       "one vMotion worker thread moves 15-18 Gbit/s before its core saturates (Broadcom KB 323379; N. Hagoort, "
-       "'Auto-Tuning vMotion Streams', 2021): the same vmkernel TCP stack, on hosts of unstated clock; not "
-       "fitted (seed 001's 100 GbE reads are the only rows it limits, and its hosts' CPUs are assumed), the "
-       "middle of the range",
+       "one vMotion worker thread moves 15-18 Gbit/s before its core saturates (Broadcom KB 323379 [S66]; "
+       "N. Hagoort, 'Auto-Tuning vMotion Streams', 2021 [S67]): the same vmkernel TCP stack, on hosts of "
+       "unstated clock; not fitted (seed 001's 100 GbE reads are the only rows it limits, and its hosts' "
+       "CPUs are assumed), the middle of the range",
        kNotFitted},
       {"stack_latency_us", 0.0, 0.0, 0, 0, 300,
        "fixed software latency per I/O in the vSAN stack (ClusterSpec::stack_latency_us); default: none",
@@ -83,26 +83,26 @@ Calibration Calibration::defaults() {
       // 256K run at +27.7 % with 1 us; the fit keeps the start (docs/accuracy.md, "Choices made
       // with the data in view").
       {"congestion_delay_a_us", 20.0, 20.0, 0, 3, 130, "OSA congestion delay a in a*exp(b*congestion)",
-       "VMware publishes no curve, but calls a sustained congestion above 50 high (vsan-model-facts.md "
-       "section 1 [8]); at b = 0.035 the delay at 50 is 5.75 a: from 3 us (17 us at 50, about one "
-       "cache-device write, the least a high congestion could add) to 130 us (0.75 ms at 50, an "
-       "all-flash write's whole latency; 1 s at 255, a full buffer)",
+       "VMware publishes no curve, but calls a sustained congestion above 50 high ([S12]); at b = "
+       "0.035 the delay at 50 is 5.75 a: from 3 us (17 us at 50, about one cache-device write, the "
+       "least a high congestion could add) to 130 us (0.75 ms at 50, an all-flash write's whole "
+       "latency; 1 s at 255, a full buffer)",
        kNotFitted},
       {"esa_gc_factor", 1.0, 1.0, 0, 1.0, 4.0, "ESA segment-cleaning write amplification on the capacity leg",
        "1 for a log whose segments empty before they are cleaned; 4 for a nearly full one (greedy "
-       "cleaning at 25 % spare, Xiang and Kurkoski, arXiv:1110.4245)",
+       "cleaning at 25 % spare, Xiang and Kurkoski, arXiv:1110.4245 [S115])",
        kNotFitted},
       {"esa_cpu_per_io_factor", 0.5, 0.5, 0, 0.3, 1.0,
-       "ESA's per-I/O vSAN CPU (DOM client/owner, zDOM/LFS) relative to OSA's (facts section 5: cheaper per I/O)",
+       "ESA's per-I/O vSAN CPU (DOM client/owner, zDOM/LFS) relative to OSA's (cheaper per I/O: [S42])",
        "only seed 001 is ESA, so it is not fitted (that seed is out of sample); ESA checksums, "
-       "compresses and encrypts once at the source and has no write buffer to destage (S3-05, "
-       "S3-06: 'more efficient per I/O'): about half of OSA's stack work, 0.3-1",
+       "compresses and encrypts once at the source and has no write buffer to destage ([S42], "
+       "[S43]: 'more efficient per I/O'): about half of OSA's stack work, 0.3-1",
        kNotFitted},
       {"dedupe_lookup_miss", 1.0, 1.0, 0, 0.0, 1.0,
        "OSA dedupe: probability that a capacity read first reads its hash-map entry from the capacity device",
        "only seed 000 runs dedupe, so it is not fitted: 1, every capacity read looks its block up on "
-       "the capacity device, since VMware publishes no miss rate (sourced-figures S2-19), testers saw "
-       "high capacity-device read latency with dedupe on (S2-10), and seed 000's hosts ran at 90 % "
+       "the capacity device, since VMware publishes no miss rate, testers saw "
+       "high capacity-device read latency with dedupe on ([S34]), and seed 000's hosts ran at 90 % "
        "memory use, leaving no room to cache the map",
        kNotFitted},
       {"lsom_cost_factor", 1.0, 1.0, 0, 0.1, 1.0,
@@ -111,7 +111,7 @@ Calibration Calibration::defaults() {
        "at most the shared-core cost (1): a world pinned to its core does the same work without the hand-offs "
        "between worlds (a wake-up and a cold cache each) that vsan_cpu_scale prices into every stage on shared "
        "cores; at least a tenth of it, the stage's own work near vsan_cpu_scale's lower bound (Ceph Crimson's "
-       "6k-cycle target per layer, S3-10)",
+       "6k-cycle target per layer, [S76])",
        kNotFitted},
   };
   return c;

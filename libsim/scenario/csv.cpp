@@ -1,4 +1,4 @@
-// RFC 4180 CSV reading with line tracking.
+// RFC 4180 [S148] CSV reading with line tracking.
 #include "hcisim/model/scenario/csv.hpp"
 
 #include <cerrno>
@@ -88,7 +88,7 @@ double CsvTable::number(std::size_t row, const std::string& column, double fallb
     std::ostringstream os;
     os << path_ << ":" << lines_[row] << ": column '" << column << "' = '" << f << "' is ";
     // A number strtod read but cannot hold: too close to zero (below the smallest normal
-    // double) or too large (fuzz review D21).
+    // double) or too large, not "not a finite number".
     if (end != f.c_str() && *end == '\0' && errno == ERANGE)
       os << (std::fabs(v) < 1.0 ? "too close to zero to represent (below 2.2e-308)" : "too large to represent");
     else

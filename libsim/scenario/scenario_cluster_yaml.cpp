@@ -138,7 +138,7 @@ HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat, std
     host.cpu.ghz = cpu.number("ghz", host.cpu.ghz);
     if (host.cpu.cores_per_socket == 0) cpu.fail("missing key 'cores' (or a catalog 'model')");
     if (!(host.cpu.ghz > 0)) {
-      // The value as typed, at its key (fuzz review D15: '0.000000' at the cpu map's line).
+      // The value as typed, at its key (not '0.000000' at the cpu map's line).
       const bool typed = cpu.has("ghz");
       cpu.fail_value(cpu.key_path("ghz"), typed ? cpu.text("ghz", "") : std::to_string(host.cpu.ghz), "a clock > 0 GHz",
                      typed ? cpu.node()["ghz"] : cpu.node());
@@ -156,7 +156,7 @@ HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat, std
     const YamlReader groups = h.child("disk_groups");
     if (!groups.is_sequence()) groups.fail("expected a list of {cache, capacity}");
     // Counted before any group is read: a list of thousands of aliased groups was expanded
-    // (and copied to every host) before the 1-5 rule fired (fuzz review D4).
+    // (and copied to every host) before the 1-5 rule fired.
     if (groups.size() > 5) groups.fail(std::to_string(groups.size()) + " disk groups; an OSA host has 1 to 5");
     for (std::size_t g = 0; g < groups.size(); ++g) {
       const YamlReader dg = groups.item(g);

@@ -29,7 +29,7 @@ WorkloadSpec read_workload_spec(const YamlReader& w, const ClusterSpec& cluster,
   WorkloadSpec spec;
   // A parser's complaint is put at its key's line (or "(--set)"); the reader's own errors
   // (a list where a value belongs) already carry their place and are not wrapped again
-  // (fuzz review D13: "file:20: workload: file (--set): ...").
+  // (a place is given once, never "file:20: workload: file (--set): ...").
   const auto at_key = [&w](const char* key, const auto& parse) {
     const std::string text = w.text(key, "");
     try {
@@ -101,7 +101,7 @@ WorkloadSpec read_workload_spec(const YamlReader& w, const ClusterSpec& cluster,
   } catch (const InvalidArgument& e) {
     // A complaint about one key goes to that key's line, or to "(--set)" when the command line
     // gave it; one about several keys, or a value a tool's command line set, stays at
-    // `workload:` (fuzz review D15).
+    // `workload:`.
     const std::string msg = e.what();
     const std::string prefix = "workload ";
     if (msg.rfind(prefix, 0) != 0) w.fail(msg);
@@ -117,7 +117,7 @@ WorkloadSpec read_workload_spec(const YamlReader& w, const ClusterSpec& cluster,
 
 }  // namespace
 
-// workload: one workload, or `groups` that run at once on the cluster (issue 23, item 6):
+// workload: one workload, or `groups` that run at once on the cluster:
 // each group is the workload map with the group's own keys laid over it (a group's hcibench,
 // fio, preset or easy_run replaces the workload's). The run's length, warm-up and history are
 // the whole run's, and the data profile (compress_pct, dedupe_pct) the cluster's: the same in

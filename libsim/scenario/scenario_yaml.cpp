@@ -63,7 +63,7 @@ using detail::read_cluster;
 using detail::read_workload;
 
 // The most nodes a --set value may expand to. Aliases copy their anchor's subtree, so a few
-// hundred bytes of nested aliases can stand for billions of nodes (fuzz review D3); no
+// hundred bytes of nested aliases can stand for billions of nodes; no
 // scenario value comes near this.
 constexpr int kMaxSetNodes = 10000;
 
@@ -86,7 +86,7 @@ YAML::Node without_marks(const YAML::Node& n, int& budget) {
   return YAML::Node(YAML::NodeType::Null);
 }
 
-// yaml-cpp's depth guard reports "bad file"; say what it means (fuzz review D14). The guard counts
+// yaml-cpp's depth guard reports "bad file"; say what it means. The guard counts
 // 2000 parser recursions, about four per level of lists or maps: 498 levels parse, 499 do not.
 std::string yaml_error(const YAML::Exception& e) {
   if (dynamic_cast<const YAML::DeepRecursion*>(&e) != nullptr)
@@ -96,7 +96,7 @@ std::string yaml_error(const YAML::Exception& e) {
 
 // Counts a document's nodes as the parser streams them, before any tree is built: yaml-cpp
 // builds the whole tree first, and 500,000 unknown keys (5.4 MB) took 476 MB before the
-// first was reported (fuzz review D19). A scenario has a few hundred nodes.
+// first was reported. A scenario has a few hundred nodes.
 constexpr int kMaxFileNodes = 100000;
 class NodeBudget final : public YAML::EventHandler {
  public:
@@ -221,7 +221,7 @@ void check_combination(Scenario& s) {
   }
   const CapacityReport c = scenario_capacity(s);
   // A hundred times what the devices hold (before any reserve) is no longer a what-if but a
-  // typo (fuzz review D5); the reserve rule must not turn a cluster into an error.
+  // typo; the reserve rule must not turn a cluster into an error.
   const double holds_gb = std::max(0.0, c.raw_gb - c.metadata_gb) * c.reduction_ratio / (c.policy_factor * c.lfs_factor);
   if (data_gb > 100 * holds_gb) {
     char buf[320];
@@ -261,8 +261,8 @@ Scenario parse_scenario(const std::string& text, const std::string& source, cons
       while (parser.HandleNextDocument(budget)) {
       }
     }
-    // Every document is read, so a later one is neither ignored nor left unchecked (fuzz
-    // review D12); a scenario is exactly one.
+    // Every document is read, so a later one is neither ignored nor left unchecked; a
+    // scenario is exactly one.
     const std::vector<YAML::Node> docs = YAML::LoadAll(text);
     if (docs.size() > 1) {
       const int line = docs[1].Mark().line;   // -1 for an empty document
@@ -292,7 +292,7 @@ namespace {
 
 // Where a rule over the whole cluster (ClusterSpec::validate) points, given its message: the
 // key the message names, where the document has it (a value given with --set reads
-// "(--set)"; fuzz review D15), else the host section the named host came from.
+// "(--set)"), else the host section the named host came from.
 // `hosts` is how many the cluster has: cluster.host's first, then cluster.more_hosts items'
 // with their counts.
 std::string cluster_rule_where(const YamlReader& r, const std::string& message, std::size_t hosts) {

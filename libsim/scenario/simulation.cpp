@@ -36,7 +36,7 @@ void add_use(std::vector<ResourceClassUse>& classes, const std::string& cls, con
   }
 }
 
-// The workloads of a run: one, or the scenario's groups (issue 23, item 6) behind one
+// The workloads of a run: one, or the scenario's groups (`workload.groups`) behind one
 // client that hands each completion to its group by the token's upper bits
 // (VmWorkload::group_of). Each group's VMs continue the round-robin over the hosts where the
 // group before it stopped.
@@ -86,10 +86,11 @@ class Workloads final : public IoClient {
 
 }  // namespace
 
-// A run that cannot have finished right is an internal error, never a result (issue 21,
-// item 3). A guest I/O still in flight after far longer than the I/Os that completed (100
+// A run that cannot have finished right is an internal error, never a result. A
+// guest I/O still in flight after far longer than the I/Os that completed (100
 // times their mean, and at least 10 simulated seconds) is stuck: a deadlock in the model
-// such as the fuzz review's D7 and D8, where the report showed normal latencies. The mean is
+// (a write larger than its write buffer, or one lost between two buffers' queues), which
+// a report would otherwise show with normal latencies. The mean is
 // over every completion since the start, warm-up included: an overloaded run whose I/Os
 // take longer than the measured window so far has completed none issued in it.
 void check_progress(const VmWorkload& load, Time now) {
@@ -128,7 +129,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   Cluster cluster(engine, scenario.cluster, DataProfile{w.compress_pct, w.dedupe_pct}, scenario.seed, load,
                   scenario.replication);
   // An OSA write waits for room in its write buffers; one larger than a whole buffer would
-  // wait forever and stall every VM behind it (fuzz review D7). A write reaches vSAN in the
+  // wait forever and stall every VM behind it. A write reaches vSAN in the
   // virtual adapter's largest transfer at most (PVSCSI 512 KiB).
   const double buffer = cluster.smallest_write_buffer();
   for (const VmWorkload* l : load.all()) {
@@ -265,7 +266,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
     throw std::runtime_error("the measured window is empty; no result is given");
 
   for (const VmWorkload* l : load.all()) check_progress(*l, engine.now());
-  // The end-of-run invariants (issue 21, item 3). A violation is a broken model: an internal
+  // The end-of-run invariants. A violation is a broken model: an internal
   // error naming what broke, never a result.
   const auto broken = [](const std::string& what) {
     throw std::runtime_error(what + "; no result is given");
@@ -294,7 +295,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   // Bytes through the amplification, where the rule is exact: a healthy cluster writes each
   // guest write byte to FTT + 1 foreground copies (OSA RAID-1: the replicas' write buffers,
   // reduced only at destage; ESA, any policy: the performance leg's mirrors, compressed at
-  // ingest; vsan-model-facts.md sections 2-3). The copies are counted where the devices are
+  // ingest: docs/sources.md [S23] [S38] [S41]). The copies are counted where the devices are
   // given work, the guest bytes where the cluster takes them in; the window's edges hold at
   // most every slot's block on either side (and half a byte of rounding per operation).
   const ClusterSpec& cs = scenario.cluster;
@@ -349,7 +350,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress) {
   }
   r.result = summarize(load.all(), engine.now());
   // A window shorter than every I/O completes none: its rates are 0 and its latencies mean
-  // nothing, which the reports say rather than print zeros alone (fuzz audit, D10's minimum);
+  // nothing, which the reports say rather than print zeros alone (the shortest window allowed, 1 us, does this);
   // likewise for an operation the workload issues, or a workload group, that completed none
   // while the rest did.
   const double secs = r.result.seconds;

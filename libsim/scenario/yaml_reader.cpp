@@ -56,8 +56,8 @@ void YamlReader::fail_at(const char* key, const std::string& message) const {
 
 namespace {
 
-// What a node that is not a single value holds, for messages (an empty value is not "a
-// list or map": fuzz review D13).
+// What a node that is not a single value holds, for messages (an empty value is said to be
+// empty, not "a list or map").
 std::string describe(const YAML::Node& n) {
   if (n.IsNull()) return "(empty)";
   if (n.IsSequence()) return "(a list)";

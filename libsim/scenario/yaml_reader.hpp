@@ -13,7 +13,7 @@
 namespace hcisim::detail {
 
 /// A value or argument as echoed in a message: at most 80 characters, then its length
-/// (fuzz review D22: a 100,000-digit number made a 100 KB message).
+/// (a 100,000-digit number would otherwise make a 100 KB message).
 std::string shorten(const std::string& value);
 
 /// The text of a small input file (`what`, e.g. "price file"), read in chunks up to `max_bytes`:

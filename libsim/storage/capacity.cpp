@@ -45,7 +45,7 @@ CapacityReport capacity(const ClusterSpec& cluster, const DataProfile& data, con
   if (osa && (cluster.services.dedupe || cluster.services.compression)) r.metadata_gb = options.dedupe_metadata * r.raw_gb;
   const Layout layout = cluster.layout();
   // Rebuilding a lost host's components needs a spare host beyond the policy's minimum
-  // (vsan-model-facts.md section 7, [34]); without one (2-node, 3 hosts at FTT 1, 6 at
+  // ([S46]; host rebuild reserve [S60]); without one (2-node, 3 hosts at FTT 1, 6 at
   // RAID-6, a single host) there is nothing to reserve for.
   const bool spare_host = r.hosts_counted > layout.min_hosts;
   if (cluster.capacity_reserve == CapacityReserve::reserved) {

@@ -1,5 +1,5 @@
 // Layout rules of a cluster (cluster_spec.hpp): disk-group and pool shapes per architecture
-// (vsan-model-facts.md sections 1-2), policy minimum hosts (section 3), data-service limits.
+// ([S6] [S36]), policy minimum hosts ([S10] [S40] [S44] [S50]), data-service limits.
 #include "hcisim/storage/cluster_spec.hpp"
 
 #include <algorithm>
@@ -143,7 +143,7 @@ void ClusterSpec::validate() const {
     cpu_costs.validate();
     check::non_negative_at_most(stack_latency_us, 1e6, "stack_latency_us");
     check::non_negative_at_most(client_cache_mb, 1e9, "client_cache_mb");
-    // esxcli vsan resync throttle set --level takes 0 (off) .. 512 Mb/s (facts section 7 [60]).
+    // esxcli vsan resync throttle set --level takes 0 (off) .. 512 Mb/s ([S57]).
     if (!(resync.throttle_mbps == 0 || (resync.throttle_mbps >= 1 && resync.throttle_mbps <= 512)))
       check::fail("resync.throttle_mbps", resync.throttle_mbps, "0 (no cap) or 1 .. 512 Mb/s (esxcli's range)");
     check::in_range(resync.outstanding, 1, 64, "resync.outstanding");

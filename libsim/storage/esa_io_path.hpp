@@ -15,7 +15,7 @@ inline std::int64_t EsaBackEnd::stored_bytes(const ClusterCore& c, std::int64_t 
 
 inline Bytes EsaBackEnd::stripe_unit(const ClusterCore& c) const { return c.spec_.esa.stripe_unit; }
 
-// Data services at ingest (vsan-model-facts.md section 2): compression, then checksum and
+// Data services at ingest ([S41] [S42]): compression, then checksum and
 // encryption of the compressed bytes, all on the client host; a read is checked and
 // decrypted there.
 inline Time EsaBackEnd::source_services(const ClusterCore& c, HostCpu& cpu, IoOp op, Bytes size) const {
@@ -56,7 +56,7 @@ inline void EsaBackEnd::place_read(ClusterCore& c, io::SubOp& s, const io::Reque
 
 // zDOM work for a component operation; every foreground read decompresses there (data that
 // does not compress, saving no 512-byte sector, is stored as is and costs nothing;
-// vsan-model-facts.md section 2). Checksum and encryption ran once, at the source.
+// [S41]). Checksum and encryption ran once, at the source.
 inline Time EsaBackEnd::component_work(const ClusterCore& c, HostCpu& cpu, const io::SubOp& s) const {
   Time work = cpu.charge(CpuStage::component, Bytes{s.device_bytes});
   if (s.op == IoOp::read && s.kind == io::SubKind::foreground && c.spec_.services.compression && c.reduction_.compression > 1)

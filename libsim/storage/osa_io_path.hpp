@@ -113,7 +113,7 @@ inline void OsaBackEnd::fan_out_write(ClusterCore& c, std::uint32_t req) {
   int touched[3] = {cols.data_column, cols.parity_columns[0], cols.parity_columns[1]};
   if (r.sequential) {
     // A sequential stream: vSAN 7 U2+ gathers it into full-stripe ("strided") writes
-    // (vsan-model-facts.md section 3, [38][39]), so no reads, and each parity column receives
+    // ([S48] [S49]), so no reads, and each parity column receives
     // 1/k of the data written: per row, k data units and m parity units.
     // Degraded: absent columns are skipped (the parities still cover the lost data).
     const std::int64_t parity = strided_parity_bytes(c, r);
@@ -181,7 +181,7 @@ inline bool OsaBackEnd::next_phase(ClusterCore& c, io::Request& r) const {
 // there: a read served by the capacity tier (the write buffer holds data as written), a
 // resync read too (OSA copies data as written and the new host reduces it again at destage).
 // Data that does not compress is stored as is (unless a 4 KB block fits in 2 KB;
-// vsan-model-facts.md section 1) and costs no decompression. Data-at-rest encryption is per
+// [S16] [S17]) and costs no decompression. Data-at-rest encryption is per
 // device write and read, on the component's host: blocks are encrypted into the cache tier,
 // decrypted for destage (dedupe and compression need the plain text) and encrypted again
 // into the capacity tier (linuxpark.com, "vSAN encryption, checksum and data reduction

@@ -1,5 +1,4 @@
-// Policy -> layout rules (policy.hpp; vsan-model-facts.md sections 1-3 and the min-host table
-// of "Model implications").
+// Policy -> layout rules (policy.hpp; [S10] [S40] [S44] [S50] [S51]).
 #include "hcisim/storage/policy.hpp"
 
 #include "hcisim/core/check.hpp"

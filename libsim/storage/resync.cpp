@@ -1,9 +1,9 @@
 // Rebuilding the components of failed hosts (cluster.hpp, Cluster::start_resync;
-// vsan-model-facts.md section 7): per absent component a job on a new host, copied in
+// [S32] [S53] [S57]): per absent component a job on a new host, copied in
 // kResyncCopy pieces. A copy reads the piece from a surviving replica (erasure coding: the
 // same column range of k surviving columns, from which the new host rebuilds it), carries it
 // over the network to the new host and writes it there; resync traffic competes with the
-// VMs' I/O for the same devices, CPUs and links (design.md, "Background work").
+// VMs' I/O for the same devices, CPUs and links (docs/model.md, Storage layer, "Failed hosts and resync").
 #include <algorithm>
 #include <string>
 

@@ -1,12 +1,12 @@
-// HCIBench Easy Run (easy-run.rb, as summarised in vsan-model-facts.md section 6): VMs,
+// HCIBench Easy Run (easy-run.rb, docs/sources.md [S89]): VMs,
 // VMDKs, outstanding I/O and working set derived from the cluster. Two layouts:
 //   releases up to 2.8.3 (easy-run.rb in vmware-labs/hci-benchmark-appliance at 702d1f6, the
-//     2.8.3 candidate; the 2021 copy xinzweb/HCIBench has the same 8-disk, 32-outstanding
+//     2.8.3 candidate; the 2021 copy xinzweb/HCIBench [S90] has the same 8-disk, 32-outstanding
 //     layout, without the ESA, free-space and erasure-coding rules): 8 data disks per
 //     VM, 32 outstanding per VM, ESA 4 VMs per host, the cache size in whole GiB per device,
 //     the disk size in whole GiB; four profiles (4k 70/30, 4k read, 8k 50/50, 256k write);
 //   2.8.4 and later (the "new easy run", 2024-08): 4 data disks, ESA 2 VMs per host and 128
-//     outstanding per VM, 512k sequential profiles on ESA (facts section 6).
+//     outstanding per VM, 512k sequential profiles on ESA [S89].
 #include <algorithm>
 #include <charconv>
 #include <cmath>

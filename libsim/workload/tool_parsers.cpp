@@ -1,6 +1,7 @@
 // HCIBench job names, DiskSpd command lines, fio job options and presets -> WorkloadSpec
-// (workload_parsers.hpp). Naming rules from vmware-labs/hci-benchmark-appliance as summarised
-// in vsan-model-facts.md section 6; DiskSpd flags from its documentation.
+// (workload_parsers.hpp). Naming rules from HCIBench's source, vmware-labs/hci-benchmark-appliance
+// (docs/sources.md [S89]); vdbench and fio equivalents [S91] [S92] [S93]; DiskSpd flags from its
+// documentation [S94].
 #include <cctype>
 #include <charconv>
 #include <cmath>

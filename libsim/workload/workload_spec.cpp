@@ -50,7 +50,7 @@ void WorkloadSpec::validate() const {
   if (!(working_set_pct > 0 && working_set_pct <= 100))
     check::fail("workload working_set_pct", working_set_pct, "a percentage in (0, 100]");
   if (vmdk_size.count() < block.count()) check::fail("workload vmdk_size bytes", vmdk_size.count(), "at least one block");
-  // The VMDK's region the I/Os cover holds at least one block (fuzz audit: 1e-300 % ran as a
+  // The VMDK's region the I/Os cover holds at least one block (1e-300 % would run as a
   // working set of one block, every read a cache hit, without a word).
   if (static_cast<double>(vmdk_size.count()) * working_set_pct / 100.0 < static_cast<double>(block.count())) {
     // The smallest share, printed to 6 significant digits rounded up, so that the value
@@ -71,14 +71,14 @@ void WorkloadSpec::validate() const {
     check::fail("workload working_set_pct", working_set_pct, allowed);
   }
   // vSphere's largest virtual disk is 62 TB (binary) on VMFS and vSAN; larger sizes only
-  // multiply the placement state per VMDK (fuzz review D5: 64 MB per VMDK at 800,000 TB).
+  // multiply the placement state per VMDK (64 MB per VMDK at 800,000 TB).
   constexpr std::int64_t kMaxVmdk = std::int64_t{62} << 40;
   if (vmdk_size.count() > kMaxVmdk)
     check::fail("workload vmdk_size bytes", vmdk_size.count(), "at most 62 TiB (vSphere's largest virtual disk)");
   percent(compress_pct, "compress_pct");
   if (!(dedupe_pct >= 0 && dedupe_pct <= 99)) check::fail("workload dedupe_pct", dedupe_pct, "0..99");
   // At least a microsecond: the simulated clock counts nanoseconds, and a window that rounds
-  // to nothing would report 0 IOPS and NaN rates (fuzz review D10).
+  // to nothing would report 0 IOPS and NaN rates.
   if (!(duration_s >= 1e-6 && duration_s <= 86400)) check::fail("workload duration_s", duration_s, "1e-6..86400 seconds");
   if (!(auto_precision_pct >= 0.01 && auto_precision_pct <= 50))
     check::fail("workload auto_precision_pct", auto_precision_pct, "0.01..50 (% of the mean)");

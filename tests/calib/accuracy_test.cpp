@@ -1,10 +1,10 @@
 // Accuracy against the seed measurements with the committed calibration, each row predicted
 // as the mean over placement seeds 1..3 (`accuracy --replications 3`), so the bounds guard the
-// model rather than one random stream. Where the model meets the physically grounded model
-// issue's targets, the bounds ARE those targets; where it does not yet, a ratchet just above
+// model rather than one random stream. Where the model meets the accuracy targets
+// (docs/accuracy.md, "Where the model stands"), the bounds ARE those targets; where it does not yet, a ratchet just above
 // today's level (each named below, with its target) fails a change that makes it worse.
 // One test case, so the 3 x 18 runs happen once; tagged [replicated], it runs in the Release
-// build (README, Two commands).
+// build (README, Quick start).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -119,7 +119,7 @@ TEST_CASE("predictions of the seed measurements, over placement seeds 1-3", "[ac
   CHECK(gain <= 300'000);
 
   // IOPS/throughput over every seed (targets: median 12 %, max 30 %), both medians: with seed
-  // 002's two runs scored against their midpoint (the issue's decision) and apart. The max is
+  // 002's two runs scored against their midpoint (as the targets score them) and apart. The max is
   // a ratchet: seed 002 is out of sample and misses by far (docs/accuracy.md).
   CHECK(s.throughput_noise_median_pct <= 12.0);
   CHECK(s.throughput_median_abs_pct <= 12.0);

@@ -1,6 +1,6 @@
 // A closed network: N customers cycle over three single-server exponential FIFO stations
 // with different service demands and no think time. Product-form (Gordon-Newell), so
-// exact MVA (Reiser & Lavenberg 1980) gives throughput and queue lengths exactly.
+// exact MVA (Reiser & Lavenberg 1980 [S119]) gives throughput and queue lengths exactly.
 #include <catch2/catch.hpp>
 
 #include <array>

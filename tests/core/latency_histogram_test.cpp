@@ -64,7 +64,7 @@ TEST_CASE("merging histograms equals one histogram of all samples", "[core]") {
 }
 
 TEST_CASE("a histogram holds only the rows its values touch, and reset keeps them", "[core]") {
-  // Issue 21, item 5: two histograms per VM were 2 x 40 KB whatever the latencies.
+  // Two histograms per VM were 2 x 40 KB whatever the latencies.
   LatencyHistogram h;
   CHECK(h.rows() == 0);
   for (std::int64_t ns = 1000; ns <= 100'000'000; ns *= 10) h.record_ns(ns);   // 1 us .. 100 ms

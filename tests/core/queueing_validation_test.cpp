@@ -41,7 +41,7 @@ TEST_CASE("M/M/1 at rho = 0.5: mean sojourn within 2%, p95 within 3% of theory",
 
 TEST_CASE("M/M/1 at rho = 0.9: mean sojourn within 2%, p95 within 3% of theory", "[core][slow]") {
   // Theory: W = 10 us; p95 = 29.96 us. The asymptotic variance of the mean sojourn at
-  // rho = 0.9 is ~3.6e4 / mu^2 (Whitt 1989), so 10^7 customers give sd ~0.6% of W.
+  // rho = 0.9 is ~3.6e4 / mu^2 (Whitt 1989 [S123]), so 10^7 customers give sd ~0.6% of W.
   const double lambda = 0.9 * kMu;
   const auto r = run_mm(1, 0.9, 10'000'000, 102);
   CHECK(r.mean_sojourn_s == Approx(theory::mm1_sojourn(lambda, kMu)).epsilon(0.02));

@@ -1,6 +1,6 @@
 // NAND-level SSD model (flash_array.hpp) against published device measurements and
 // mechanisms: the pSLC cliff of the Lexar NM620 1 TB (TechPowerUp's fill), reads slowed by a
-// write load (Wu and He, FAST 2012), a DRAM-less drive's extra map read (AnandTech, Toshiba
+// write load (Wu and He, FAST 2012 [S113]), a DRAM-less drive's extra map read (AnandTech, Toshiba
 // RC100), a NAND drive's QD1 read from its NAND figures against its datasheet, Optane's
 // measured QD1 and QD16 points (AnandTech) for the datasheet model it keeps, and greedy
 // garbage collection's write amplification.

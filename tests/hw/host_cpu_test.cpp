@@ -133,7 +133,7 @@ TEST_CASE("HostCpu: usage is offered core time over capacity, utilization spread
 }
 
 TEST_CASE("HostCpu: usage counts a busy core's clock against its base clock, utilization does not") {
-  // Broadcom KB 431027's example: a 2.80 GHz base at 3.50 GHz, a fully busy core reads 125 %.
+  // Broadcom KB 431027's example [S78]: a 2.80 GHz base at 3.50 GHz, a fully busy core reads 125 %.
   // The vSCSI stage's 3 us at 2.5 GHz every 1 us on 8 cores at 3.5 GHz: 2.143 busy threads,
   // each alone on a core, so 2.143 x 1.25 of 8 cores' usage with the base at 2.8 GHz.
   for (const double base : {0.0, 2.8, 4.0}) {

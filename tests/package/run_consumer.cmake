@@ -1,4 +1,4 @@
-# The installed package stands on its own (issue 22, item 1):
+# The installed package stands on its own:
 #  1. install the build into WORK_DIR/prefix, then move that prefix to WORK_DIR/moved (the
 #     package must not depend on where it was installed);
 #  2. copy the consumer project out of the source tree, then configure, build and install it

@@ -1,4 +1,4 @@
-"""The Python module (issue 22, item 3): scenarios as files, YAML strings and dicts; results
+"""The Python module: scenarios as files, YAML strings and dicts; results
 as dicts with inputs and warnings; grids as DataFrames equal to single runs; bad input as
 ValueError; the GIL released while simulating."""
 

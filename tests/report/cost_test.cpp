@@ -1,4 +1,4 @@
-// Cluster cost (report/cost.hpp) and price files (scenario/price_file.hpp): exact counts of
+// Cluster cost (report/cost.hpp) and price files (scenario/hardware_catalog.hpp): exact counts of
 // every part, seed 001's per-port network prices, what is unpriced, and bad price files named.
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // JSON and SVG text from arbitrary bytes (text_escape.hpp): control characters escaped as
-// RFC 8259 \u00XX (fuzz review D1: a double passed to %x gave random escapes), invalid UTF-8
-// replaced by U+FFFD so the output stays parseable (D2), XML-forbidden controls replaced.
+// RFC 8259 [S147] \u00XX, the same bytes every time (a double once passed to %x gave random escapes),
+// invalid UTF-8 replaced by U+FFFD so the output stays parseable, XML-forbidden controls replaced.
 #include <catch2/catch.hpp>
 
 #include "hcisim/model/report/text_escape.hpp"

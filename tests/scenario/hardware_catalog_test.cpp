@@ -195,7 +195,7 @@ TEST_CASE("a CPU works at its sustained all-core clock, which lies between base 
   CHECK(HardwareCatalog::load().cpu("intel-core-i7-11700b").ghz == 3.4);
 }
 
-TEST_CASE("fuzz review D21 and D9: catalog messages name the wrong column, an empty catalog, an unrepresentable number",
+TEST_CASE("catalog errors name the right column, say an empty catalog is empty and reject an unrepresentable number",
           "[scenario]") {
   // cores = 0 was reported as a bad 'threads'.
   const std::string cores = write_catalog("cpu_cores", kGood);
@@ -212,15 +212,15 @@ TEST_CASE("fuzz review D21 and D9: catalog messages name the wrong column, an em
   const std::string tiny = write_catalog("nic_tiny", kGood, "tiny-nic,10,1,1e-320,10,no,s,n\n");
   CHECK_THROWS_WITH(HardwareCatalog::load(tiny),
                     Catch::Contains("nics.csv:2: column 'latency_us' = '1e-320' is too close to zero"));
-  // D9: a latency of 1e308 us overflowed the clock ('schedule_at ... in the past').
+  // A latency of 1e300 us would overflow the clock ('schedule_at ... in the past').
   const std::string huge = write_catalog("nic_huge", kGood, "slow-nic,10,1,1e300,10,no,s,n\n");
   CHECK_THROWS_WITH(HardwareCatalog::load(huge), Catch::Contains("latency_us") && Catch::Contains("[0, 1e+06]"));
 }
 
 TEST_CASE("catalog figures are pinned to the sources they cite") {
-  // Each row: a catalog figure and the row of reference/device-datasheets.csv it was taken
-  // from (the id, the source and the figure as the source gives it). A catalog edit that
-  // leaves its source behind fails here, naming both.
+  // Each row: a catalog figure and the source it was taken from (its docs/sources.md entry,
+  // and the figure as the source gives it). A catalog edit that leaves its source behind fails
+  // here, naming both.
   struct Pin {
     const char* device;
     const char* field;
@@ -228,47 +228,47 @@ TEST_CASE("catalog figures are pinned to the sources they cite") {
     const char* source;
   };
   const Pin pins[] = {
-      {"optane-p4800x-375gb", "read_iops_4k", 550000, "D01 AnandTech launch table, QD16"},
-      {"optane-p4800x-375gb", "write_iops_4k", 500000, "D01"},
-      {"optane-p4800x-375gb", "seq_read_mbps", 2400, "D01"},
-      {"optane-p4800x-375gb", "seq_write_mbps", 2000, "D01"},
-      {"optane-p4800x-375gb", "read_latency_us", 10, "D01 typical latency <10 us"},
-      {"optane-p4800x-750gb", "read_iops_4k", 550000, "D02"},
-      {"optane-p4800x-750gb", "write_iops_4k", 500000, "D02"},
-      {"lexar-nm620-2tb", "seq_read_mbps", 3500, "D11 Lexar spec"},
-      {"lexar-nm620-2tb", "seq_write_mbps", 3000, "D11"},
-      {"intel-s3700-400gb", "read_iops_4k", 75000, "D12"},
-      {"toshiba-px04sl-3.84tb", "read_iops_4k", 270000, "D14"},
-      {"toshiba-px04sl-3.84tb", "write_iops_4k", 19000, "D14"},
-      {"samsung-pm1643-3.84tb", "read_iops_4k", 400000, "D16"},
-      {"samsung-pm1643-3.84tb", "write_iops_4k", 50000, "D16"},
-      {"samsung-pm1643-3.84tb", "seq_read_mbps", 2100, "D16"},
-      {"samsung-pm1643-3.84tb", "seq_write_mbps", 1700, "D16"},
-      {"intel-s4500-3.84tb", "read_iops_4k", 72000, "D17 Intel product spec"},
-      {"intel-s4500-3.84tb", "write_iops_4k", 33000, "D17"},
-      {"intel-s4500-3.84tb", "seq_read_mbps", 500, "D17"},
-      {"intel-s4500-3.84tb", "seq_write_mbps", 490, "D17"},
-      {"intel-s4500-3.84tb", "read_latency_us", 110, "D17"},
-      {"intel-s4500-3.84tb", "write_latency_us", 52, "D17"},
-      {"intel-p4500-1tb", "read_iops_4k", 279500, "D20 Lenovo product guide"},
-      {"intel-p4500-1tb", "write_iops_4k", 30500, "D20"},
-      {"intel-p4500-1tb", "seq_write_mbps", 600, "D20"},
-      {"intel-p4500-2tb", "read_iops_4k", 490000, "D21"},
-      {"intel-p4500-2tb", "write_iops_4k", 38000, "D21"},
-      {"intel-p4500-2tb", "seq_write_mbps", 1050, "D21"},
-      {"intel-p4500-4tb", "read_iops_4k", 645000, "D22"},
-      {"intel-p4500-4tb", "write_iops_4k", 62500, "D22"},
-      {"intel-p4500-4tb", "read_latency_us", 115, "D22"},
-      {"intel-p4610-1.6tb", "read_iops_4k", 643000, "D23 ARK"},
-      {"intel-p4610-1.6tb", "write_iops_4k", 199000, "D23"},
-      {"intel-p4610-1.6tb", "seq_write_mbps", 2080, "D23"},
-      {"intel-p5500-3.84tb", "read_iops_4k", 1000000, "D24"},
-      {"intel-p5500-3.84tb", "write_iops_4k", 130000, "D24"},
-      {"intel-p5500-3.84tb", "seq_read_mbps", 7000, "D24"},
-      {"samsung-pm1733-3.84tb", "read_iops_4k", 1450000, "D25 launch spec"},
-      {"samsung-pm1733-3.84tb", "write_iops_4k", 260000, "D25"},
-      {"samsung-pm1733-3.84tb", "seq_read_mbps", 6400, "D25"},
-      {"samsung-pm1733-3.84tb", "seq_write_mbps", 3800, "D25"},
+      {"optane-p4800x-375gb", "read_iops_4k", 550000, "[S150] AnandTech launch table, QD16"},
+      {"optane-p4800x-375gb", "write_iops_4k", 500000, "[S150]"},
+      {"optane-p4800x-375gb", "seq_read_mbps", 2400, "[S150]"},
+      {"optane-p4800x-375gb", "seq_write_mbps", 2000, "[S150]"},
+      {"optane-p4800x-375gb", "read_latency_us", 10, "[S150] typical latency <10 us"},
+      {"optane-p4800x-750gb", "read_iops_4k", 550000, "[S150]"},
+      {"optane-p4800x-750gb", "write_iops_4k", 500000, "[S150]"},
+      {"lexar-nm620-2tb", "seq_read_mbps", 3500, "[S154] Lexar spec"},
+      {"lexar-nm620-2tb", "seq_write_mbps", 3000, "[S154]"},
+      {"intel-s3700-400gb", "read_iops_4k", 75000, "[S162]"},
+      {"toshiba-px04sl-3.84tb", "read_iops_4k", 270000, "[S160]"},
+      {"toshiba-px04sl-3.84tb", "write_iops_4k", 19000, "[S160]"},
+      {"samsung-pm1643-3.84tb", "read_iops_4k", 400000, "[S166] [S167]"},
+      {"samsung-pm1643-3.84tb", "write_iops_4k", 50000, "[S166] [S167]"},
+      {"samsung-pm1643-3.84tb", "seq_read_mbps", 2100, "[S166] [S167]"},
+      {"samsung-pm1643-3.84tb", "seq_write_mbps", 1700, "[S166] [S167]"},
+      {"intel-s4500-3.84tb", "read_iops_4k", 72000, "[S164] Intel product spec"},
+      {"intel-s4500-3.84tb", "write_iops_4k", 33000, "[S164]"},
+      {"intel-s4500-3.84tb", "seq_read_mbps", 500, "[S164]"},
+      {"intel-s4500-3.84tb", "seq_write_mbps", 490, "[S164]"},
+      {"intel-s4500-3.84tb", "read_latency_us", 110, "[S164]"},
+      {"intel-s4500-3.84tb", "write_latency_us", 52, "[S164]"},
+      {"intel-p4500-1tb", "read_iops_4k", 279500, "[S172] Lenovo product guide"},
+      {"intel-p4500-1tb", "write_iops_4k", 30500, "[S172]"},
+      {"intel-p4500-1tb", "seq_write_mbps", 600, "[S172]"},
+      {"intel-p4500-2tb", "read_iops_4k", 490000, "[S172]"},
+      {"intel-p4500-2tb", "write_iops_4k", 38000, "[S172]"},
+      {"intel-p4500-2tb", "seq_write_mbps", 1050, "[S172]"},
+      {"intel-p4500-4tb", "read_iops_4k", 645000, "[S172]"},
+      {"intel-p4500-4tb", "write_iops_4k", 62500, "[S172]"},
+      {"intel-p4500-4tb", "read_latency_us", 115, "[S172]"},
+      {"intel-p4610-1.6tb", "read_iops_4k", 643000, "[S169] ARK"},
+      {"intel-p4610-1.6tb", "write_iops_4k", 199000, "[S169]"},
+      {"intel-p4610-1.6tb", "seq_write_mbps", 2080, "[S169]"},
+      {"intel-p5500-3.84tb", "read_iops_4k", 1000000, "[S170] [S171]"},
+      {"intel-p5500-3.84tb", "write_iops_4k", 130000, "[S170] [S171]"},
+      {"intel-p5500-3.84tb", "seq_read_mbps", 7000, "[S170] [S171]"},
+      {"samsung-pm1733-3.84tb", "read_iops_4k", 1450000, "[S168] launch spec"},
+      {"samsung-pm1733-3.84tb", "write_iops_4k", 260000, "[S168]"},
+      {"samsung-pm1733-3.84tb", "seq_read_mbps", 6400, "[S168]"},
+      {"samsung-pm1733-3.84tb", "seq_write_mbps", 3800, "[S168]"},
   };
   const HardwareCatalog cat = HardwareCatalog::load();
   for (const Pin& p : pins) {

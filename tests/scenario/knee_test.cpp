@@ -1,4 +1,4 @@
-// The knee (issue 23, item 1): bisection on offered load, with the closed loop as the ceiling.
+// The knee: bisection on offered load, with the closed loop as the ceiling.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

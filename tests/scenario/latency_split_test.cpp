@@ -101,7 +101,7 @@ TEST_CASE("the latency parts of every I/O sum to its latency, on every path") {
 TEST_CASE("the CSV row carries the split, column by column") {
   const RunResult r = simulate(load_scenario(scenario_file("seed000-nuc11-osa-optane-fio-4k-70r.yaml"),
                                              {"workload.duration_s=0.2", "workload.warmup_s=0.1"}, cat()));
-  // Read back with the catalogs' RFC 4180 reader (the scenario's name holds commas).
+  // Read back with the catalogs' RFC 4180 [S148] reader (the scenario's name holds commas).
   // (In the test's working directory: each build has its own.)
   const std::string file = "latency_split_test.csv";
   std::ofstream(file) << csv_header() << "\n" << csv_row(r) << "\n";
@@ -130,7 +130,7 @@ TEST_CASE("one write at queue depth 1: the device part is the cache device's dat
 }
 
 TEST_CASE("the guest queue behind the virtual adapter follows Little's law") {
-  // One VM, 8 VMDKs x 64 outstanding through PVSCSI (254 per adapter, KB 2053145): the
+  // One VM, 8 VMDKs x 64 outstanding through PVSCSI (254 per adapter, KB 2053145 [S84]): the
   // adapter is always full, so 512 - 254 = 258 I/Os wait in the guest on average.
   const Scenario s = load_scenario(scenario_file("seed000-nuc11-osa-optane-fio-4k-70r.yaml"),
                                    {"workload.vms=1", "workload.vmdks_per_vm=8", "workload.outstanding_per_vmdk=64",

@@ -1,4 +1,4 @@
-// Scenarios built in code (issue 22, item 2): calibrated and validated by default, like a
+// Scenarios built in code: calibrated and validated by default, like a
 // file; the uncalibrated model only by the named opt-out; a scenario that is neither refused.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// A run's CSV report read back through the project's own RFC 4180 reader (scenario/csv.hpp),
+// A run's CSV report read back through the project's own RFC 4180 [S148] reader (model/scenario/csv.hpp),
 // so tests look cells up by column name with quotes respected.
 #pragma once
 

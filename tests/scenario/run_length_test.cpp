@@ -1,4 +1,4 @@
-// Run length from the statistics (issue 21, item 4): duration_s: auto, the intervals every
+// Run length from the statistics: duration_s: auto, the intervals every
 // report carries, and replications (independent runs of one placement).
 #include <catch2/catch.hpp>
 

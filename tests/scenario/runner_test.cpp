@@ -1,4 +1,4 @@
-// The library's runner (issue 22, item 2): parallel runs equal serial ones bit for bit, grids
+// The library's runner: parallel runs equal serial ones bit for bit, grids
 // over several keys in a stated order, replications of one placement or of several.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Scenario files: the issue's example is accepted as written, and each commented
+// Scenario files: a commented example with every section is accepted as written, and each commented
 // alternative too; errors name file, line, key path and the allowed values; unknown keys
 // are errors; --set overrides; runs are deterministic and obey Little's law.
 #include <catch2/catch.hpp>
@@ -71,7 +71,7 @@ Scenario parse(const std::string& text, const std::vector<std::string>& sets = {
 
 }  // namespace
 
-TEST_CASE("the issue's example scenario is accepted as written") {
+TEST_CASE("a commented example scenario with every section is accepted as written") {
   const Scenario s = parse(kExample);
   CHECK(s.name == "4x NUC 11 Extreme, vSAN OSA, Optane P4800X cache");
   CHECK(s.cluster.hosts.size() == 4);
@@ -199,8 +199,8 @@ TEST_CASE("scenario errors name file, line, key path and what is allowed") {
                     Catch::Contains("easy_run_release sets the layout of HCIBench's Easy Run"));
 }
 
-TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad input") {
-  // D3: 310 bytes of nested aliases stand for 10^7 nodes; the copy stops at the limit.
+TEST_CASE("alias bombs, second documents and empty windows are bad input") {
+  // 310 bytes of nested aliases stand for 10^7 nodes; the copy stops at the limit.
   std::string bomb = "name=[&a0 [x,x,x,x,x,x,x,x,x,x]";
   for (int d = 1; d <= 6; ++d) {
     bomb += ", &a" + std::to_string(d) + " [";
@@ -211,13 +211,13 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   CHECK_THROWS_WITH(parse(kExample, {bomb}),
                     Catch::Contains("--set 'name': the value expands to more than 10000 YAML nodes"));
   CHECK(parse(kExample, {"cluster.failed_hosts=[&h esx01]"}).cluster.failed_hosts.size() == 1);
-  // D12: a second document is neither ignored nor left unparsed.
+  // A second document is neither ignored nor left unparsed.
   CHECK_THROWS_WITH(parse(std::string(kExample) + "---\nworkload: {vms: 1}\n"),
                     Catch::Contains("test.yaml:") && Catch::Contains("a second YAML document"));
   CHECK_THROWS_WITH(parse(std::string(kExample) + "---\nworkload: {vms: 1}\n--- [unclosed\n"),
                     Catch::Contains("test.yaml:") && Catch::Contains("not valid YAML"));
   CHECK(parse("---\n" + std::string(kExample) + "...\n").workload.vms == 8);
-  // D10: a window that rounds to 0 ns.
+  // A window that rounds to 0 ns.
   CHECK_THROWS_WITH(parse(kExample, {"workload.duration_s=1e-10"}),
                     Catch::Contains("duration_s") && Catch::Contains("1e-6..86400 seconds"));
   CHECK(parse(kExample, {"workload.duration_s=1e-6"}).workload.duration_s == 1e-6);
@@ -301,7 +301,7 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
       parse(kExample, {"cluster.host.disk_groups=[{cache: optane-p4800x-750gb, capacity: [{device: lexar-nm620-2tb, "
                        "count: 8}]}]"}),
       Catch::StartsWith("test.yaml (--set): ") && Catch::Contains("8 capacity devices"));
-  // D9: scale factors without an upper bound overflowed int64 nanoseconds later, in messages
+  // Scale factors without an upper bound overflowed int64 nanoseconds later, in messages
   // that named no key. They are bounded where they are read.
   CHECK_THROWS_WITH(parse(kExample, {"cluster.esa.gc_factor=1e13"}),
                     Catch::Contains("esa.gc_factor = 1e+13 is not allowed; expected a number > 0 and <= 100"));
@@ -327,23 +327,23 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.destage_idle_fill=0.5"}),
                     Catch::Contains("osa.destage_idle_fill = 0.5 is not allowed") &&
                         Catch::Contains("from 0 to osa.destage_start_fill"));
-  // D13: an empty value is said to be empty, not "a list or map".
+  // An empty value is said to be empty, not "a list or map".
   CHECK_THROWS_WITH(parse(kExample, {"workload.duration_s="}),
                     Catch::Contains("workload.duration_s is empty; expected a number"));
   CHECK_THROWS_WITH(parse(kExample, {"workload.duration_s=[1]"}),
                     Catch::Contains("workload.duration_s = '(a list)' is not allowed"));
-  // D4: 2,000 aliased disk groups are counted before any is read or copied to the hosts.
+  // 2,000 aliased disk groups are counted before any is read or copied to the hosts.
   std::string groups = "      - &d {cache: optane-p4800x-750gb, capacity: [{device: lexar-nm620-2tb, count: 7}]}\n";
   for (int i = 0; i < 2000; ++i) groups += "      - *d\n";
   CHECK_THROWS_WITH(parse(replace(kExample, "      - cache: optane-p4800x-750gb\n        capacity: [lexar-nm620-2tb]\n", groups)),
                     Catch::Contains("test.yaml:") && Catch::Contains("2001 disk groups; an OSA host has 1 to 5"));
-  // D5: astronomical VMDKs are rejected, not placed (64 MB of state per VMDK at 800,000 TB).
+  // Astronomical VMDKs are rejected, not placed (64 MB of state per VMDK at 800,000 TB).
   CHECK_THROWS_WITH(parse(kExample, {"workload.vmdk_size=800000t"}),
                     Catch::Contains("vmdk_size") && Catch::Contains("at most 62 TiB"));
   CHECK_THROWS_WITH(parse(kExample, {"workload.vmdk_size=60t"}),
                     Catch::Contains("workload: the VMs' data") && Catch::Contains("more than 100 times"));
   CHECK(parse(kExample, {"workload.vmdk_size=200g"}).warnings.size() == 1);   // over capacity: a warning
-  // D19: nodes are counted as the parser streams them, before a tree of 500,000 keys is built.
+  // Nodes are counted as the parser streams them, before a tree of 500,000 keys is built.
   std::string many = kExample;
   for (int i = 0; i < 60000; ++i) {
     many += 'k';
@@ -351,7 +351,7 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
     many += ": 1\n";
   }
   CHECK_THROWS_WITH(parse(many), Catch::Contains("test.yaml:") && Catch::Contains("more than 100000 YAML nodes"));
-  // D15: a cluster-wide check names the line of the key, or (--set); the value as typed.
+  // A cluster-wide check names the line of the key, or (--set); the value as typed.
   CHECK_THROWS_WITH(parse(replace(kExample, "  hosts: 4\n", "  hosts: 4\n  osa: {lsom_cost_factor: 0}\n")),
                     Catch::Contains("test.yaml:5: ") && Catch::Contains("osa.lsom_cost_factor = 0"));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.lsom_cost_factor=0"}),
@@ -371,7 +371,7 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   CHECK_THROWS_WITH(parse(replace(kExample, "      - cache: optane-p4800x-750gb\n",
                                   "      - cache:\n          device: optane-p4800x-750gb\n          connection: ww\n")),
                     Catch::StartsWith("test.yaml:12: cluster.host.disk_groups[0].cache: unknown connection 'ww'"));
-  // D15 for rules over several keys: at the key the message names, or at what --set gave.
+  // The same for rules over several keys: at the key the message names, or at what --set gave.
   CHECK_THROWS_WITH(parse(kExample, {"cluster.architecture=esa"}),
                     Catch::StartsWith("test.yaml:10: cluster hosts[0] (esx01).disk_groups: ESA has no disk groups"));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.hosts=1"}),
@@ -392,7 +392,7 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
                     Catch::StartsWith("test.yaml:5: cluster osa: fill thresholds"));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx01, esx02]"}),
                     Catch::StartsWith("test.yaml (--set): cluster failed_hosts: 2 failed hosts"));
-  // D15 for the workload: a one-key check at its key, a several-key check at workload:.
+  // The same for the workload: a one-key check at its key, a several-key check at workload:.
   CHECK_THROWS_WITH(parse(replace(kExample, "  duration_s: 30\n", "  duration_s: 0\n")),
                     Catch::StartsWith("test.yaml:22: workload.duration_s = 0 is not allowed"));
   CHECK_THROWS_WITH(parse(kExample, {"workload.block_size=1"}),
@@ -401,7 +401,7 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
                     Catch::StartsWith("test.yaml (--set): workload.read_pct = 101 is not allowed"));
   CHECK_THROWS_WITH(parse(kExample, {"workload.vms=2000", "workload.outstanding_per_vmdk=1024"}),
                     Catch::StartsWith("test.yaml:20: workload: vms x vmdks_per_vm x outstanding_per_vmdk = "));
-  // D13: a place is given once ("file:20: workload: file (--set): ..." before).
+  // A place is given once ("file:20: workload: file (--set): ..." before).
   try {
     parse(kExample, {"workload.hcibench=-"});
     FAIL("accepted");
@@ -412,7 +412,7 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   }
   CHECK_THROWS_WITH(parse(replace(kExample, "hcibench: fio-8vmdk", "hcibench: fio-8vdisk")),
                     Catch::StartsWith("test.yaml:20: HCIBench workload name: '8vdisk'"));
-  // D14: nesting past yaml-cpp's depth guard is said to be that, not "bad file".
+  // Nesting past yaml-cpp's depth guard is said to be that, not "bad file".
   const std::string deep = std::string(3000, '[') + std::string(3000, ']');
   CHECK_THROWS_WITH(parse("name: " + deep + "\n"), Catch::Contains("test.yaml:1: not valid YAML: lists or maps nested too deeply") &&
                                                        Catch::Contains("about 500 levels"));
@@ -422,7 +422,7 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   CHECK_THROWS_WITH(parse(nested(499)), Catch::Contains("nested too deeply"));
   CHECK_THROWS_WITH(parse(kExample, {"name=" + deep}),
                     Catch::Contains("nested too deeply") && Catch::Contains("(6005 characters)"));
-  // D22: a 100,000-digit value is echoed in 80 characters.
+  // A 100,000-digit value is echoed in 80 characters.
   try {
     parse(kExample, {"workload.vms=" + std::string(100000, '9')});
     FAIL("accepted");
@@ -433,7 +433,7 @@ TEST_CASE("fuzz review: alias bombs, second documents and empty windows are bad 
   }
 }
 
-TEST_CASE("fuzz review D8: a write waiting for room in two write buffers is not lost between their queues") {
+TEST_CASE("a write waiting for room in two write buffers is not lost between their queues") {
   // RAID-5 with 4 KiB stripe units and 16 MiB writes fill the aged buffers; a write that
   // found room in the group it waited on but not in its parity group stayed at that queue's
   // head for good, and half the closed-loop VMs stopped (IOPS x latency 5.9 of 8).
@@ -891,7 +891,7 @@ TEST_CASE("workload.groups run several workloads at once: results per group and 
                     Catch::Contains("knee: 1 of 2 workload groups give iops_limit_per_vm"));
 }
 
-TEST_CASE("workload groups: sources, overrides, aliases and the base's keys (review)") {
+TEST_CASE("workload groups: sources, overrides, aliases and the base's keys") {
   const std::string base = std::string(kFourNucs) + R"(workload:
   duration_s: 0.3
   warmup_s: 0.1

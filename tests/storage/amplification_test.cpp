@@ -1,4 +1,4 @@
-// The I/O amplification contract of vsan-model-facts.md section 3, table-driven: for every
+// The I/O amplification contract (docs/sources.md [S23] [S38] [S39] [S47] [S48] [S50]), table-driven: for every
 // policy x architecture, one small random write and one read produce exactly the reference
 // device reads, device writes and network bytes (network = transfers to components on other
 // hosts than the owner); background writes per written byte match the table after a drain.

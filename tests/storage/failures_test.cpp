@@ -1,6 +1,7 @@
 // A cluster with failed hosts (ClusterSpec::failed_hosts) runs degraded: exact device
 // operation counts per policy when the failed host holds a replica, a data column or a
-// parity column (vsan-model-facts.md sections 3 and 7), nothing reaches the failed host,
+// parity column (docs/sources.md [S51] [S53]; a lost unit rebuilt from k survivors, as
+// Reed-Solomon does), nothing reaches the failed host,
 // too many failures are refused, and the VMs run on the surviving hosts. Resync rebuilds
 // the absent components on spare hosts with exact copy counts, keeps to its throttle, and
 // the rebuilt component then takes its share of the I/O.

@@ -1,5 +1,5 @@
-// Policies resolve to the layouts of vsan-model-facts.md section 3 (stripe shape, copies,
-// minimum hosts, capacity factor); impossible clusters are rejected naming field and rule;
+// Policies resolve to the layouts vSAN documents (docs/sources.md [S10] [S40] [S44] [S50]
+// [S52]: stripe shape, copies, minimum hosts, capacity factor); impossible clusters are rejected naming field and rule;
 // data-reduction ratios and capacity follow the documented formulas.
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // What-if answers that must move the right way whatever the calibration: scaling out with
 // the VMs, and the orderings of protection levels for small random writes and for capacity.
-// Each is an argument from the amplification rules (vsan-model-facts.md sections 2-3), not a
+// Each is an argument from the amplification rules (docs/sources.md [S23] [S38] [S39] [S47] [S52]), not a
 // number taken from a run. (A larger read share is not one of them: at low queue depth an
 // SSD acknowledges a write from its protected DRAM faster than it reads NAND, PM1733 18 us
 // against 77 us, so an ESA cluster's write-only run can outpace its read-only one.)

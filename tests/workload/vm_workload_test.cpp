@@ -51,7 +51,7 @@ TEST_CASE("VMs are spread round-robin over hosts and the closed loop obeys Littl
 TEST_CASE("an IOPS limit per VM is met exactly when the cluster has headroom") {
   WorkloadSpec w;
   w.vms = 4;
-  w.iops_limit_per_vm = 5000;   // the 5,000 IOPS per VMDK cap of a 6-node ESA run (facts section 5)
+  w.iops_limit_per_vm = 5000;   // the 5,000 IOPS per VMDK cap of a 6-node ESA run ([S73])
   Run run(test::esa_cluster(3), w);
   const WorkloadResult r = run.measure(20_ms, 500_ms);
   CHECK(r.iops == Approx(4 * 5000).epsilon(0.01));
@@ -59,7 +59,7 @@ TEST_CASE("an IOPS limit per VM is met exactly when the cluster has headroom") {
 }
 
 TEST_CASE("an open loop offered far past saturation costs events per completed I/O, not per offered I/O") {
-  // Fuzz review D6: one release event per offered I/O (here 1e8 per VM per second, 400 per
+  // One release event per offered I/O (here 1e8 per VM per second, 400 per
   // microsecond for the cluster) and a scan of every slot per completion made a simulated
   // millisecond take minutes. Saturated, the VMs keep every slot busy, like the closed loop.
   WorkloadSpec w;
@@ -83,7 +83,7 @@ TEST_CASE("an open loop offered far past saturation costs events per completed I
 }
 
 TEST_CASE("a run with a guest I/O in flight far beyond the completed ones is a stall, not a result") {
-  // Issue 21, item 3. The fuzz review's D7 through the library, which (unlike simulate) does
+  // A write larger than the write buffer through the library, which (unlike simulate) does
   // not refuse it up front: 1 MiB writes into 1 MB write buffers wait for room forever. After
   // 12 s every write has been in flight for 12 s (> 10 s). The same cluster with room passes.
   WorkloadSpec w;
@@ -257,7 +257,7 @@ TEST_CASE("PVSCSI splits a guest I/O above 512 KiB into pieces issued together, 
 }
 
 TEST_CASE("the virtual adapter's queues hold back what a VM with deep queues puts in flight") {
-  // PVSCSI's defaults (VMware KB 2053145): 64 I/Os per disk and 254 per adapter out of the
+  // PVSCSI's defaults (VMware KB 2053145 [S84]): 64 I/Os per disk and 254 per adapter out of the
   // guest; the rest wait in the guest, and that wait is part of the latency the guest sees.
   auto peak = [](const WorkloadSpec& w) {
     Run run(test::osa_cluster(4), w);

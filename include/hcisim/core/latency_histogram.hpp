@@ -4,7 +4,7 @@
 // the bucket midpoint (error <= 0.4%). Range 1 ns .. 2^45 ns (~9.8 h); larger values clamp.
 // Storage is by row (one power of two, 128 counters): a row is allocated the first time a
 // value falls in it, so a histogram holds the 5-20 rows a run's latencies span (1 KB each)
-// instead of all 39 (40 KB); every VM keeps two (issue 21, item 5). reset() keeps the rows.
+// instead of all 39 (40 KB); every VM keeps two. reset() keeps the rows.
 #pragma once
 
 #include <algorithm>

@@ -1,11 +1,11 @@
 // Mean-value analysis of a closed, single-class queueing network (Reiser and Lavenberg,
-// "Mean-Value Analysis of Closed Multichain Queuing Networks", JACM 27(2), 1980): for
+// "Mean-Value Analysis of Closed Multichain Queuing Networks", JACM 27(2), 1980 [S119]): for
 // populations n = 1..N,
 //   R_k(n) = D_k (1 + Q_k(n-1))   at a queueing station of demand D_k (seconds per job),
 //   X(n)   = n / (Z + f sum_k R_k(n)),   Q_k(n) = X(n) R_k(n),
 // with Z the delay every job spends outside the queues. A station of c servers is taken by
 // Seidmann's approximation (Seidmann, Schweitzer and Shalev-Oren, "Computerized closed
-// queueing network models of flexible manufacturing systems", 1987): a queue of demand D/c in
+// queueing network models of flexible manufacturing systems", 1987 [S120]): a queue of demand D/c in
 // series with a delay of D (c - 1) / c; exact for c = 1 and for light and heavy load.
 // f (0 < f <= 1) is the share of the stations' residence that a job waits for in series: 1 for
 // a chain of stations; below 1 where a job forks into parallel tasks (replica writes, stripe

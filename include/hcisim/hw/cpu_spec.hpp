@@ -1,23 +1,23 @@
 // A host's processors and the CPU cost of each stage of the vSAN I/O path.
 //
-// Published cycles-per-I/O figures for vSAN do not exist (vsan-model-facts.md section 5),
+// Published cycles-per-I/O figures for vSAN do not exist (none found; docs/sources.md),
 // so the per-I/O vSAN stage costs below are order-of-magnitude starting points that the
 // calibration scales inside a sourced range (data/calibration.yaml, vsan_cpu_scale). The
 // guest's cost depends on its operating system's storage stack (GuestOs): a Windows VM's is
-// measured (vcdx200, 2024-12: 145k cycles per I/O of VM CPU, 58 us at 2.5 GHz; calibration
+// measured (vcdx200, 2024-12 [S72]: 145k cycles per I/O of VM CPU, 58 us at 2.5 GHz; calibration
 // windows_guest_cpu_us), a Linux load generator's (fio or vdbench on libaio) is fitted inside
 // a range around it (guest_cpu_us). Per-KiB anchors:
-//   compression   LZ4 compresses > 500 MB/s per core => ~2 us per KiB (facts section 5 [51])
-//   decompression LZ4 decompresses at several GB/s per core => ~0.25 us per KiB ([51])
+//   compression   LZ4 compresses > 500 MB/s per core => ~2 us per KiB ([S74])
+//   decompression LZ4 decompresses at several GB/s per core => ~0.25 us per KiB ([S74])
 //   dedupe        SHA-1 runs at roughly 1-2 GB/s per core => ~0.5 us per KiB (estimate)
 //   checksum      CRC-32C with the SSE4.2 instruction runs at several GB/s => ~0.1 us per KiB
 //   network       kernel TCP costs a few us of CPU per message plus copy/checksum per byte;
-//                 RDMA offloads most of it ([45]: "less CPU per IO"; RDMA costs = TCP / 4 here).
+//                 RDMA offloads most of it ([S63]: "less CPU per IO"; RDMA costs = TCP / 4 here).
 // All costs are microseconds of one core at `reference_ghz`; a host whose busy cores run at
 // f GHz takes cost * reference_ghz / f (work scales with clock). f is the CPU's sustained
 // all-core clock (data/cpus.csv, sustained_ghz), not its base clock. ESXi's default policy,
 // Balanced, lowers a CPU's P-state only while it is busy less than Power.MaxCpuLoad of the
-// time (vSphere Resource Management, "Host Power Management Policies" and the Custom policy's
+// time (vSphere Resource Management, "Host Power Management Policies" [S81] and the Custom policy's
 // parameters, whose defaults are Balanced's), so a CPU busier than that keeps its top P-state.
 // The model ASSUMES every busy core runs at the all-core turbo, within the package's
 // long-duration power limit: on a lightly loaded host (seed 000's at 20-35 % utilisation)
@@ -42,7 +42,7 @@ struct CpuSpec {
   double turbo_ghz = 0;        // one-core maximum turbo, the top of what `ghz` may be: a scenario
                                // clock above it is warned of; 0 = not given
   // What a core does with both hardware threads busy, in single-thread units: 1.25 (VMware
-  // vSphere blog, "What is the difference between PCPU Used and PCPU Utilized?", 2013-01:
+  // vSphere blog, "What is the difference between PCPU Used and PCPU Utilized?", 2013-01 [S80]:
   // with both threads busy each gets 62.5 % of the core). Used when threads_per_core is 2.
   double ht_throughput = 1.25;
   std::string source;
@@ -106,7 +106,7 @@ struct CpuCosts {
   // TCP receive per KiB, one thread (a NIC receive queue's, or a shared core's without
   // queues): 8.192 / 16.5 = 0.4965 us, 16.5 Gbit/s per thread at reference_ghz, the middle
   // of the 15-18 Gbit/s one vMotion worker thread moves before its core saturates (Broadcom
-  // KB 323379; N. Hagoort, "Auto-Tuning vMotion Streams", 2021). Set from the calibration's
+  // KB 323379 [S66]; N. Hagoort, "Auto-Tuning vMotion Streams", 2021 [S67]). Set from the calibration's
   // rx_thread_gbit_s, not scaled by cpu_per_kib_scale.
   double tcp_receive_us_per_kib = tcp_receive_us_per_kib_at(kRxThreadGbitS);
   double rdma_us_per_kib = 0.05;

@@ -4,7 +4,7 @@
 //
 // What is inside a NAND SSD (data/flash.csv): channels and dies, the NAND's read, program and
 // erase times in native and pseudo-SLC mode, the flash translation layer's map cache, the
-// pSLC write cache and the spare area. MQSim (Tavakkol et al., FAST 2018) is the reference for
+// pSLC write cache and the spare area. MQSim (Tavakkol et al., FAST 2018 [S112]) is the reference for
 // which of these decide a drive's behaviour; each catalog row cites its figures.
 #pragma once
 

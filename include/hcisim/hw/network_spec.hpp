@@ -9,7 +9,7 @@
 // the minimum inter-frame gap 12 B = 38 B (IEEE 802.3 clause 3-4).
 // Inside the MTU, per transport:
 //   tcp : IPv4 header 20 B + TCP header 20 B + timestamp option 12 B (Linux/ESXi default,
-//         RFC 7323) = 52 B, so MSS = MTU - 52 payload bytes per frame;
+//         RFC 7323 [S149]) = 52 B, so MSS = MTU - 52 payload bytes per frame;
 //   rdma: RoCE v2 = IPv4 20 + UDP 8 + InfiniBand BTH 12 + ICRC 4 = 44 B; the RDMA path MTU
 //         is the largest of 256/512/1024/2048/4096 B that fits MTU - 44 (IBTA spec).
 // Goodput fraction = payload per frame / (MTU-payload headers + payload + 38). Worked out:
@@ -85,7 +85,7 @@ struct SwitchSpec {
 
 /// How a host's NIC ports carry vSAN traffic. vSAN uses one vmknic: with port-ID
 /// ("failover") teaming only one port is active; LACP (or IP hash) spreads flows over the
-/// active ports by hash, one flow never spans two ports (vsan-model-facts.md section 4).
+/// active ports by hash, one flow never spans two ports (docs/sources.md [S29] [S65]).
 enum class Teaming { failover, lacp };
 
 /// Line rate of `gbps` (decimal Gbit/s) must be one the model knows: 1, 2.5, 5, 10, 25,
@@ -117,7 +117,7 @@ struct FabricSpec {
   int uplinks_per_spine = 1;        // leaf_spine only: parallel links per leaf-spine pair (LAG)
   // Receive queues (RSS) carrying the vSAN vmknic's TCP traffic at each host, one thread each
   // (model/hw/network.hpp, Network::set_receive); 0: not modelled (receive work on the shared cores). ASSUMED 4:
-  // "most NIC cards support at least 4 queues" (VMware NSX 3.2 administration guide, Receive
+  // "most NIC cards support at least 4 queues" (VMware NSX 3.2 administration guide [S69], Receive
   // Side Scaling); 1 is a NIC or driver without RSS for the vmknic's queue. RDMA has none.
   int rx_queues = 4;
 };

@@ -1,4 +1,4 @@
-// The analytic fast path (issue 23, item 3): a scenario as a closed queueing network solved by
+// The analytic fast path: a scenario as a closed queueing network solved by
 // mean-value analysis (core/mva.hpp), giving a whole IOPS-latency curve in microseconds.
 //
 // Stations are the simulator's own resources (each host's CPU threads, each device's units,
@@ -6,7 +6,7 @@
 // come from the storage model itself: one pilot run of the scenario at one outstanding I/O per
 // VMDK (per DiskSpd thread) measures each resource's utilisation U, and the utilisation law gives its demand
 // D = U x servers / IOPS (Denning and Buzen, "The Operational Analysis of Queueing Network
-// Models", Computing Surveys 10(3), 1978). So every amplification the storage model applies
+// Models", Computing Surveys 10(3), 1978 [S121]). So every amplification the storage model applies
 // (replicas, parity, destage, dedupe lookups, map misses, network bytes) is in the demands,
 // averaged over reads and writes (one class). What the stations do not hold (wire and stack
 // latencies, device pipelines, congestion delays) is one delay Z, and where the stations'

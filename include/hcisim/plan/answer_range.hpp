@@ -1,11 +1,11 @@
-// A range on every answer (issue 23, item 8). Two things make a prediction uncertain, and the
+// A range on every answer. Two things make a prediction uncertain, and the
 // range carries both:
 // - placement and run-to-run noise: the answer is computed on N scenario seeds, the scenario's
 //   own and the N-1 after it (1..N unless the scenario sets `seed`); each seed places the
 //   components anew and draws every random stream anew, as two real clusters of the same
 //   design differ;
 // - the calibration: each fitted parameter of data/calibration.yaml has a standard error from
-//   the fit's Jacobian (calib/fit.hpp) and the estimates are correlated. Every seed is run again
+//   the fit's Jacobian (model/calib/fit.hpp) and the estimates are correlated. Every seed is run again
 //   with one parameter moved by its standard error; the mean over the seeds of the difference
 //   is the parameter's effect e_i (common random numbers keep each seed's difference mostly the
 //   effect, but events drift apart, so one seed's alone is noisy). The delta method gives the
@@ -15,11 +15,11 @@
 // The interval is for one cluster built to the design:
 //   value +- sqrt((t(N-1) s sqrt(1 + 1/N))^2 + (1.96 s_cal)^2)
 // with value and s the mean and standard deviation over the N seeds (a Student-t prediction
-// interval for one more draw: Hahn and Meeker, Statistical Intervals, 1991, section 4.7) and
+// interval for one more draw: Hahn and Meeker, Statistical Intervals, 1991 [S134], section 4.7) and
 // s_cal the calibration's; each part at 95 %, combined in quadrature as independent errors.
 // A seed without an answer (a knee not found) is left out and counted (AnswerRange::found).
 // It says nothing about mechanisms the model lacks: the accuracy table's errors against the
-// seeds (README) are that part, and they are larger.
+// seeds (docs/accuracy.md) are that part, and they are larger.
 #pragma once
 
 #include <cstdint>
@@ -92,7 +92,7 @@ Ranged answer_range(const Scenario& scenario, const ScenarioReader& read, const 
 /// pooled_latency_ms, pooled_p95_ms, pooled_p99_ms (all I/Os), cpu_usage_pct_mean.
 Ranged run_range(const Scenario& scenario, const ScenarioReader& read, const HardwareCatalog& catalog,
                  const RangeOptions& options = {});
-/// The knee (scenario/knee.hpp) on each seed: knee_iops (0 where not found) and latency_ms at
+/// The knee (plan/knee.hpp) on each seed: knee_iops (0 where not found) and latency_ms at
 /// it. Each knee's probes run one at a time; the seeds and parameters run in parallel.
 Ranged knee_range(const Scenario& scenario, const ScenarioReader& read, const HardwareCatalog& catalog,
                   const KneeTarget& target, const RangeOptions& options = {});

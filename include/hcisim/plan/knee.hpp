@@ -1,4 +1,4 @@
-// The knee (issue 23, item 1): the highest IOPS a scenario's cluster and workload deliver while
+// The knee: the highest IOPS a scenario's cluster and workload deliver while
 // a latency statistic stays under a target. Found by driving offered load, as fio's rate_iops
 // does (WorkloadSpec::iops_limit_per_vm: an open loop with the workload's own outstanding I/O
 // as its cap), and bisecting on it; not by sweeping the closed loop's outstanding I/O, whose

@@ -1,4 +1,4 @@
-// Inverse sizing (issue 23, item 2): from a demand (IOPS of one block size and mix at a latency
+// Inverse sizing: from a demand (IOPS of one block size and mix at a latency
 // target, usable capacity, growth, hosts that may be down) and candidate building blocks (host
 // models, networks, policies, host counts), the cheapest designs the simulator finds meeting
 // every requirement, and why each cheaper candidate does not.
@@ -10,7 +10,7 @@
 // run.max_simulations runs). Capacity is checked with every host up: the reserve under the
 // architecture's rule keeps one host's rebuild space. A design
 // passes when it delivers 97 % of the demand within the latency target (the knee's rule,
-// scenario/knee.hpp). Each answer then gets its knee, the headroom over the demand. Every answer
+// plan/knee.hpp). Each answer then gets its knee, the headroom over the demand. Every answer
 // printed is therefore a simulated pass. Before its run, a design (one workload) may be pruned by
 // the analytic path (plan/analytic.hpp): its bottleneck-law ceiling, from a short pilot, more
 // than kPruneMargin short of the demand. That is a heuristic, not a bound: the pilot measures
@@ -84,7 +84,7 @@ struct Requirements {
   bool grouped() const { return demands.size() > 1; }
 };
 
-/// Reads a requirements file (YAML; README "Sizing" and docs/reference.md give the keys).
+/// Reads a requirements file (YAML; docs/reference.md, "Sizing", gives the keys).
 /// A `prices:` path is relative to the file; its prices are laid over `catalog`'s, so pass a
 /// copy. Errors name the file, line and key, and a candidate block that no host count makes
 /// valid is an error naming the block and vSAN's reason.
@@ -153,9 +153,10 @@ struct SizingOptions {
 /// How far short of the demand the analytic ceiling must fall for a candidate to be pruned
 /// (ceiling < (1 - margin) x 97 % of the demand): the ceiling's demands come from a pilot at one
 /// outstanding I/O per VMDK, and service that changes with load (write-buffer fill, destage
-/// batches, congestion) moves the simulator's ceiling. The analytic knee agrees with the
-/// simulator's within 15 % on 14 of the README's 17 clusters, and where it does not it is mostly
-/// too high (the safe side for pruning); the one too low is 16 % low. The margin is wider than
+/// batches, congestion) moves the simulator's ceiling. The analytic knee agreed with the
+/// simulator's within 15 % on 16 of the 17 example scenarios when last measured, the one
+/// outside 16 % low (docs/journal/accuracy-history.md, "The analytic path's agreement table,
+/// earlier versions"; before that, on 14, the misses mostly too high). The margin is wider than
 /// both; it is a heuristic's margin, not a bound (tests/plan/sizing_test.cpp checks a grid).
 inline constexpr double kPruneMargin = 0.25;
 

@@ -1,4 +1,4 @@
-// The capacity line of a scenario, answered without simulating (issue 23, item 5): the
+// The capacity line of a scenario, answered without simulating: the
 // scenario's reserve rule and the other one beside it, as text and as JSON.
 #pragma once
 
@@ -24,7 +24,7 @@ struct CapacityAnswer {
 
 /// A table of raw, metadata, reserve (with its parts), raw per VM byte, reduction, usable.
 std::string format_capacity(const CapacityAnswer& a);
-/// The same as one JSON object (keys in the README's reference, docs/reference.md).
+/// The same as one JSON object (keys in docs/reference.md).
 std::string to_json(const CapacityAnswer& a);
 
 }  // namespace hcisim

@@ -1,4 +1,4 @@
-// What a cluster costs (issue 23, item 4), from its parts and a PriceBook:
+// What a cluster costs, from its parts and a PriceBook:
 //   per host : base (chassis, memory, boot) + sockets x CPU + every drive (cache, capacity or
 //              pool) + NIC cards (FabricSpec::nic_cards: ceil(ports asked / ports per card));
 //   network  : every port of the card is cabled to the leaf switch (vSAN hosts cable the

@@ -1,6 +1,6 @@
-// What parts cost (issue 23, item 4): list prices in US dollars, each with where it came
+// What parts cost: list prices in US dollars, each with where it came
 // from. The catalogs carry a price where one is published (data/*.csv, `price_usd`), and a
-// user's price file (`--prices FILE`, scenario/price_file.hpp) adds or overrides any of them.
+// user's price file (`--prices FILE`, scenario/hardware_catalog.hpp) adds or overrides any of them.
 // A part without a price stays unpriced: costs are never guessed.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Reports of one run: HCIBench's text block, DiskSpd-style tables, JSON and CSV with stable
-// keys (the README lists them) for notebooks.
+// keys (docs/reference.md lists them) for notebooks.
 #pragma once
 
 #include <string>

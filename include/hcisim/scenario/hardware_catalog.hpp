@@ -17,7 +17,7 @@
 // A program linked against an installed package thus reads that package's data wherever the
 // prefix was moved, and never the build machine's source tree.
 //
-// A user's price file (issue 23, item 4), laid over the catalogs' list prices with
+// A user's price file, laid over the catalogs' list prices with
 // HardwareCatalog::add_prices. YAML, every key optional but `currency`:
 //   currency: USD                        # prices are US dollars (the only currency)
 //   source: "our 2026 quote"             # where the figures come from (default: the file)

@@ -1,4 +1,4 @@
-// Many runs, in the library (issue 22, item 2): a thread-parallel runner, grids over one or
+// Many runs, in the library: a thread-parallel runner, grids over one or
 // more scenario keys, and replications of one scenario. Runs share nothing (each has its own
 // engine and random streams), so results do not depend on the thread count.
 #pragma once

@@ -1,7 +1,7 @@
 // A scenario: one cluster, one workload, one seed, read from YAML (scenario_yaml.cpp for the
-// schema; README "Scenario files" for the user's view). Catalog names resolve through the
-// HardwareCatalog; devices, CPUs and NICs can also be written inline. Errors name the file,
-// line, key path and what is allowed; unknown keys are errors.
+// schema; docs/reference.md, "Scenario files", for the user's view). Catalog names resolve
+// through the HardwareCatalog; devices, CPUs and NICs can also be written inline. Errors name
+// the file, line, key path and what is allowed; unknown keys are errors.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +26,7 @@ struct Scenario {
   std::uint64_t replication = 0;
   ClusterSpec cluster;
   WorkloadSpec workload;
-  // Workload groups that run at once (issue 23, item 6; `workload.groups` in a file): empty
+  // Workload groups that run at once (`workload.groups` in a file): empty
   // for one workload; else every group, each named (WorkloadSpec::name), and `workload` is a
   // copy of the first. The run's length, warm-up and history and the data profile
   // (compress_pct, dedupe_pct) are the same in every group.

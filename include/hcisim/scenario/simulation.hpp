@@ -30,7 +30,7 @@ RunResult simulate(const Scenario& scenario, const ProgressFn& progress = {});
 class VmWorkload;
 /// Throws std::runtime_error naming the VM and VMDK when a guest I/O has been in flight at
 /// `now` for more than 10 simulated seconds and more than 100 times the mean latency of the
-/// I/Os that completed: a stalled model, not a result (issue 21, item 3).
+/// I/Os that completed: a stalled model, not a result.
 void check_progress(const VmWorkload& load, Time now);
 
 }  // namespace hcisim

@@ -1,4 +1,4 @@
-// Capacity accounting ("Capacity formulas" of vsan-model-facts.md, sections 1-3 and 7):
+// Capacity accounting ([S18] [S44] [S46] [S52] [S59] [S60] [S61] [S62]):
 //   raw        = sum of capacity devices of the hosts that are up (OSA: cache devices
 //                excluded; ESA: every pool device) minus the on-disk format overhead;
 //   OSA        : dedupe/compression metadata ~5 % of raw when those services are on;
@@ -29,7 +29,7 @@ namespace hcisim {
 
 struct CapacityOptions {
   double format_overhead = 0.01;       // on-disk format share of raw (UNCONFIRMED, ~1 %)
-  double dedupe_metadata = 0.05;       // OSA dedupe/compression metadata share of raw [14]
+  double dedupe_metadata = 0.05;       // OSA dedupe/compression metadata share of raw [S18]
   double slack_fraction = 0.30;        // free space kept for rebuilds and policy changes (25-30 %)
   bool host_rebuild_reserve = true;    // also reserve the largest host (+5 %), vSAN 7.x, when the
                                        // cluster has a host beyond the policy's minimum

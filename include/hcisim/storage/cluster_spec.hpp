@@ -22,7 +22,7 @@ struct DriveSpec {
   ConnectionSpec connection;
 };
 
-/// OSA: one cache device + 1..7 capacity devices (vsan-model-facts.md section 1).
+/// OSA: one cache device + 1..7 capacity devices ([S6]).
 struct DiskGroupSpec {
   DriveSpec cache;
   std::vector<DriveSpec> capacity;
@@ -53,7 +53,7 @@ struct OsaSettings {
   // ... and, one batch per capacity device at a time, down to this when no write has come
   // for destage_idle_after. ASSUMED (no source gives either): an elevator that empties the
   // buffer between bursts is what a write buffer is for, and VMware's all-flash read path
-  // leaves reads to the capacity tier (sourced-figures S2-05); destage_idle_fill equal to
+  // leaves reads to the capacity tier ([S24]); destage_idle_fill equal to
   // destage_start_fill turns the idle drain off. It moves only workloads without writes
   // (seed 003's 4K read rows, seed 004's read-only sweep cases).
   double destage_idle_fill = 0.05;
@@ -77,7 +77,7 @@ struct OsaSettings {
   // on this many servers of its own instead of the host's shared cores, so a disk group can
   // saturate while the host has idle cores. VMware measured a second disk group per host
   // roughly doubling a cluster's performance, with host and network not the limit ("How To
-  // Double Your VSAN Performance", vSphere blog, 2015-03); facts section 1: dedupe and
+  // Double Your VSAN Performance", vSphere blog, 2015-03 [S33]); [S9] [S14]: dedupe and
   // compression run per disk group in the software-limited destage path ("fast NVMe caches can
   // out-run destage"). 0: the shared cores. One world, the default, chosen from the fit
   // (docs/accuracy.md): a world is one FIFO server, so a write's component work can wait
@@ -101,15 +101,15 @@ struct OsaSettings {
 
 /// ESA log-structured layer parameters (section 2).
 struct EsaSettings {
-  double lfs_overhead = 0.131;                   // log-structured capacity overhead [32]
+  double lfs_overhead = 0.131;                   // log-structured capacity overhead [S44]
   double gc_factor = 1.0;                        // segment-cleaning write amplification g (calibration)
   Bytes stripe_unit = Bytes{128 * 1024};         // capacity-leg column width
   // ESA's per-I/O vSAN software cost (DOM client, DOM owner, zDOM/LFS component) relative to
-  // OSA's (DOM, LSOM): ESA is cheaper per I/O (vsan-model-facts.md section 5). Calibration.
+  // OSA's (DOM, LSOM): ESA is cheaper per I/O ([S42] [S43]). Calibration.
   double cpu_per_io_factor = 1.0;
 };
 
-/// Rebuilding the components of failed hosts (vsan-model-facts.md section 7). A host that
+/// Rebuilding the components of failed hosts ([S32] [S53]). A host that
 /// fails leaves its components absent, rebuilt only after the 60-minute repair delay; a run
 /// with `active` false models that first hour, one with `active` true the rebuild after it.
 struct ResyncSettings {
@@ -167,7 +167,7 @@ struct ClusterSpec {
   /// client_cache_mb when its memory is not stated.
   double client_cache_mb_of(std::size_t h) const;
   /// Hosts that are down (indices into `hosts`): the cluster runs degraded. Their components
-  /// are absent (vsan-model-facts.md section 7): RAID-1 reads and writes use the surviving
+  /// are absent ([S53]): RAID-1 reads and writes use the surviving
   /// replicas; an erasure-coded read of a lost column reads k surviving units of its row
   /// and a write to it updates the parities from the row's other data (section 3: "degraded
   /// EC read = k reads"); their VMs run on the surviving hosts (vSphere HA restarts them).

@@ -1,5 +1,5 @@
 // Data reduction: how a workload's fio-style compressibility and duplication become the
-// ratios the storage layer applies (vsan-model-facts.md sections 1-2).
+// ratios the storage layer applies ([S16] [S17] [S41] [S91] [S92]).
 //   fio buffer_compress_percentage = p: each block compresses to (1 - p/100) of its size.
 //   fio dedupe_percentage = q: q % of written blocks duplicate an earlier block, so dedupe
 //   keeps (1 - q/100) of them: ratio 1 / (1 - q/100).

@@ -1,5 +1,5 @@
 // Storage policies (RAID-1 mirroring, RAID-5/6 erasure coding) and the layout each one
-// takes on a given architecture and host count (vsan-model-facts.md sections 1-3):
+// takes on a given architecture and host count ([S10] [S40] [S44] [S50] [S51]):
 //   RAID-1 FTT n : n+1 full copies (+ n witness components on OSA), 2n+1 hosts, n <= 3
 //   OSA RAID-5   : 3+1, 4 hosts;            OSA RAID-6: 4+2, 6 hosts
 //   ESA RAID-5   : adaptive, 2+1 on 3-5 hosts, 4+1 on 6 or more;  ESA RAID-6: 4+2, 6 hosts

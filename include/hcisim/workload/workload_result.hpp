@@ -1,5 +1,5 @@
-// What a run measured at the VMs, computed with HCIBench's own rules (vsan-model-facts.md
-// section 6): IOPS = sum over VMs; THROUGHPUT = sum of bandwidth in MiB/s (HCIBench labels it
+// What a run measured at the VMs, computed with HCIBench's own rules (parseFioResult.rb
+// and parseVdbResult.rb, docs/sources.md [S89]): IOPS = sum over VMs; THROUGHPUT = sum of bandwidth in MiB/s (HCIBench labels it
 // MB/s); R_LATENCY / W_LATENCY = unweighted mean over VMs of each VM's mean latency;
 // 95%tile_R/W_LAT = mean over VMs of each VM's p95 (for vdbench: mean + 1.645 stddev per
 // VM, vdbench's normal approximation). Pooled percentiles over all I/Os are reported too.

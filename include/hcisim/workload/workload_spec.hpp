@@ -19,12 +19,12 @@ const char* tool_name(WorkloadTool tool);
 
 /// The virtual SCSI adapter the VMDKs hang off. It bounds one I/O's transfer: ESXi splits a
 /// larger guest I/O into pieces of at most that size, issued together, and the guest I/O
-/// completes with its last piece (VMware vSphere blog "PVSCSI and Large IO's", 2014-03:
+/// completes with its last piece (VMware vSphere blog "PVSCSI and Large IO's", 2014-03 [S85]:
 /// PVSCSI passes at most 512 KB, the LSI Logic adapter up to 32 MB).
 enum class VscsiAdapter : std::uint8_t { pvscsi, lsilogic };
 const char* adapter_name(VscsiAdapter adapter);
 Bytes max_transfer(VscsiAdapter adapter);
-/// The adapter's default queue depths (VMware KB 2053145): PVSCSI 64 per disk and 254 per
+/// The adapter's default queue depths (VMware KB 2053145 [S84]): PVSCSI 64 per disk and 254 per
 /// adapter; LSI Logic SAS 32 and 128.
 int default_disk_queue(VscsiAdapter adapter);
 int default_adapter_queue(VscsiAdapter adapter);
@@ -45,10 +45,10 @@ struct WorkloadSpec {
   double dedupe_pct = 0;            // fio dedupe_percentage
   double duration_s = 30;
   double warmup_s = 5;
-  // duration_s: auto (issue 21, item 4). After the warm-up a pilot runs until MSER finds the
+  // duration_s: auto. After the warm-up a pilot runs until MSER finds the
   // rate settled; then the measured window runs until the 95 % confidence half-widths of the
   // IOPS and the mean latency are both within auto_precision_pct of their means, or until the
-  // pilot and the window together reach auto_max_s (core/batch_means.hpp).
+  // pilot and the window together reach auto_max_s (model/core/batch_means.hpp).
   bool auto_duration = false;
   double auto_precision_pct = 1;
   double auto_max_s = 600;

@@ -1,6 +1,6 @@
 """hcisim: predict the IOPS, throughput and latency of a vSAN cluster.
 
-The Python face of the C++ library (issue 22, item 3). A scenario is a file path, a YAML
+The Python face of the C++ library. A scenario is a file path, a YAML
 string or a dict (the scenario file's keys); ``set`` overrides keys like the CLI's --set,
 as a dict ``{"workload.duration_s": 5}`` or a list of ``"key=value"`` strings.
 

@@ -12,7 +12,7 @@
 // Loss: least squares, or Huber's (FitLoss::huber): residuals beyond k count linearly,
 // not squared, so rows the model cannot represent (a limit it lacks) pull the global
 // parameters less than the rows it can. Solved by iteratively reweighted least squares
-// (Huber 1964; Holland & Welsch 1977): each iteration freezes the weights
+// (Huber 1964 [S143]; Holland & Welsch 1977 [S144]): each iteration freezes the weights
 // w_i = min(1, k / |r_i|) at the current parameters and Levenberg-Marquardt takes a step on
 // sqrt(w_i) r_i. The threshold k is not re-taken from the residuals at the current
 // parameters, where every row may be off by a similar amount and an outlier would keep much

@@ -1,17 +1,18 @@
 // Bounded, robust nonlinear least squares: the optimiser behind `hcisim calibrate` (fit.hpp),
 // kept apart from the simulator so it can be checked on residuals with a known answer.
-// Levenberg-Marquardt with Marquardt's damping on the diagonal of J^T J (Marquardt 1963;
-// Nocedal & Wright, "Numerical Optimization", 2nd ed., section 10.3), a forward
+// Levenberg-Marquardt with Marquardt's damping on the diagonal of J^T J (Marquardt 1963 [S141];
+// Nocedal & Wright, "Numerical Optimization", 2nd ed. [S142], section 10.3), a forward
 // finite-difference Jacobian (backward where a forward step would leave the range), bounds
 // by clamping with an active set, and parameters with a positive lower bound in log space.
-// Loss: least squares, or Huber's by iteratively reweighted least squares (Huber 1964;
-// Holland & Welsch 1977), its threshold k taken from a first pass at a small fixed k
+// Loss: least squares, or Huber's by iteratively reweighted least squares (Huber 1964 [S143];
+// Holland & Welsch 1977 [S144]), its threshold k taken from a first pass at a small fixed k
 // (fit.hpp says why).
 //
 // Several starts: Levenberg-Marquardt is a local search, and a fit can end in either of two
-// basins on a change that moves one residual by a fraction of a percent (docs/accuracy.md,
-// "Leave-one-seed-out"). With starts = N > 1, starts 2..N form a centred Latin hypercube
-// (McKay, Beckman & Conover, Technometrics 1979) over the parameters' ranges, in the
+// basins on a change that moves one residual by a fraction of a percent
+// (docs/journal/accuracy-history.md, "Leave-one-seed-out from several starts"). With starts =
+// N > 1, starts 2..N form a centred Latin hypercube (McKay, Beckman & Conover, Technometrics
+// 1979) over the parameters' ranges, in the
 // coordinates the fit moves in (log for a positive lower bound): each parameter's range is cut
 // into N - 1 equal strata and every stratum's middle is used by exactly one start, the strata
 // paired across parameters by a fixed permutation per parameter name, so every parameter's

@@ -4,9 +4,9 @@
 // The measured window is cut into batches of equal simulated width; each batch keeps its
 // completions n_b and the sum of their latencies s_b. At most kMaxBatches are held: when full,
 // neighbours merge in pairs and the width doubles (Fishman's LABATCH rule, "Discrete-Event
-// Simulation", Springer 2001, section 6.7), so memory is fixed however long the run.
+// Simulation", Springer 2001 [S131], section 6.7), so memory is fixed however long the run.
 //
-// Intervals (Law, "Simulation Modeling and Analysis", 5th ed., section 9.5.3):
+// Intervals (Law, "Simulation Modeling and Analysis", 5th ed. [S130], section 9.5.3):
 //   rate:    the batch rates x_b = n_b / width are treated as independent and normal;
 //            mean x̄, half-width t(0.975, k-1) * sd(x_b) / sqrt(k).
 //   latency: the pooled mean R = sum s_b / sum n_b is a ratio estimator; its variance is
@@ -20,7 +20,7 @@
 // and on AR(1) series the extra merge lifts coverage from 84 to 87.5 % at little cost
 // (batch_means_test).
 //
-// Warm-up (MSER, White 1997; Hoad, Robinson and Davies 2010, who found MSER-5 the most
+// Warm-up (MSER, White 1997 [S132]; Hoad, Robinson and Davies 2010 [S133], who found MSER-5 the most
 // reliable of 42 rules): for a series Y_1..Y_n of batch means, the truncation point d*
 // minimises the squared standard error of the mean of what is left,
 //   MSER(d) = sum_{i>d} (Y_i - mean_{i>d} Y)^2 / (n - d)^2,   0 <= d <= n/2.

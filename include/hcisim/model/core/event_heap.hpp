@@ -1,6 +1,6 @@
 // A flat 4-ary min-heap of events on a std::vector. 4-ary heaps touch fewer cache lines per
 // level than binary heaps (LaMarca & Ladner, "The influence of caches on the performance of
-// heaps", JEA 1996). EventQueue uses it for the current bucket and the far future.
+// heaps", JEA 1996 [S125]). EventQueue uses it for the current bucket and the far future.
 #pragma once
 
 #include <cstddef>
@@ -51,7 +51,7 @@ class EventHeap {
 
   static bool less(const Event& a, const Event& b) { return fires_before(a, b); }
 
-  // Bottom-up sift (Wegener 1993): walk the hole down along the smallest children to a
+  // Bottom-up sift (Wegener 1993 [S126]): walk the hole down along the smallest children to a
   // leaf without comparing against `e` (predictable loop, min-of-4 by tournament), then
   // sift `e` up from there. New hold-model events mostly belong near the leaves.
   void sift_down(std::size_t i, const Event& e) {

@@ -1,5 +1,5 @@
 // Pending-event set of the engine: an adaptive calendar queue (Brown, "Calendar queues",
-// CACM 31(10), 1988). A ring of 2^13 time buckets of width 2^shift ns holds the near future;
+// CACM 31(10), 1988 [S124]). A ring of 2^13 time buckets of width 2^shift ns holds the near future;
 // each bucket is a list sorted by (time, order), kept in a pool of nodes (no allocation per
 // event in steady state). Events beyond the ring's window wait in a 4-ary heap and move into
 // the ring as the window advances. The width adapts to the event density (too many events

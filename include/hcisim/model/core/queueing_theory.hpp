@@ -1,6 +1,6 @@
 // Closed-form queueing results used as oracles for the engine and as analytic warm starts:
-// Kleinrock, "Queueing Systems" Vol. 1 (1975); Lazowska et al., "Quantitative System
-// Performance" (1984), ch. 6 (exact MVA, Reiser & Lavenberg 1980). Times in seconds.
+// Kleinrock, "Queueing Systems" Vol. 1 (1975) [S117]; Lazowska et al., "Quantitative System
+// Performance" (1984) [S118], ch. 6 (exact MVA, Reiser & Lavenberg 1980 [S119]). Times in seconds.
 #pragma once
 
 #include <span>

@@ -1,7 +1,7 @@
 // Deterministic random-number streams. Each stream's state is derived from
 // (seed, replication, stable name such as "host2/nvme1/service") by SplitMix64 over an
 // FNV-1a hash of the name, never from creation order, so adding a device does not shift
-// the numbers of any other. Generator: xoshiro256++ (Blackman & Vigna, 2019).
+// the numbers of any other. Generator: xoshiro256++ (Blackman & Vigna, 2019 [S136]).
 #pragma once
 
 #include <cstdint>
@@ -32,7 +32,7 @@ class RngStream {
   double uniform01() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
   /// Uniform on (0, 1]: safe for log().
   double uniform_open0() { return static_cast<double>((next_u64() >> 11) + 1) * 0x1.0p-53; }
-  /// Uniform integer in [0, n) (Lemire's multiply-shift, n > 0).
+  /// Uniform integer in [0, n) (Lemire's multiply-shift [S137], n > 0).
   std::uint64_t below(std::uint64_t n) {
     return static_cast<std::uint64_t>((static_cast<U128>(next_u64()) * n) >> 64);
   }

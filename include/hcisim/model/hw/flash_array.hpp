@@ -18,7 +18,7 @@
 //          shrinks as the drive fills and is gone at half full; past half full every write
 //          is programmed twice (SLC, then folded), the drop a full-drive fill shows.
 //   GC     random writes are multiplied by greedy garbage collection's write amplification
-//          (1 + rho) / (2 rho), rho = spare / live (Hu et al., SYSTOR 2009); sequential
+//          (1 + rho) / (2 rho), rho = spare / live (Hu et al., SYSTOR 2009 [S114]); sequential
 //          streams invalidate whole blocks and pay none.
 //   map    DRAM-less drives cache the map in a host memory buffer or SRAM: 4-byte entries
 //          for 4 KiB each, so 1 MB of map covers about 1 GB of LBAs; a random I/O over a larger

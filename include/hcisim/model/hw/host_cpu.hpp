@@ -6,7 +6,7 @@
 // (62.5 % with 1.25), so a host does at most cores x 1.25 cores' work. When every thread is
 // busy work waits, so CPU can become the bottleneck.
 // Reports per-host CPU like HCIBench's resource table (seed 000_9809ee29a465ffea.txt), by
-// what vCenter's counters measure (sourced-figures.md S3-11..S3-13; Broadcom KB 431027):
+// what vCenter's counters measure (docs/sources.md [S77] [S78] [S80]; Broadcom KB 431027):
 //   cpu.utilization% = busy thread time / (logical CPUs x elapsed): time-based, per thread
 //                      ("PCPU UTIL"; one fully busy thread per core reads 50 %);
 //   cpu.usage%       = the share of cores running at least one thread, with busy threads

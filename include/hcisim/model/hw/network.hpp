@@ -24,11 +24,11 @@
 //
 // Receive queues (set_receive): a host's NIC hands what lands to its receive queues, each
 // served by one thread (ESXi's NetQueue: "each queue gets its own ESXi thread for packet
-// processing. One ESXi thread represents a CPU core", N. Hagoort, "RSS", nielshagoort.com).
+// processing. One ESXi thread represents a CPU core", N. Hagoort, "RSS", nielshagoort.com [S68]).
 // A vmknic has one MAC address, so NetQueue's MAC filter gives the vSAN vmknic one queue; RSS
 // spreads its flows over several by hash ("without RSS, receiving ESXi hosts only use one
 // physical queue and hence one lcore"; "most NIC cards support at least 4 queues", VMware
-// NSX 3.2 administration guide, Receive Side Scaling). A segment that lands waits for its
+// NSX 3.2 administration guide [S69], Receive Side Scaling). A segment that lands waits for its
 // flow's queue and occupies it for its payload at the host's receive cost per byte; the
 // message is delivered when its last segment has been through. For a host with one port
 // into it the queue is reserved when the segment is put on that last link, in the order the

@@ -8,18 +8,18 @@
 
 namespace hcisim {
 
-/// `s` with every byte sequence that is not well-formed UTF-8 (RFC 3629: no overlong
+/// `s` with every byte sequence that is not well-formed UTF-8 (RFC 3629 [S146]: no overlong
 /// forms, no surrogates, nothing above U+10FFFF) replaced by U+FFFD.
 std::string valid_utf8(std::string_view s);
 
-/// A JSON string literal (RFC 8259 section 7): quotes, backslash and the control characters
+/// A JSON string literal (RFC 8259 [S147] section 7): quotes, backslash and the control characters
 /// U+0000..U+001F escaped, invalid UTF-8 replaced by U+FFFD.
 std::string json_string(std::string_view s);
 
 /// A JSON number: %.10g (round-trips what reports print), `null` for NaN and infinities.
 std::string json_number(double v);
 
-/// A CSV field (RFC 4180): quoted, a quote inside doubled, invalid UTF-8 replaced by U+FFFD.
+/// A CSV field (RFC 4180 [S148]): quoted, a quote inside doubled, invalid UTF-8 replaced by U+FFFD.
 std::string csv_field(std::string_view s);
 
 /// Character data for XML/SVG: <, > and & escaped; the control characters XML 1.0 does

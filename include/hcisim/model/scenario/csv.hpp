@@ -1,4 +1,4 @@
-// A small RFC 4180 CSV reader (quoted fields, doubled quotes, commas inside quotes) that
+// A small RFC 4180 [S148] CSV reader (quoted fields, doubled quotes, commas inside quotes) that
 // remembers line numbers so errors can point at file:line and column name.
 #pragma once
 

@@ -8,9 +8,9 @@
 // RAID-0 within a column (OSA). The policy's stripe width ("number of disk stripes per
 // object", 1..12) is the least number of capacity devices each replica is striped over, each
 // stripe a component on a device of its own (VMware Virtual Blocks, "vSAN stripes (How, When
-// and Why?)", 2016-09). A component holds at most 255 GB (vsan-model-facts.md section 7,
-// [57]; taken as GiB), and a larger object is divided into more components "in the same
-// RAID-0 stripe configuration" (VMware vCAT, "vSAN Storage Policy Design": a 2 TB VMDK
+// and Why?)", 2016-09 [S30]). A component holds at most 255 GB ([S32]; taken as GiB), and a
+// larger object is divided into more components "in the same RAID-0 stripe configuration"
+// (VMware vCAT, "vSAN Storage Policy Design" [S31]: a 2 TB VMDK
 // gives eight or more). So a column has stripe_width x ceil(column / (stripe_width x 255 GiB))
 // components, taking RAID-0 units in turn: 1 MiB of a replica, or one erasure-coding row
 // (one stripe unit of each column) (the units are our assumption). An I/O across units is
@@ -19,9 +19,9 @@
 // vSAN may place on the same disks, draw freely there. Keeping the host keeps the policy's
 // host separation and the read rules below. ESA pools spread every component over all their
 // devices by range already, so striping changes nothing there and is not tracked.
-// Address mapping: RAID-1 reads of a 1 MiB range always go to the same replica (vsan-model-
-// facts.md section 1), chosen by a hash of (object, range): about 1/H of reads are local.
-// 2-node clusters read from the replica on the reading host. Erasure coding: stripe rows of
+// Address mapping: RAID-1 reads of a 1 MiB range always go to the same replica ([S22]
+// [S23]), chosen by a hash of (object, range): about 1/H of reads are local. 2-node
+// clusters read from the replica on the reading host ([S27]). Erasure coding: stripe rows of
 // k data units of `stripe_unit` bytes plus m parity units; parity rotates by row.
 #pragma once
 

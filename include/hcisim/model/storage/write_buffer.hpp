@@ -10,8 +10,8 @@
 //   destage removes the bytes it wrote back.
 // Fill f = D / capacity drives the elevator (destage above destage_start_fill) and the
 // congestion controller: congestion = 255 (f - start) / (full - start), clamped to 0..255,
-// and the delay injected at the DOM client = a * exp(b * congestion) (vsan-model-facts.md
-// section 1: "delay grows exponentially with congestion", applied at the DOM client).
+// and the delay injected at the DOM client = a * exp(b * congestion) ([S12]:
+// the delay grows exponentially with congestion, applied at the DOM client).
 // Writes that would overflow the buffer wait for destage to free space; none is dropped.
 //
 // Aging (time compression): a benchmark measures after a long warm-up (HCIBench: 1800 s), so

@@ -6,7 +6,7 @@
 //     issued when a slot of the VM is free (at most outstanding_per_vmdk per VMDK). While every
 //     slot of a VM is busy its release clock stops; the next completion counts the releases
 //     due since then into the backlog and reuses its own slot, so the cost follows completed
-//     I/O, not the offered rate (fuzz review D6).
+//     I/O, not the offered rate (an overloaded open loop costs no event per offered I/O).
 //   latency target (HCIBench/fio latency_target, percentile 95): every window the pooled
 //     p95 of that window is compared with the target; the depth per VMDK grows by one while
 //     it is met and shrinks by one when it is not (between 1 and outstanding_per_vmdk).
@@ -91,13 +91,13 @@ class VmWorkload final : public IoClient, public EventHandler {
     IoOp op = IoOp::read;
   };
   InFlight oldest_in_flight() const;
-  /// The end-of-run invariants of the guest side (issue 21, item 3); empty when they hold,
+  /// The end-of-run invariants of the guest side; empty when they hold,
   /// else what broke, naming the VM:
   ///  - every I/O issued has completed or is in flight (a busy slot); in a closed loop every
   ///    slot is busy; every operation out of the guest is live in the cluster
   ///    (`cluster_live_requests`);
   ///  - Little's law over the window, per VM, in its finite-window form (Kim and Whitt,
-  ///    "Statistical analysis with Little's law", Operations Research 61(4), 2013): the area
+  ///    "Statistical analysis with Little's law", Operations Research 61(4), 2013 [S122]): the area
   ///    under the VM's I/Os in flight equals the latencies of the I/Os issued and completed in
   ///    the window plus the parts of the window spent by those in flight at either edge.
   std::string audit(Time now, std::uint64_t cluster_live_requests) const;

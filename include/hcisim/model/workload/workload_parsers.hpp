@@ -7,7 +7,7 @@
 //   fio job options: bs=4k rw=randrw rwmixread=70 iodepth=4 numjobs=2 size=10g
 //   presets: oltp32k (32 KiB, 70 % read, 100 % random)
 //   HCIBench Easy Run: VMs, VMDKs and outstanding I/O derived from the cluster the way
-//     easy-run.rb does (vsan-model-facts.md section 6).
+//     easy-run.rb does (docs/sources.md [S89]).
 #pragma once
 
 #include <string>

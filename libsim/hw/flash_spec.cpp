@@ -1,4 +1,4 @@
-// Validation of a NAND SSD's internals (flash_spec.hpp): every figure inside a physical range,
+// Validation of a NAND SSD's internals (FlashSpec, hw/device_spec.hpp): every figure inside a physical range,
 // the message naming the device and the field.
 #include "hcisim/hw/device_spec.hpp"
 

@@ -1,4 +1,4 @@
-// Ethernet frame arithmetic (see framing.hpp for the header sizes and their sources).
+// Ethernet frame arithmetic (see hw/network_spec.hpp for the header sizes and their sources).
 #include "hcisim/hw/network_spec.hpp"
 
 #include "hcisim/core/check.hpp"

@@ -1,4 +1,4 @@
-// Builders for the usual vSAN fabrics (topology.hpp).
+// Builders for the usual vSAN fabrics (model/hw/topology.hpp; FabricSpec in hw/network_spec.hpp).
 #include "hcisim/model/hw/topology.hpp"
 
 #include "hcisim/core/check.hpp"

@@ -1,4 +1,4 @@
-// Text rendering of the per-host resource table (resource_table.hpp).
+// Text rendering of the per-host resource table (report/run_result.hpp).
 #include "hcisim/report/run_result.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Finding data/ at run time (data_dir.hpp).
+// Finding data/ at run time (hardware_catalog.hpp, default_data_dir).
 #include "hcisim/scenario/hardware_catalog.hpp"
 
 #include <dlfcn.h>

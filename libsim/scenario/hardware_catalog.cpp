@@ -76,7 +76,7 @@ void add_row(const CsvTable& t, std::size_t row, Spec spec, std::vector<Spec>& i
   into.push_back(std::move(spec));
 }
 
-// data/flash.csv: NAND internals of catalog SSDs, one row per device name (flash_spec.hpp).
+// data/flash.csv: NAND internals of catalog SSDs, one row per device name (FlashSpec, hw/device_spec.hpp).
 void load_flash(const CsvTable& t, std::vector<DeviceSpec>& devices) {
   for (std::size_t r = 0; r < t.rows(); ++r) {
     const std::string at = t.path() + ":" + std::to_string(t.line_of(r)) + ": ";

@@ -1,4 +1,4 @@
-// Reading a price file (price_file.hpp).
+// Reading a price file (hardware_catalog.hpp, parse_price_file).
 #include "hcisim/scenario/hardware_catalog.hpp"
 
 #include <algorithm>

@@ -570,7 +570,7 @@ std::string read_scenario_file(const std::string& path) {
 }
 
 const std::string& default_scenario_yaml() {
-  static const std::string kYaml = R"(# Built-in default: seed 000 (000_9809ee29a465ffea.txt), 4 x Intel NUC 11 Extreme.
+  static const std::string kYaml = R"(# Built-in default: seed 000 (000_9809ee29a465ffea.txt [S1]), 4 x Intel NUC 11 Extreme.
 name: 4x NUC 11 Extreme, vSAN OSA, Optane P4800X cache
 seed: 1
 cluster:

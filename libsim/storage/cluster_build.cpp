@@ -2,13 +2,8 @@
 // architecture has, objects and their placement; and the whole-cluster steps a run takes
 // outside the I/O path (draining, aging the buffers, resetting statistics). The I/O path
 // itself is in io_path.cpp.
-#include <algorithm>
-#include <cmath>
-
 #include "cluster_core.hpp"
-#include "esa_io_path.hpp"
 #include "hcisim/core/check.hpp"
-#include "osa_io_path.hpp"
 
 namespace hcisim {
 

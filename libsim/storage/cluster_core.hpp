@@ -98,6 +98,8 @@ class ClusterCore final : public EventHandler,
   void after_client_cpu(std::uint32_t req);
   /// Admission (the back end may hold a write: OSA's write buffers), then to the owner.
   void after_delay(std::uint32_t req);
+  /// after_delay, out of line: a request that waited for room tries again (wake_waiters).
+  void readmit(std::uint32_t req);
   void to_owner(std::uint32_t req);
   std::int64_t to_owner_bytes(const Request& r) const;
   void fan_out(std::uint32_t req);

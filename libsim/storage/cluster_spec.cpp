@@ -137,7 +137,7 @@ void ClusterSpec::validate() const {
       throw InvalidArgument(std::string("(host.network) ") + e.what());
     }
     // Upper bounds far above any physical value (calibration ranges: gc 1-4, CPU factor
-    // 0.3-1, LSOM 0.1-1), low enough that no time or byte count overflows (D9).
+    // 0.3-1, LSOM 0.1-1), low enough that no time or byte count overflows.
     check::positive_at_most(esa.gc_factor, 100, "esa.gc_factor");
     check::positive_at_most(esa.cpu_per_io_factor, 100, "esa.cpu_per_io_factor");
     cpu_costs.validate();

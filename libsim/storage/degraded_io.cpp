@@ -4,8 +4,6 @@
 // io_path.cpp's fan_out and the back ends' fan_out_write; OSA's degraded partial-stripe
 // write is OsaBackEnd::reconstruct_write.
 #include "cluster_core.hpp"
-#include "esa_io_path.hpp"
-#include "osa_io_path.hpp"
 
 namespace hcisim {
 

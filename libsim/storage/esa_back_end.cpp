@@ -54,6 +54,11 @@ std::uint32_t EsaBackEnd::resync_source(ClusterCore&, std::uint32_t object, std:
   return pool_device(from.host, static_cast<int>(object), offset);
 }
 
+void EsaBackEnd::on_rebuilt(ClusterCore&, io::Object& o, const io::ResyncJob& job, int old_host) {
+  for (ComponentPlace& p : o.place.perf)
+    if (p.host == old_host) p.host = job.target;
+}
+
 std::uint32_t EsaBackEnd::resync_target(ClusterCore& c, const io::ResyncJob& job, const io::ResyncCopy& copy) {
   return pool_device(job.target, static_cast<int>(job.object), c.object_offset(copy.column_offset));
 }

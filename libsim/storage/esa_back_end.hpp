@@ -50,6 +50,7 @@ class EsaBackEnd {
   std::uint32_t pool_device(int host, int object, std::uint64_t offset) const;
 
   // Whole-cluster steps and reports (esa_back_end.cpp).
+  void idle_check(ClusterCore&, std::uint32_t) {}   // ESA has no elevator to wake
   void prepare_write_buffers(const ClusterCore&) {}
   void set_time_compression(ClusterCore&, double) {}
   /// Writes out every object's partial stripe.
@@ -65,7 +66,8 @@ class EsaBackEnd {
   std::uint32_t resync_source(ClusterCore& c, std::uint32_t object, std::size_t column, int chunk,
                               const ComponentPlace& from, std::uint64_t offset);
   std::uint32_t resync_target(ClusterCore& c, const io::ResyncJob& job, const io::ResyncCopy& copy);
-  void on_rebuilt(ClusterCore&, io::Object&, const io::ResyncJob&) {}
+  /// The performance-leg mirror that was on `old_host` moves to the new host too.
+  void on_rebuilt(ClusterCore& c, io::Object& o, const io::ResyncJob& job, int old_host);
 
  private:
   /// Writes the object's pending compressed bytes to the capacity leg, a full stripe at a time.

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "cluster_core.hpp"
+#include "core_inline.hpp"
 #include "esa_back_end.hpp"
 
 namespace hcisim {

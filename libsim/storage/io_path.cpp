@@ -114,11 +114,13 @@ void ClusterCore::after_client_cpu(std::uint32_t req) {
 }
 
 // The back end admits the request (OSA writes reserve room in every target write buffer, or
-// wait for destage to free some: wake_waiters calls this again).
+// wait for destage to free some: wake_waiters calls readmit).
 [[gnu::always_inline]] inline void ClusterCore::after_delay(std::uint32_t req) {
   if (!with_back_end([&](auto& be) { return be.admit(*this, req); })) return;
   to_owner(req);
 }
+
+void ClusterCore::readmit(std::uint32_t req) { after_delay(req); }
 
 // What a client sends its object's owner: a write's data, as the back end stores it.
 std::int64_t ClusterCore::to_owner_bytes(const Request& r) const {
@@ -234,23 +236,6 @@ void ClusterCore::add_write(std::uint32_t req, std::uint16_t host, std::uint32_t
 // ---------------------------------------------------------------------------------------
 // Component operations: [network out] -> CPU at host -> device -> [network back]
 
-[[gnu::always_inline]] inline std::uint32_t ClusterCore::new_subop(const SubOp& s) {
-  return take_slot(subops_, free_subops_, s);
-}
-
-[[gnu::always_inline]] inline void ClusterCore::start_subop(std::uint32_t sub) {
-  SubOp& s = subops_[sub];
-  s.sent = engine_.now();
-  if (s.from == s.host) {
-    s.arrived = s.sent;
-    HostCpu& cpu = *cpus_[s.host];
-    run_lsom(sub, cpu, with_back_end([&](const auto& be) { return be.component_work(*this, cpu, s); }));
-    return;
-  }
-  charge_stack(s.from, s.out_bytes);
-  send(token(io::kSubOut, sub), s.from, s.host, s.out_bytes, s.kind != SubKind::foreground, sub);
-}
-
 void ClusterCore::launch(const SubOp& s) { start_subop(new_subop(s)); }
 
 void ClusterCore::run_lsom(std::uint32_t sub, HostCpu& cpu, Time work) {
@@ -340,7 +325,7 @@ void ClusterCore::on_event(Engine&, EventTag tag, std::uint64_t arg) {
     resync_hosts_[arg].pump_scheduled = false;
     pump_resync(static_cast<int>(arg));
   } else if (tag == kIdleCheck) {
-    osa_->idle_check(*this, static_cast<std::uint32_t>(arg));   // only OSA's elevator schedules it
+    with_back_end([&](auto& be) { be.idle_check(*this, static_cast<std::uint32_t>(arg)); });   // OSA's elevator
   }
 }
 

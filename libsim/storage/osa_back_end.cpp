@@ -142,7 +142,7 @@ void OsaBackEnd::reconstruct_write(ClusterCore& c, std::uint32_t req, const Stri
   }
   for (int j = 0; j < cols.parity_count; ++j) {
     const auto col = static_cast<std::size_t>(cols.parity_columns[j]);
-    if (!c.absent(o, col)) c.add_write(req, o.place.data[col].host, groups_[group_of(o, col, h)].cache, r.size);
+    if (!c.absent(o, col)) write_buffered(c, req, o, col, h, r.size);
   }
 }
 
@@ -195,7 +195,7 @@ std::uint32_t OsaBackEnd::resync_target(ClusterCore& c, const io::ResyncJob& job
 }
 
 // o.groups is column-major, as group_of reads it.
-void OsaBackEnd::on_rebuilt(ClusterCore&, io::Object& o, const io::ResyncJob& job) {
+void OsaBackEnd::on_rebuilt(ClusterCore&, io::Object& o, const io::ResyncJob& job, int) {
   for (int h = 0; h < o.place.chunks; ++h)
     o.groups[static_cast<std::size_t>(job.column * o.place.chunks + h)] =
         host_groups_[job.target][job.place[static_cast<std::size_t>(h)].group];

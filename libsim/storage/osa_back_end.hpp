@@ -112,7 +112,8 @@ class OsaBackEnd {
   std::uint32_t resync_source(ClusterCore& c, std::uint32_t object, std::size_t column, int chunk,
                               const ComponentPlace& from, std::uint64_t offset);
   std::uint32_t resync_target(ClusterCore& c, const io::ResyncJob& job, const io::ResyncCopy& copy);
-  void on_rebuilt(ClusterCore& c, io::Object& o, const io::ResyncJob& job);
+  /// The rebuilt components' disk groups (on the new host).
+  void on_rebuilt(ClusterCore& c, io::Object& o, const io::ResyncJob& job, int old_host);
 
  private:
   struct Targets {
@@ -129,6 +130,8 @@ class OsaBackEnd {
     return o.groups[column * static_cast<std::size_t>(o.place.chunks) + static_cast<std::size_t>(chunk)];
   }
   Targets write_targets(const ClusterCore& c, const io::Request& r) const;
+  /// A foreground write of `bytes` to the write buffer of component (`col`, `h`).
+  void write_buffered(ClusterCore& c, std::uint32_t req, const io::Object& o, std::size_t col, int h, std::int64_t bytes);
   bool full_stripe(const ClusterCore& c, const io::Request& r) const;
   std::int64_t strided_parity_bytes(const ClusterCore& c, const io::Request& r) const;
   /// The elevator's data reduction of a destage batch of `b` logical bytes.

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "cluster_core.hpp"
+#include "core_inline.hpp"
 #include "osa_back_end.hpp"
 
 namespace hcisim {
@@ -89,6 +90,12 @@ inline Time OsaBackEnd::admission_delay(ClusterCore& c, const io::Request& r) {
   return true;
 }
 
+// A foreground write of `bytes` to the write buffer (the cache device) of component (`col`, `h`).
+inline void OsaBackEnd::write_buffered(ClusterCore& c, std::uint32_t req, const io::Object& o, std::size_t col, int h,
+                                       std::int64_t bytes) {
+  c.add_write(req, o.place.data[col].host, groups_[group_of(o, col, h)].cache, bytes);
+}
+
 // The owner's component operations for a write (or one RMW phase).
 inline void OsaBackEnd::fan_out_write(ClusterCore& c, std::uint32_t req) {
   io::Request& r = c.requests_[req];
@@ -97,7 +104,7 @@ inline void OsaBackEnd::fan_out_write(ClusterCore& c, std::uint32_t req) {
   const int h = c.chunk(r);
   if (!c.layout_.erasure_coded()) {
     for (std::size_t i = 0; i < o.place.data.size(); ++i)
-      if (!degraded || !c.absent(o, i)) c.add_write(req, o.place.data[i].host, groups_[group_of(o, i, h)].cache, r.size);
+      if (!degraded || !c.absent(o, i)) write_buffered(c, req, o, i, h, r.size);
     return;
   }
   const std::int64_t unit = c.spec_.osa.stripe_unit.count();
@@ -106,7 +113,7 @@ inline void OsaBackEnd::fan_out_write(ClusterCore& c, std::uint32_t req) {
     // Full stripes: k + m unit writes per row, no reads.
     for (std::int64_t rows = r.size / row; rows > 0; --rows)
       for (std::size_t i = 0; i < o.place.data.size(); ++i)
-        if (!degraded || !c.absent(o, i)) c.add_write(req, o.place.data[i].host, groups_[group_of(o, i, h)].cache, unit);
+        if (!degraded || !c.absent(o, i)) write_buffered(c, req, o, i, h, unit);
     return;
   }
   const StripeColumns cols = stripe_columns(c.layout_, c.spec_.osa.stripe_unit, r.offset);
@@ -120,7 +127,7 @@ inline void OsaBackEnd::fan_out_write(ClusterCore& c, std::uint32_t req) {
     for (int i = 0; i <= cols.parity_count; ++i) {
       const auto col = static_cast<std::size_t>(touched[i]);
       if (degraded && c.absent(o, col)) continue;
-      c.add_write(req, o.place.data[col].host, groups_[group_of(o, col, h)].cache, i == 0 ? r.size : parity);
+      write_buffered(c, req, o, col, h, i == 0 ? r.size : parity);
     }
     return;
   }
@@ -137,7 +144,7 @@ inline void OsaBackEnd::fan_out_write(ClusterCore& c, std::uint32_t req) {
     const auto col = static_cast<std::size_t>(touched[i]);
     if (degraded && c.absent(o, col)) continue;
     if (r.phase == 0) c.add_read(req, touched[i], h, r.size);
-    else c.add_write(req, o.place.data[col].host, groups_[group_of(o, col, h)].cache, r.size);
+    else write_buffered(c, req, o, col, h, r.size);
   }
 }
 
@@ -387,7 +394,7 @@ inline void OsaBackEnd::wake_waiters(ClusterCore& c, std::uint32_t g) {
     const std::uint32_t req = dg.wait_head;
     dg.wait_head = c.requests_[req].next_waiting;
     if (dg.wait_head == io::kNone) dg.wait_tail = io::kNone;
-    c.after_delay(req);
+    c.readmit(req);
   }
   if (dg.resync_waiting) {   // a resync piece waits for room too
     dg.resync_waiting = false;

@@ -183,9 +183,8 @@ void ClusterCore::finish_job(ResyncJob& job) {
     const ComponentPlace& c = job.place[static_cast<std::size_t>(h)];
     o.place.component(job.column, h) = c;
   }
-  with_back_end([&](auto& be) { be.on_rebuilt(*this, o, job); });   // OSA: the components' disk groups
-  for (ComponentPlace& p : o.place.perf)   // ESA: the performance-leg mirror on that host too
-    if (p.host == old_host) p.host = job.target;
+  // OSA: the components' disk groups; ESA: the performance-leg mirror on the old host too.
+  with_back_end([&](auto& be) { be.on_rebuilt(*this, o, job, old_host); });
   resync_status_.rebuilt += o.place.chunks;
 }
 

@@ -39,7 +39,7 @@ TEST_CASE("seed 000's cluster with a second identical disk group per host gives 
 
 TEST_CASE("seed 001's OLTP32K curves have the write-up's shape: a wall on 25 GbE, almost flat on 100 GbE",
           "[accuracy]") {
-  // Seed 001 (001_c46c1586d7075b5e.txt): "that latency ramp-up on the 25 GbE line, it's just
+  // Seed 001 (001_c46c1586d7075b5e.txt [S2]): "that latency ramp-up on the 25 GbE line, it's just
   // like hitting a wall. While it is almost flat on the 100 GbE line"; 350K IOPS at 0.73 ms on
   // 100 GbE; a 78 % higher peak. The shape is what is checked here, not the values: the model's
   // 100 GbE peak gain is larger than measured (docs/accuracy.md, "Out of sample").

@@ -127,7 +127,7 @@ TEST_CASE("HCIBench Easy Run before 2.8.4 gives each VM 8 data disks and sizes t
   // Seed 000's cluster: 4 hosts, one group each of a P4800X 750 GB (698 whole GiB) over a
   // 2 TB drive, RAID-1 FTT 1, dedupe on. min(4 x 600, 4 x 698) x 0.75 / 2 = 900 GiB over
   // 8 VMs x 8 disks = 14.06, floored: 14 GiB, and HCIBench's names for the two runs seed 000
-  // reports (000_9809ee29a465ffea.txt).
+  // reports (000_9809ee29a465ffea.txt [S1]).
   ClusterSpec c = test::osa_cluster(4);
   for (auto& h : c.hosts) h.disk_groups[0].cache = test::drive("optane-p4800x-750gb");
   c.services.dedupe = c.services.compression = true;

@@ -2,7 +2,7 @@
 // per resource class and the bottleneck, capacity, exact operation counts, pooled latency
 // histograms and DiskSpd per-thread counts. Filled by scenario/simulation.
 //
-// HCIBench's "Resource Utilization" table (seed 000_9809ee29a465ffea.txt shows one): one row
+// HCIBench's "Resource Utilization" table (seed 000_9809ee29a465ffea.txt [S1] shows one): one row
 // per host with cpu.usage%, cpu.utilization% and mem.usage%, then an Average row.
 #pragma once
 

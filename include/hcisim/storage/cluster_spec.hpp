@@ -42,7 +42,7 @@ struct HostSpec {
   static constexpr bool memory_gb_allowed(double gb) { return gb == 0 || (gb >= 1 && gb <= 65536); }
 };
 
-/// OSA write buffer, destage and congestion parameters (section 1; "Model implications" 5).
+/// OSA write buffer, destage and congestion parameters ([S6] [S12]).
 /// Values VMware does not publish are marked as calibration parameters.
 struct OsaSettings {
   Bytes write_buffer = Bytes{600'000'000'000};   // logical write buffer per disk group (600 GB; 1.6 TB selectable)
@@ -99,7 +99,7 @@ struct OsaSettings {
   bool reduction_on_world = true;
 };
 
-/// ESA log-structured layer parameters (section 2).
+/// ESA log-structured layer parameters ([S41] [S44]).
 struct EsaSettings {
   double lfs_overhead = 0.131;                   // log-structured capacity overhead [S44]
   double gc_factor = 1.0;                        // segment-cleaning write amplification g (calibration)
@@ -169,8 +169,8 @@ struct ClusterSpec {
   /// Hosts that are down (indices into `hosts`): the cluster runs degraded. Their components
   /// are absent ([S53]): RAID-1 reads and writes use the surviving
   /// replicas; an erasure-coded read of a lost column reads k surviving units of its row
-  /// and a write to it updates the parities from the row's other data (section 3: "degraded
-  /// EC read = k reads"); their VMs run on the surviving hosts (vSphere HA restarts them).
+  /// and a write to it updates the parities from the row's other data ([S51]: a degraded
+  /// erasure-coded read takes k reads); their VMs run on the surviving hosts (vSphere HA restarts them).
   /// At most the policy's failures to tolerate (FTT, or m for RAID-5/6).
   std::vector<int> failed_hosts;
   CapacityReserve capacity_reserve = CapacityReserve::slack;

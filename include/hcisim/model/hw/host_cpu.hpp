@@ -5,7 +5,7 @@
 // already runs a thread shares a core and runs at ht_throughput / threads_per_core of it
 // (62.5 % with 1.25), so a host does at most cores x 1.25 cores' work. When every thread is
 // busy work waits, so CPU can become the bottleneck.
-// Reports per-host CPU like HCIBench's resource table (seed 000_9809ee29a465ffea.txt), by
+// Reports per-host CPU like HCIBench's resource table (seed 000_9809ee29a465ffea.txt [S1]), by
 // what vCenter's counters measure (docs/sources.md [S77] [S78] [S80]; Broadcom KB 431027):
 //   cpu.utilization% = busy thread time / (logical CPUs x elapsed): time-based, per thread
 //                      ("PCPU UTIL"; one fully busy thread per core reads 50 %);

@@ -9,7 +9,7 @@
 //
 // Transfers move as segments of at most NetworkConfig::segment payload bytes, never per
 // packet. Each directed port is a FIFO server with infinite buffer: a segment occupies it
-// for its wire bytes (framing.hpp) at line rate. Segments are pipelined across hops at frame
+// for its wire bytes (Framing, hw/network_spec.hpp) at line rate. Segments are pipelined across hops at frame
 // granularity (a switch forwards a frame once it has received it), so a segment of w wire
 // bytes enters the next port at
 //     max(start + frame_here, finish + frame_next - serial_next) + hop latency

@@ -2,6 +2,7 @@
 // objects over them, draining partial stripes, and what resync needs of the pools.
 #include "cluster_core.hpp"
 #include "esa_io_path.hpp"
+#include "hcisim/core/check.hpp"
 
 namespace hcisim {
 

@@ -419,21 +419,26 @@ SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalo
   return r;
 }
 
-std::string format_sizing(const SizingResult& r) {
+namespace {
+
+// One demand in words: "300,000 IOPS of 8K, 70 % read, 100 % random at p95 <= 2 ms".
+std::string demand_text(const Requirements& q, std::size_t g) {
+  const Requirements::Demand& d = q.demands[g];
+  return thousands(q.group_iops(g)) + " IOPS of " + detail::fmt("%.0f", static_cast<double>(d.block.count()) / 1024) + "K, " +
+         detail::fmt("%.0f", d.read_pct) + " % read, " + detail::fmt("%.0f", d.random_pct) + " % random at " +
+         latency_stat_name(d.slo.stat) + " <= " + detail::fmt("%g", d.slo.limit_ms) + " ms";
+}
+
+// The report's head: the requirements, the demand, the existing hosts and how many
+// candidates were decided how.
+std::string sizing_head(const SizingResult& r) {
   const Requirements& q = r.req;
-  const std::string stat = latency_stat_name(q.demands.front().slo.stat);
-  const auto demand_text = [&q](std::size_t g) {
-    const Requirements::Demand& d = q.demands[g];
-    return thousands(q.group_iops(g)) + " IOPS of " + detail::fmt("%.0f", static_cast<double>(d.block.count()) / 1024) + "K, " +
-           detail::fmt("%.0f", d.read_pct) + " % read, " + detail::fmt("%.0f", d.random_pct) + " % random at " +
-           latency_stat_name(d.slo.stat) + " <= " + detail::fmt("%g", d.slo.limit_ms) + " ms";
-  };
   std::string out = "Requirements: " + q.name + " (" + q.source + ")\n";
   if (!q.grouped()) {
-    out += "Demand: " + demand_text(0);
+    out += "Demand: " + demand_text(q, 0);
   } else {
     out += "Demand: " + thousands(q.demand_iops()) + " IOPS in " + std::to_string(q.demands.size()) + " workloads at once (";
-    for (std::size_t g = 0; g < q.demands.size(); ++g) out += (g ? "; " : "") + q.demands[g].name + ": " + demand_text(g);
+    for (std::size_t g = 0; g < q.demands.size(); ++g) out += (g ? "; " : "") + q.demands[g].name + ": " + demand_text(q, g);
     out += ")";
   }
   out += "; " + detail::fmt("%.1f", q.demand_capacity_gb() / 1000) + " TB usable";
@@ -449,98 +454,132 @@ std::string format_sizing(const SizingResult& r) {
     out += " (the analytic path piloted " + std::to_string(r.piloted) + " and failed " + std::to_string(r.pruned) +
            " of them without a run)";
   out += ", in " + detail::fmt("%.1f", r.wall_seconds) + " s\n";
-  if (r.answers.empty()) {
-    out += r.stopped ? "Stopped after run.max_simulations = " + std::to_string(q.max_simulations) +
-                           " simulations without an answer.\n"
-                     : std::string("No candidate meets every requirement.\n");
-    // Which requirement, and by how much, over every candidate decided.
-    if (r.simulated == 0 && r.largest_usable_gb < q.demand_capacity_gb())
-      out += "  capacity: the largest candidate holds " + detail::fmt("%.1f", r.largest_usable_gb / 1000) + " TB usable < " +
-             detail::fmt("%.1f", q.demand_capacity_gb() / 1000) + " TB (raise hosts.max or add larger drives)\n";
-    if (r.pruned > 0) {
-      double best = 0;
-      for (const Design& d : r.cheaper_failures)
-        if (d.pruned) best = std::max(best, d.analytic_ceiling_iops);
-      out += "  delivery: the analytic path's highest ceiling among the pruned designs was " + thousands(best) + " of " +
-             thousands(q.demand_iops()) + " IOPS\n";
-    }
-    if (r.simulated > 0) {
-      if (!q.grouped())
-        out += "  latency and delivery: the best simulated design reached " + stat + " " +
-               detail::fmt("%.3f", r.best_failed_latency_ms) + " ms against " + detail::fmt("%g", q.demands.front().slo.limit_ms) +
-               " ms, and at most " + thousands(r.best_failed_iops) + " of " + thousands(q.demand_iops()) + " IOPS\n";
-      else
-        out += "  latency and delivery: the simulated design nearest its targets had workload " + r.best_failed_workload +
-               " at " + detail::fmt("%.3f", r.best_failed_latency_ms) + " ms, its furthest from its target; at most " +
-               thousands(r.best_failed_iops) + " of " + thousands(q.demand_iops()) +
-               " IOPS were delivered in all (the failures below name each workload that fails)\n";
-    }
-  } else {
-    out += "Cheapest designs that meet every requirement (each simulated with " + std::to_string(q.host_failures) +
-           " host(s) down at the demand):\n";
-    for (std::size_t i = 0; i < r.answers.size(); ++i) {
-      const Design& d = r.answers[i];
-      out += " " + std::to_string(i + 1) + ". " + d.describe() + ": " + format_usd(d.cost.total_usd()) + ", " +
-             format_usd(d.cost.per_usable_tb(d.capacity)) + " per usable TB, $" + detail::fmt("%.3f", d.cost.total_usd() / q.demand_iops()) +
-             " per IOPS demanded\n     delivers " + detail::fmt("%.0f", d.achieved_iops) + " IOPS";
-      if (!q.grouped()) {
-        out += " at " + stat + " " + detail::fmt("%.3f", d.latency_ms) + " ms";
-      } else {
-        for (std::size_t g = 0; g < q.demands.size() && g < d.group_latency_ms.size(); ++g)
-          out += std::string(g ? ", " : " (") + q.demands[g].name + " " + detail::fmt("%.0f", d.group_achieved_iops[g]) + " at " +
-                 latency_stat_name(q.demands[g].slo.stat) + " " + detail::fmt("%.3f", d.group_latency_ms[g]) + " ms";
-        out += ")";
-      }
-      out += "; usable " + detail::fmt("%.1f", d.capacity.usable_gb / 1000) + " TB\n";
-      for (const std::string& w : d.warnings) out += "     warning: " + w + "\n";
-      if (d.knee.found)
-        out += "     knee: " + thousands(d.knee.iops) + " IOPS " +
-               (q.grouped() ? std::string("in the demand's mix, each workload within its target")
-                            : "at " + stat + " " + detail::fmt("%.2f", d.knee.latency_ms) + " ms") +
-               " (" + detail::fmt("%.0f", 100 * (d.knee.iops / q.demand_iops() - 1)) + " % headroom" +
-               // A pass delivers 97 % of the demand and the knee is found to 2 %: a knee a little
-               // under the demand is the design at its limit, not a contradiction.
-               (d.knee.iops < q.demand_iops() ? ": at its limit, within the 97 % delivery rule and the knee's 2 % precision"
-                                              : "") +
-               "), bottleneck " + d.knee.bottleneck + (d.knee.ceiling ? " (the VMs' outstanding I/O sets it)" : "") + "\n";
-      else if (!d.knee.probes.empty() || d.knee.closed_loop_iops > 0)
-        out += "     knee: not found (no probe met the target)\n";
-      if (d.range.seeds > 0) {
-        const AnswerRange& knee = d.range.at("knee_iops");
-        const int met = seeds_meeting(d, q);
-        std::string latencies;
-        bool past = false;
-        for (std::size_t g = 0; g < q.demands.size(); ++g) {
-          const AnswerRange& lat = d.range.at(q.grouped() ? "latency_ms/" + q.demands[g].name : std::string("latency_ms"));
-          latencies += (g ? ", " : "") + (q.grouped() ? q.demands[g].name + " " : std::string()) +
-                       latency_stat_name(q.demands[g].slo.stat) + " " + detail::fmt("%.3f", lat.low) + " .. " + detail::fmt("%.3f", lat.high) + " ms";
-          past = past || lat.high > q.demands[g].slo.limit_ms;
-        }
-        out += "     range over " + std::to_string(d.range.seeds) + " seeds and the calibration (95 %, one cluster): " +
-               latencies + " at the demand, knee " +
-               (std::isfinite(knee.low) ? thousands(knee.low) + " .. " + thousands(knee.high) + " IOPS"
-                                        : "found on " + std::to_string(knee.found) + " of " + std::to_string(d.range.seeds) + " seeds") +
-               "; meets the demand on " + std::to_string(met) +
-               " of " + std::to_string(d.range.seeds) + " seeds" + (past ? " (the range reaches past the target)" : "") + "\n";
-      }
-    }
-    if (r.exhausted) out += "(fewer designs than asked for: every candidate was tried)\n";
-    if (r.stopped) out += "(fewer designs than asked for: stopped at run.max_simulations)\n";
-    if (q.host_failures > 1)
-      out += "Capacity is checked with every host up: the reserve keeps one host's rebuild space, not " +
-             std::to_string(q.host_failures) + ".\n";
+  return out;
+}
+
+// Without an answer: which requirement, and by how much, over every candidate decided.
+std::string no_answer_lines(const SizingResult& r) {
+  const Requirements& q = r.req;
+  const std::string stat = latency_stat_name(q.demands.front().slo.stat);
+  std::string out = r.stopped ? "Stopped after run.max_simulations = " + std::to_string(q.max_simulations) +
+                                    " simulations without an answer.\n"
+                              : std::string("No candidate meets every requirement.\n");
+  if (r.simulated == 0 && r.largest_usable_gb < q.demand_capacity_gb())
+    out += "  capacity: the largest candidate holds " + detail::fmt("%.1f", r.largest_usable_gb / 1000) + " TB usable < " +
+           detail::fmt("%.1f", q.demand_capacity_gb() / 1000) + " TB (raise hosts.max or add larger drives)\n";
+  if (r.pruned > 0) {
+    double best = 0;
+    for (const Design& d : r.cheaper_failures)
+      if (d.pruned) best = std::max(best, d.analytic_ceiling_iops);
+    out += "  delivery: the analytic path's highest ceiling among the pruned designs was " + thousands(best) + " of " +
+           thousands(q.demand_iops()) + " IOPS\n";
   }
-  if (!r.cheaper_failures.empty()) {
-    out += r.answers.empty() ? "Candidates and why they fail (cheapest first):\n" : "Cheaper candidates and why they fail:\n";
-    constexpr std::size_t kShown = 40;
-    for (std::size_t i = 0; i < r.cheaper_failures.size() && i < kShown; ++i) {
-      const Design& d = r.cheaper_failures[i];
-      out += "  " + format_usd(d.cost.total_usd()) + "  " + d.describe() + ": " + d.reason + "\n";
-    }
-    if (r.cheaper_failures.size() > kShown)
-      out += "  ... and " + std::to_string(r.cheaper_failures.size() - kShown) + " more (--json lists all)\n";
+  if (r.simulated > 0) {
+    if (!q.grouped())
+      out += "  latency and delivery: the best simulated design reached " + stat + " " +
+             detail::fmt("%.3f", r.best_failed_latency_ms) + " ms against " + detail::fmt("%g", q.demands.front().slo.limit_ms) +
+             " ms, and at most " + thousands(r.best_failed_iops) + " of " + thousands(q.demand_iops()) + " IOPS\n";
+    else
+      out += "  latency and delivery: the simulated design nearest its targets had workload " + r.best_failed_workload +
+             " at " + detail::fmt("%.3f", r.best_failed_latency_ms) + " ms, its furthest from its target; at most " +
+             thousands(r.best_failed_iops) + " of " + thousands(q.demand_iops()) +
+             " IOPS were delivered in all (the failures below name each workload that fails)\n";
   }
   return out;
+}
+
+// An answer's knee line: its IOPS and headroom over the demand, or that none was found.
+std::string knee_line(const Design& d, const Requirements& q) {
+  const std::string stat = latency_stat_name(q.demands.front().slo.stat);
+  if (d.knee.found)
+    return "     knee: " + thousands(d.knee.iops) + " IOPS " +
+           (q.grouped() ? std::string("in the demand's mix, each workload within its target")
+                        : "at " + stat + " " + detail::fmt("%.2f", d.knee.latency_ms) + " ms") +
+           " (" + detail::fmt("%.0f", 100 * (d.knee.iops / q.demand_iops() - 1)) + " % headroom" +
+           // A pass delivers 97 % of the demand and the knee is found to 2 %: a knee a little
+           // under the demand is the design at its limit, not a contradiction.
+           (d.knee.iops < q.demand_iops() ? ": at its limit, within the 97 % delivery rule and the knee's 2 % precision"
+                                          : "") +
+           "), bottleneck " + d.knee.bottleneck + (d.knee.ceiling ? " (the VMs' outstanding I/O sets it)" : "") + "\n";
+  if (!d.knee.probes.empty() || d.knee.closed_loop_iops > 0) return "     knee: not found (no probe met the target)\n";
+  return "";
+}
+
+// An answer's range line (with --range): its latencies at the demand, its knee and on how
+// many seeds it meets the demand.
+std::string range_line(const Design& d, const Requirements& q) {
+  const AnswerRange& knee = d.range.at("knee_iops");
+  const int met = seeds_meeting(d, q);
+  std::string latencies;
+  bool past = false;
+  for (std::size_t g = 0; g < q.demands.size(); ++g) {
+    const AnswerRange& lat = d.range.at(q.grouped() ? "latency_ms/" + q.demands[g].name : std::string("latency_ms"));
+    latencies += (g ? ", " : "") + (q.grouped() ? q.demands[g].name + " " : std::string()) +
+                 latency_stat_name(q.demands[g].slo.stat) + " " + detail::fmt("%.3f", lat.low) + " .. " +
+                 detail::fmt("%.3f", lat.high) + " ms";
+    past = past || lat.high > q.demands[g].slo.limit_ms;
+  }
+  return "     range over " + std::to_string(d.range.seeds) + " seeds and the calibration (95 %, one cluster): " +
+         latencies + " at the demand, knee " +
+         (std::isfinite(knee.low) ? thousands(knee.low) + " .. " + thousands(knee.high) + " IOPS"
+                                  : "found on " + std::to_string(knee.found) + " of " + std::to_string(d.range.seeds) + " seeds") +
+         "; meets the demand on " + std::to_string(met) + " of " + std::to_string(d.range.seeds) + " seeds" +
+         (past ? " (the range reaches past the target)" : "") + "\n";
+}
+
+// The answers, cheapest first, each with its cost, what it delivers, its warnings, knee and
+// range.
+std::string answer_lines(const SizingResult& r) {
+  const Requirements& q = r.req;
+  const std::string stat = latency_stat_name(q.demands.front().slo.stat);
+  std::string out = "Cheapest designs that meet every requirement (each simulated with " + std::to_string(q.host_failures) +
+                    " host(s) down at the demand):\n";
+  for (std::size_t i = 0; i < r.answers.size(); ++i) {
+    const Design& d = r.answers[i];
+    out += " " + std::to_string(i + 1) + ". " + d.describe() + ": " + format_usd(d.cost.total_usd()) + ", " +
+           format_usd(d.cost.per_usable_tb(d.capacity)) + " per usable TB, $" +
+           detail::fmt("%.3f", d.cost.total_usd() / q.demand_iops()) + " per IOPS demanded\n     delivers " +
+           detail::fmt("%.0f", d.achieved_iops) + " IOPS";
+    if (!q.grouped()) {
+      out += " at " + stat + " " + detail::fmt("%.3f", d.latency_ms) + " ms";
+    } else {
+      for (std::size_t g = 0; g < q.demands.size() && g < d.group_latency_ms.size(); ++g)
+        out += std::string(g ? ", " : " (") + q.demands[g].name + " " + detail::fmt("%.0f", d.group_achieved_iops[g]) +
+               " at " + latency_stat_name(q.demands[g].slo.stat) + " " + detail::fmt("%.3f", d.group_latency_ms[g]) + " ms";
+      out += ")";
+    }
+    out += "; usable " + detail::fmt("%.1f", d.capacity.usable_gb / 1000) + " TB\n";
+    for (const std::string& w : d.warnings) out += "     warning: " + w + "\n";
+    out += knee_line(d, q);
+    if (d.range.seeds > 0) out += range_line(d, q);
+  }
+  if (r.exhausted) out += "(fewer designs than asked for: every candidate was tried)\n";
+  if (r.stopped) out += "(fewer designs than asked for: stopped at run.max_simulations)\n";
+  if (q.host_failures > 1)
+    out += "Capacity is checked with every host up: the reserve keeps one host's rebuild space, not " +
+           std::to_string(q.host_failures) + ".\n";
+  return out;
+}
+
+// The cheaper candidates and why each fails (the first 40; --json lists all).
+std::string failure_lines(const SizingResult& r) {
+  if (r.cheaper_failures.empty()) return "";
+  std::string out =
+      r.answers.empty() ? "Candidates and why they fail (cheapest first):\n" : "Cheaper candidates and why they fail:\n";
+  constexpr std::size_t kShown = 40;
+  for (std::size_t i = 0; i < r.cheaper_failures.size() && i < kShown; ++i) {
+    const Design& d = r.cheaper_failures[i];
+    out += "  " + format_usd(d.cost.total_usd()) + "  " + d.describe() + ": " + d.reason + "\n";
+  }
+  if (r.cheaper_failures.size() > kShown)
+    out += "  ... and " + std::to_string(r.cheaper_failures.size() - kShown) + " more (--json lists all)\n";
+  return out;
+}
+
+}  // namespace
+
+std::string format_sizing(const SizingResult& r) {
+  return sizing_head(r) + (r.answers.empty() ? no_answer_lines(r) : answer_lines(r)) + failure_lines(r);
 }
 
 std::string to_json(const SizingResult& r) {

@@ -244,9 +244,10 @@ AccuracySummary summarize(const std::vector<Prediction>& rows) {
 }
 
 namespace {
-// Every row predicted from one run of each scenario (with options.overrides).
-AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog,
-                             const AccuracyOptions& options, const std::function<void(double)>& progress) {
+
+// The rows of the seeds asked for (every row without options.only_seeds); a seed that no row
+// measures is an error naming the seeds there are.
+std::vector<const Measurement*> select_rows(const std::vector<Measurement>& measurements, const AccuracyOptions& options) {
   std::vector<const Measurement*> rows;
   for (const Measurement& m : measurements) {
     bool keep = options.only_seeds.empty();
@@ -263,20 +264,26 @@ AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const
     }
     if (!known) throw InvalidArgument("--seeds: no measurement of seed '" + s + "'; the measurements cover " + seeds);
   }
-  // Every scenario referenced (and every ratio's baseline) runs once.
-  // Every scenario referenced (and every ratio's baseline) runs once; scenarios whose rows
-  // are read off an IOPS-latency curve also run as a sweep of outstanding I/O per VMDK.
-  struct Job {
-    std::string key;
-    std::string path;
-    std::vector<std::string> overrides;
-  };
-  std::vector<Job> jobs_to_run;
+  return rows;
+}
+
+// One run of a scenario file with overrides, under its key: the path, "path@block/read_pct"
+// for a sweep case, or "path#depth" for a curve point.
+struct Job {
+  std::string key;
+  std::string path;
+  std::vector<std::string> overrides;
+};
+
+// Every scenario referenced (and every ratio's baseline) runs once; scenarios whose rows
+// are read off an IOPS-latency curve also run as a sweep of outstanding I/O per VMDK.
+std::vector<Job> plan_jobs(const std::vector<const Measurement*>& rows, const AccuracyOptions& options) {
+  std::vector<Job> jobs;
   std::vector<std::string> curve_paths;
   auto add_job = [&](const std::string& key, const std::string& path, std::vector<std::string> ov) {
-    for (const Job& j : jobs_to_run)
+    for (const Job& j : jobs)
       if (j.key == key) return;
-    jobs_to_run.push_back({key, path, std::move(ov)});
+    jobs.push_back({key, path, std::move(ov)});
   };
   for (const Measurement* m : rows) {
     for (const std::string& p : {m->scenario, baseline_of(*m)}) {
@@ -301,239 +308,236 @@ AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const
       ov.push_back("workload.outstanding_per_vmdk=" + std::to_string(depth));
       add_job(p + "#" + std::to_string(depth), p, ov);
     }
-  std::map<std::string, RunResult> runs;
+  return jobs;
+}
+
+// The jobs' results by key, and why each job that could not run did not.
+struct Runs {
+  std::map<std::string, RunResult> results;
   std::map<std::string, std::string> load_errors;
-  std::vector<RunResult> results(jobs_to_run.size());
-  std::vector<std::string> errors(jobs_to_run.size());
+
+  // The curve of a scenario's depth sweep; empty if any point is missing.
+  Curve curve_of(const std::string& path) const {
+    Curve c;
+    for (int depth : kCurveDepths) {
+      const auto it = results.find(path + "#" + std::to_string(depth));
+      if (it == results.end()) return Curve{};
+      c.iops.push_back(it->second.result.iops);
+      c.latency_ms.push_back(it->second.result.pooled_latency_ms);
+    }
+    return c;
+  }
+};
+
+// Runs every job, options.jobs at a time. A scenario that cannot be loaded or run is kept as
+// its error; every one failing means the input, not a scenario, is wrong (a bad --set).
+Runs run_jobs(const std::vector<Job>& jobs, const HardwareCatalog& catalog, const AccuracyOptions& options,
+              const std::function<void(double)>& progress) {
+  std::vector<RunResult> results(jobs.size());
+  std::vector<std::string> errors(jobs.size());
   std::atomic<std::size_t> done{0};
   std::mutex mu;
-  parallel_for(jobs_to_run.size(), options.jobs, [&](std::size_t i) {
+  parallel_for(jobs.size(), options.jobs, [&](std::size_t i) {
     try {
-      const Scenario s = load_scenario(options.repo_dir + "/" + jobs_to_run[i].path, jobs_to_run[i].overrides, catalog);
+      const Scenario s = load_scenario(options.repo_dir + "/" + jobs[i].path, jobs[i].overrides, catalog);
       results[i] = simulate(s, options.run_progress);
     } catch (const InvalidArgument& e) {
       errors[i] = e.what();
     }
-    const double f = static_cast<double>(++done) / static_cast<double>(jobs_to_run.size());
+    const double f = static_cast<double>(++done) / static_cast<double>(jobs.size());
     if (progress) {
       std::lock_guard<std::mutex> lock(mu);
       progress(f);
     }
   });
-  // Every run failing means the input, not a scenario, is wrong (a bad --set): say so.
-  if (!jobs_to_run.empty() && std::all_of(errors.begin(), errors.end(), [](const std::string& e) { return !e.empty(); }))
+  if (!jobs.empty() && std::all_of(errors.begin(), errors.end(), [](const std::string& e) { return !e.empty(); }))
     throw InvalidArgument("no scenario of the measurements could run; the first: " + errors.front());
-  for (std::size_t i = 0; i < jobs_to_run.size(); ++i) {
-    if (errors[i].empty()) runs[jobs_to_run[i].key] = std::move(results[i]);
-    else load_errors[jobs_to_run[i].key] = errors[i];
+  Runs runs;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (errors[i].empty()) runs.results[jobs[i].key] = std::move(results[i]);
+    else runs.load_errors[jobs[i].key] = errors[i];
   }
-  auto curve_of = [&](const std::string& path) {
-    Curve c;
-    for (int depth : kCurveDepths) {
-      const auto it = runs.find(path + "#" + std::to_string(depth));
-      if (it == runs.end()) return Curve{};
-      c.iops.push_back(it->second.result.iops);
-      c.latency_ms.push_back(it->second.result.pooled_latency_ms);
-    }
-    return c;
-  };
+  return runs;
+}
 
-  AccuracyReport report;
-  for (const Measurement* mp : rows) {
-    const Measurement& m = *mp;
-    Prediction p;
-    p.m = m;
-    auto unsupported = [&](const std::string& why) {
-      p.cls = AccuracyClass::unsupported;
-      p.reason = why;
-      report.rows.push_back(p);
-    };
-    // Relative error in %, and one predicted row.
-    auto relative = [&](double predicted) { return error_pct(m, predicted); };
-    auto record = [&](AccuracyClass cls, double predicted, double error_pct) {
-      p.cls = cls;
-      p.predicted = p.predicted_min = p.predicted_max = predicted;
-      p.error_pct = error_pct;
-      report.rows.push_back(p);
-    };
-    if (needs_sweep(m)) {
-      // Best case over the sweep: the highest throughput ratio, the lowest latency ratio.
-      if (m.metric != "throughput_ratio" && m.metric != "latency_ratio") {
-        unsupported("metric not predicted over a sweep");
-        continue;
-      }
-      const std::string base = baseline_of(m);
-      const bool tp = m.metric == "throughput_ratio";
-      double best = tp ? 0.0 : 1e300;
-      std::string missing;
-      for (const SweepCase& c : sweep_cases()) {
-        const auto a = runs.find(sweep_key(m.scenario, c));
-        const auto b = runs.find(sweep_key(base, c));
-        if (a == runs.end() || b == runs.end()) {
-          missing = sweep_key(a == runs.end() ? m.scenario : base, c);
-          continue;
-        }
-        const WorkloadResult& x = a->second.result;
-        const WorkloadResult& y = b->second.result;
-        best = tp ? std::max(best, x.throughput_mbps / y.throughput_mbps)
-                  : std::min(best, x.pooled_latency_ms / y.pooled_latency_ms);
-      }
-      if (!missing.empty()) {
-        unsupported("sweep run failed: " + missing);
-        continue;
-      }
-      record(AccuracyClass::ratio, best, relative(best));
+// A row the model does not predict, and why.
+Prediction not_predicted(const Measurement& m, const std::string& why) {
+  Prediction p;
+  p.m = m;
+  p.cls = AccuracyClass::unsupported;
+  p.reason = why;
+  return p;
+}
+
+// A predicted row with its error (relative in %, or in points for a gain).
+Prediction predicted(const Measurement& m, AccuracyClass cls, double value, double error) {
+  Prediction p;
+  p.m = m;
+  p.cls = cls;
+  p.predicted = p.predicted_min = p.predicted_max = value;
+  p.error_pct = error;
+  return p;
+}
+
+// A best case over the sweep of workloads: the highest throughput ratio, the lowest latency
+// ratio.
+Prediction predict_sweep(const Measurement& m, const Runs& runs) {
+  if (m.metric != "throughput_ratio" && m.metric != "latency_ratio") return not_predicted(m, "metric not predicted over a sweep");
+  const std::string base = baseline_of(m);
+  const bool tp = m.metric == "throughput_ratio";
+  double best = tp ? 0.0 : 1e300;
+  std::string missing;
+  for (const SweepCase& c : sweep_cases()) {
+    const auto a = runs.results.find(sweep_key(m.scenario, c));
+    const auto b = runs.results.find(sweep_key(base, c));
+    if (a == runs.results.end() || b == runs.results.end()) {
+      missing = sweep_key(a == runs.results.end() ? m.scenario : base, c);
       continue;
     }
-    if (needs_curve(m)) {
-      const Curve here = curve_of(m.scenario);
-      if (here.empty()) {
-        unsupported("curve runs failed");
-        continue;
-      }
-      if (m.kind == "ratio") {
-        const Curve base = curve_of(baseline_of(m));
-        if (base.empty()) {
-          unsupported("baseline curve missing");
-          continue;
-        }
-        const std::size_t a = here.peak(), b = base.peak();
-        double gain = 0;
-        if (part_load(m)) {
-          // Each curve at 65 % of its own peak (the middle of the stated 60-70 %).
-          const auto [xh, lh] = here.at_share_of_peak(0.65);
-          const auto [xb, lb] = base.at_share_of_peak(0.65);
-          gain = m.metric == "iops_gain_pct" ? 100.0 * (xh / xb - 1.0) : 100.0 * (lh / lb - 1.0);
-        } else {
-          gain = m.metric == "peak_iops_gain_pct" ? 100.0 * (here.iops[a] / base.iops[b] - 1.0)
-                                                  : 100.0 * (here.latency_ms[a] / base.latency_ms[b] - 1.0);
-        }
-        record(AccuracyClass::ratio, gain, gain - m.value);   // percentage points
-        continue;
-      }
-      if (m.metric == "iops") {
-        unsupported("the load of a curve point (its latency row is compared there)");
-        continue;
-      }
-      // The latency at the load named by the companion IOPS row.
-      double load = 0;
-      for (const Measurement& other : measurements)
-        if (other.scenario == m.scenario && other.metric == "iops" && contains(other.notes, "a point on"))
-          load = other.value;
-      const double lat = load > 0 ? here.latency_at(load) : std::nan("");
-      if (!std::isfinite(lat)) {
-        unsupported("the model's curve does not reach that load");
-        continue;
-      }
-      record(AccuracyClass::mean_latency, lat, relative(lat));
-      continue;
-    }
-    if (load_errors.count(m.scenario)) {
-      unsupported(contains(load_errors[m.scenario], "cannot be read") ? "scenario file not in examples/ yet"
-                                                                       : load_errors[m.scenario]);
-      continue;
-    }
-    const RunResult& r = runs.at(m.scenario);
-    const WorkloadResult& w = r.result;
-    const bool diskspd = contains(m.notes, "DiskSpd");
-    const bool total_row = contains(m.notes, "'total:' row");
-    if (contains(m.workload, "sweep")) {
-      unsupported("a best case over a sweep of workloads: needs the sweep");
-      continue;
-    }
-    if (m.kind == "ratio") {
-      const std::string base = baseline_of(m);
-      if (base.empty() || !runs.count(base)) {
-        unsupported(base.empty() ? "ratio without a baseline scenario" : "baseline scenario not in examples/ yet");
-        continue;
-      }
-      const RunResult& b = runs.at(base);
-      double v = 0;
-      if (m.metric == "bandwidth_ratio" || m.metric == "throughput_ratio") {
-        v = w.throughput_mbps / b.result.throughput_mbps;
-      } else if (m.metric == "iops_gain" && m.unit == "IO/s") {
-        v = w.iops - b.result.iops;
-      } else {
-        unsupported("ratio metric not predicted");
-        continue;
-      }
-      record(AccuracyClass::ratio, v, relative(v));
-      continue;
-    }
-    if (m.value == 0) {
-      unsupported("0 in the report (no such I/O in this workload)");
-      continue;
-    }
-    double pred = 0;
-    AccuracyClass cls = AccuracyClass::other;
-    int op = 0;
-    double q = 0;
-    if (guest_cpu_row(m)) {
-      // DiskSpd's CPU table is the guest's: the busy share of the VM's vCPUs, which the
-      // model's guest stage (windows_guest_cpu_us for a Windows guest, else guest_cpu_us)
-      // is, spread over the VMs (work at a thread's full speed: a thread that shares its
-      // core with a busy sibling would show a little more).
-      if (!r.groups.empty()) {   // one VM's table; groups may state different vCPUs
-        unsupported("guest CPU of a run with workload groups (one VM's table is compared)");
-        continue;
-      }
-      if (r.workload.vcpus_per_vm <= 0) {
-        unsupported("guest CPU: the scenario states no workload.vcpus_per_vm");
-        continue;
-      }
-      if (r.vms <= 0) {
-        unsupported("guest CPU: the run has no VMs");
-        continue;
-      }
-      double guest_cores = 0;
-      for (const auto& h : r.hosts) guest_cores += h.stage_cores[static_cast<std::size_t>(CpuStage::guest)];
-      const double busy_pct = 100.0 * guest_cores / (r.vms * r.workload.vcpus_per_vm);
-      record(AccuracyClass::other, busy_pct, relative(busy_pct));
-      continue;
-    }
-    if (diskspd && !total_row && !contains(m.notes, "percentile")) {
-      unsupported(contains(m.notes, "thread") ? "per-thread row (the 'total:' row is compared)"
-                  : contains(m.notes, "CPU table") ? "a guest vCPU's, or the user, kernel or idle share (the avg. usage row is compared)"
-                                                   : "guest-side figure, not modelled");
-      continue;
-    }
-    if (m.metric == "iops") pred = w.iops, cls = AccuracyClass::throughput;
-    else if (m.metric == "throughput_mbps" || m.metric == "throughput_mibps") pred = w.throughput_mbps * mib_to(m.unit), cls = AccuracyClass::throughput;
-    else if (m.metric == "throughput_mbps_per_node")
-      pred = w.throughput_mbps * mib_to(m.unit) / static_cast<double>(std::max<std::size_t>(1, r.hosts.size()));
-    else if (m.metric == "read_iops") pred = w.read_iops;
-    else if (m.metric == "write_iops") pred = w.write_iops;
-    else if (m.metric == "read_latency_ms") pred = w.read_latency_ms, cls = AccuracyClass::mean_latency;
-    else if (m.metric == "write_latency_ms") pred = w.write_latency_ms, cls = AccuracyClass::mean_latency;
-    else if (m.metric == "total_latency_ms") pred = w.pooled_latency_ms, cls = AccuracyClass::mean_latency;
-    else if (m.metric == "read_p95_ms" && !diskspd) pred = w.read_p95_ms;
-    else if (m.metric == "write_p95_ms" && !diskspd) pred = w.write_p95_ms;
-    else if ((m.metric == "cpu_usage_pct" || m.metric == "cpu_utilization_pct") && contains(m.notes, "Average")) {
-      double sum = 0;
-      for (const auto& h : r.hosts) sum += host_cpu(h, m.metric);
-      pred = r.hosts.empty() ? 0 : sum / static_cast<double>(r.hosts.size());
-    } else if (per_host_cpu_row(m)) {
-      const std::optional<double> host = rank_paired_host_cpu(rows, mp, r);
-      if (!host) {
-        unsupported("per-host row: the measured and the simulated host counts differ");
-        continue;
-      }
-      pred = *host;
-    } else if (diskspd && percentile_metric(m.metric, &op, &q) && q <= 0.9999) {
-      LatencyHistogram h = op == 2 ? r.pooled[0] : r.pooled[static_cast<std::size_t>(op)];
-      if (op == 2) h.merge(r.pooled[1]);
-      pred = h.percentile(q).ms();
-    } else {
-      unsupported(contains(m.metric, "mem") ? "memory is not modelled"
-                  : contains(m.metric, "cpu") ? "CPU figure not predicted"
-                                              : "metric not predicted");
-      continue;
-    }
-    record(cls, pred, relative(pred));
+    const WorkloadResult& x = a->second.result;
+    const WorkloadResult& y = b->second.result;
+    best = tp ? std::max(best, x.throughput_mbps / y.throughput_mbps)
+              : std::min(best, x.pooled_latency_ms / y.pooled_latency_ms);
   }
+  if (!missing.empty()) return not_predicted(m, "sweep run failed: " + missing);
+  return predicted(m, AccuracyClass::ratio, best, error_pct(m, best));
+}
+
+// A row read off the scenario's IOPS-latency curve: a gain against the baseline's curve (at
+// the peaks, or at 65 % of each), or the latency at the load of the companion IOPS row.
+Prediction predict_curve(const Measurement& m, const Runs& runs, const std::vector<Measurement>& measurements) {
+  const Curve here = runs.curve_of(m.scenario);
+  if (here.empty()) return not_predicted(m, "curve runs failed");
+  if (m.kind == "ratio") {
+    const Curve base = runs.curve_of(baseline_of(m));
+    if (base.empty()) return not_predicted(m, "baseline curve missing");
+    const std::size_t a = here.peak(), b = base.peak();
+    double gain = 0;
+    if (part_load(m)) {
+      // Each curve at 65 % of its own peak (the middle of the stated 60-70 %).
+      const auto [xh, lh] = here.at_share_of_peak(0.65);
+      const auto [xb, lb] = base.at_share_of_peak(0.65);
+      gain = m.metric == "iops_gain_pct" ? 100.0 * (xh / xb - 1.0) : 100.0 * (lh / lb - 1.0);
+    } else {
+      gain = m.metric == "peak_iops_gain_pct" ? 100.0 * (here.iops[a] / base.iops[b] - 1.0)
+                                              : 100.0 * (here.latency_ms[a] / base.latency_ms[b] - 1.0);
+    }
+    return predicted(m, AccuracyClass::ratio, gain, gain - m.value);   // percentage points
+  }
+  if (m.metric == "iops") return not_predicted(m, "the load of a curve point (its latency row is compared there)");
+  // The latency at the load named by the companion IOPS row.
+  double load = 0;
+  for (const Measurement& other : measurements)
+    if (other.scenario == m.scenario && other.metric == "iops" && contains(other.notes, "a point on")) load = other.value;
+  const double lat = load > 0 ? here.latency_at(load) : std::nan("");
+  if (!std::isfinite(lat)) return not_predicted(m, "the model's curve does not reach that load");
+  return predicted(m, AccuracyClass::mean_latency, lat, error_pct(m, lat));
+}
+
+// A ratio of the scenario's run to its baseline's.
+Prediction predict_ratio(const Measurement& m, const RunResult& r, const Runs& runs) {
+  const std::string base = baseline_of(m);
+  if (base.empty() || !runs.results.count(base))
+    return not_predicted(m, base.empty() ? "ratio without a baseline scenario" : "baseline scenario not in examples/ yet");
+  const RunResult& b = runs.results.at(base);
+  double v = 0;
+  if (m.metric == "bandwidth_ratio" || m.metric == "throughput_ratio") v = r.result.throughput_mbps / b.result.throughput_mbps;
+  else if (m.metric == "iops_gain" && m.unit == "IO/s") v = r.result.iops - b.result.iops;
+  else return not_predicted(m, "ratio metric not predicted");
+  return predicted(m, AccuracyClass::ratio, v, error_pct(m, v));
+}
+
+// DiskSpd's CPU table is the guest's: the busy share of the VM's vCPUs, which the model's
+// guest stage (windows_guest_cpu_us for a Windows guest, else guest_cpu_us) is, spread over
+// the VMs (work at a thread's full speed: a thread that shares its core with a busy sibling
+// would show a little more).
+Prediction predict_guest_cpu(const Measurement& m, const RunResult& r) {
+  if (!r.groups.empty())   // one VM's table; groups may state different vCPUs
+    return not_predicted(m, "guest CPU of a run with workload groups (one VM's table is compared)");
+  if (r.workload.vcpus_per_vm <= 0) return not_predicted(m, "guest CPU: the scenario states no workload.vcpus_per_vm");
+  if (r.vms <= 0) return not_predicted(m, "guest CPU: the run has no VMs");
+  double guest_cores = 0;
+  for (const auto& h : r.hosts) guest_cores += h.stage_cores[static_cast<std::size_t>(CpuStage::guest)];
+  const double busy_pct = 100.0 * guest_cores / (r.vms * r.workload.vcpus_per_vm);
+  return predicted(m, AccuracyClass::other, busy_pct, error_pct(m, busy_pct));
+}
+
+// A figure of the scenario's run, by the row's metric.
+Prediction predict_metric(const Measurement* mp, const std::vector<const Measurement*>& rows, const RunResult& r,
+                          bool diskspd) {
+  const Measurement& m = *mp;
+  const WorkloadResult& w = r.result;
+  double pred = 0;
+  AccuracyClass cls = AccuracyClass::other;
+  int op = 0;
+  double q = 0;
+  if (m.metric == "iops") pred = w.iops, cls = AccuracyClass::throughput;
+  else if (m.metric == "throughput_mbps" || m.metric == "throughput_mibps") pred = w.throughput_mbps * mib_to(m.unit), cls = AccuracyClass::throughput;
+  else if (m.metric == "throughput_mbps_per_node")
+    pred = w.throughput_mbps * mib_to(m.unit) / static_cast<double>(std::max<std::size_t>(1, r.hosts.size()));
+  else if (m.metric == "read_iops") pred = w.read_iops;
+  else if (m.metric == "write_iops") pred = w.write_iops;
+  else if (m.metric == "read_latency_ms") pred = w.read_latency_ms, cls = AccuracyClass::mean_latency;
+  else if (m.metric == "write_latency_ms") pred = w.write_latency_ms, cls = AccuracyClass::mean_latency;
+  else if (m.metric == "total_latency_ms") pred = w.pooled_latency_ms, cls = AccuracyClass::mean_latency;
+  else if (m.metric == "read_p95_ms" && !diskspd) pred = w.read_p95_ms;
+  else if (m.metric == "write_p95_ms" && !diskspd) pred = w.write_p95_ms;
+  else if ((m.metric == "cpu_usage_pct" || m.metric == "cpu_utilization_pct") && contains(m.notes, "Average")) {
+    double sum = 0;
+    for (const auto& h : r.hosts) sum += host_cpu(h, m.metric);
+    pred = r.hosts.empty() ? 0 : sum / static_cast<double>(r.hosts.size());
+  } else if (per_host_cpu_row(m)) {
+    const std::optional<double> host = rank_paired_host_cpu(rows, mp, r);
+    if (!host) return not_predicted(m, "per-host row: the measured and the simulated host counts differ");
+    pred = *host;
+  } else if (diskspd && percentile_metric(m.metric, &op, &q) && q <= 0.9999) {
+    LatencyHistogram h = op == 2 ? r.pooled[0] : r.pooled[static_cast<std::size_t>(op)];
+    if (op == 2) h.merge(r.pooled[1]);
+    pred = h.percentile(q).ms();
+  } else {
+    return not_predicted(m, contains(m.metric, "mem")   ? "memory is not modelled"
+                            : contains(m.metric, "cpu") ? "CPU figure not predicted"
+                                                        : "metric not predicted");
+  }
+  return predicted(m, cls, pred, error_pct(m, pred));
+}
+
+// One row's prediction: over a sweep, off a curve, or from the scenario's own run.
+Prediction predict_row(const Measurement* mp, const std::vector<const Measurement*>& rows, const Runs& runs,
+                       const std::vector<Measurement>& measurements) {
+  const Measurement& m = *mp;
+  if (needs_sweep(m)) return predict_sweep(m, runs);
+  if (needs_curve(m)) return predict_curve(m, runs, measurements);
+  if (runs.load_errors.count(m.scenario)) {
+    const std::string& error = runs.load_errors.at(m.scenario);
+    return not_predicted(m, contains(error, "cannot be read") ? "scenario file not in examples/ yet" : error);
+  }
+  const RunResult& r = runs.results.at(m.scenario);
+  const bool diskspd = contains(m.notes, "DiskSpd");
+  const bool total_row = contains(m.notes, "'total:' row");
+  if (contains(m.workload, "sweep")) return not_predicted(m, "a best case over a sweep of workloads: needs the sweep");
+  if (m.kind == "ratio") return predict_ratio(m, r, runs);
+  if (m.value == 0) return not_predicted(m, "0 in the report (no such I/O in this workload)");
+  if (guest_cpu_row(m)) return predict_guest_cpu(m, r);
+  if (diskspd && !total_row && !contains(m.notes, "percentile"))
+    return not_predicted(m, contains(m.notes, "thread") ? "per-thread row (the 'total:' row is compared)"
+                            : contains(m.notes, "CPU table")
+                                ? "a guest vCPU's, or the user, kernel or idle share (the avg. usage row is compared)"
+                                : "guest-side figure, not modelled");
+  return predict_metric(mp, rows, r, diskspd);
+}
+
+// Every row predicted from one run of each scenario (with options.overrides).
+AccuracyReport evaluate_once(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog,
+                             const AccuracyOptions& options, const std::function<void(double)>& progress) {
+  const std::vector<const Measurement*> rows = select_rows(measurements, options);
+  const Runs runs = run_jobs(plan_jobs(rows, options), catalog, options, progress);
+  AccuracyReport report;
+  for (const Measurement* mp : rows) report.rows.push_back(predict_row(mp, rows, runs, measurements));
   report.summary = summarize(report.rows);
   return report;
 }
+
 }  // namespace
 
 bool guest_cpu_row(const Measurement& m) {

@@ -97,258 +97,319 @@ std::vector<std::vector<double>> spread_starts(const std::vector<BoundedParamete
   return points;
 }
 
+namespace {
+
+using LogFn = std::function<void(const std::string&)>;
+
+// One minimisation: the state of the search from one start (the point, its residuals and
+// weights, the damping, the counts) and its passes, filling `out` as it goes.
+class Search {
+ public:
+  Search(const std::vector<BoundedParameter>& params, const ResidualFunction& residuals, const MinimizeOptions& options,
+         const LogFn& log, MinimizeResult& out)
+      : params_(params), np_(params.size()), space_{params}, residuals_(residuals), options_(options), log_(log), out_(out),
+        x_(static_cast<Eigen::Index>(np_)) {}
+
+  void first_passes(const std::vector<double>& start, double first_k, const std::string& first_name);
+  void huber_pass();
+  void finish();
+
+ private:
+  Eigen::VectorXd evaluate_at(const Eigen::VectorXd& x, Evaluation which);
+  void reweight();
+  double weighted_cost(const Eigen::VectorXd& res) const { return (w_.array() * res.array().square()).sum(); }
+  void jacobian();
+  void descend(const std::string& name);
+  void hold_active_bounds(Eigen::MatrixXd& A, Eigen::VectorXd& g) const;
+  bool try_step(const Eigen::MatrixXd& A, const Eigen::VectorXd& g, double& cost, const std::string& name, int it);
+  bool first_pass(int s, int starts, double first_k, const std::string& first_name, StartResult& sr);
+  std::string describe(const std::vector<double>& values) const;
+
+  const std::vector<BoundedParameter>& params_;
+  const std::size_t np_;
+  const Space space_;
+  const ResidualFunction& residuals_;
+  const MinimizeOptions& options_;
+  const LogFn& log_;
+  MinimizeResult& out_;
+  Eigen::VectorXd x_;
+  Eigen::VectorXd r_;
+  Eigen::VectorXd w_;
+  double huber_k_ = 0;
+  double lambda_ = 1e-2;
+  int steps_ = 0, iterations_ = 0;
+  bool converged_ = false;
+  Eigen::MatrixXd J_;
+  std::size_t rows_ = 0;   // residuals at the caller's start: every other start must give as many
+};
+
+Eigen::VectorXd Search::evaluate_at(const Eigen::VectorXd& x, Evaluation which) {
+  const std::vector<double> r = residuals_(space_.values(x), which);
+  ++out_.evaluations;
+  return Eigen::VectorXd(Eigen::Map<const Eigen::VectorXd>(r.data(), static_cast<Eigen::Index>(r.size())));
+}
+
+// IRLS weights, frozen within an iteration: all 1 for least squares, Huber's
+// w = min(1, k / |r|) for a Huber fit (k 0 until its first pass sets it).
+void Search::reweight() {
+  w_ = Eigen::VectorXd::Ones(r_.size());
+  if (huber_k_ > 0)
+    for (Eigen::Index i = 0; i < r_.size(); ++i) w_[i] = std::min(1.0, huber_k_ / std::max(std::fabs(r_[i]), 1e-300));
+}
+
+void Search::jacobian() {
+  J_.resize(r_.size(), static_cast<Eigen::Index>(np_));
+  for (std::size_t j = 0; j < np_; ++j) {
+    Eigen::VectorXd xh = x_;
+    const double h = space_.step(j, x_[static_cast<Eigen::Index>(j)]);
+    xh[static_cast<Eigen::Index>(j)] += h;
+    // The step actually evaluated (values are clamped into the range): in a range narrower
+    // than a step, h would overstate it; no step at all leaves a zero column.
+    const auto jj = static_cast<Eigen::Index>(j);
+    const double dx = space_.to_x(j, space_.to_value(j, xh[jj])) - x_[jj];
+    if (dx == 0) {
+      J_.col(jj).setZero();
+      continue;
+    }
+    const Eigen::VectorXd rh = evaluate_at(xh, Evaluation::trial);
+    if (rh.size() != r_.size())
+      throw InvalidArgument("fit: a finite-difference step of '" + params_[j].name +
+                            "' lost a residual (a measured scenario failed); narrow its bounds");
+    J_.col(jj) = (rh - r_) / dx;
+  }
+}
+
+// Levenberg-Marquardt on the weighted problem of the current stage. Each iteration freezes
+// the weights at the current residuals; a trial point is taken only if it lowers the
+// weighted cost, which for Huber's loss at the pass's own k also lowers that loss (the
+// weighted square majorises it at the current residuals: Holland & Welsch 1977 [S144]).
+void Search::descend(const std::string& name) {
+  converged_ = false;
+  for (int it = 0; it < options_.max_iterations; ++it) {
+    reweight();
+    double cost = weighted_cost(r_);
+    jacobian();
+    const Eigen::MatrixXd Jw = w_.array().sqrt().matrix().asDiagonal() * J_;
+    Eigen::MatrixXd A = Jw.transpose() * Jw;
+    Eigen::VectorXd g = Jw.transpose() * (w_.array().sqrt() * r_.array()).matrix();
+    hold_active_bounds(A, g);
+    bool improved = false;
+    for (int tries = 0; tries < 6 && !improved; ++tries) improved = try_step(A, g, cost, name, it);
+    ++iterations_;
+    if (!improved) {
+      converged_ = true;
+      break;
+    }
+    if (converged_) break;   // the step gained too little to go on
+  }
+}
+
+// A parameter on a bound whose descent direction (-g) points out of the range is held
+// there for this step (the active set of a bound-constrained least-squares problem):
+// solving for it too and then clamping it back would also distort every other
+// parameter's step, and a step that changes nothing but the clamped parameter is never
+// an improvement, so the fit would stall.
+void Search::hold_active_bounds(Eigen::MatrixXd& A, Eigen::VectorXd& g) const {
+  for (std::size_t j = 0; j < np_; ++j) {
+    const auto jj = static_cast<Eigen::Index>(j);
+    const BoundedParameter& p = params_[j];
+    const double v = space_.to_value(j, x_[jj]);
+    const double tol = 1e-9 * std::max(std::fabs(p.max), std::fabs(p.min));
+    if ((v >= p.max - tol && g[jj] < 0) || (v <= p.min + tol && g[jj] > 0)) {
+      A.row(jj).setZero();
+      A.col(jj).setZero();
+      A(jj, jj) = 1;
+      g[jj] = 0;
+    }
+  }
+}
+
+// One damped trial step of iteration `it`: taken if it lowers the weighted `cost` (which
+// becomes the new cost; lambda shrinks, and a negligible gain ends the pass as converged),
+// else lambda grows. Returns whether the step was taken.
+bool Search::try_step(const Eigen::MatrixXd& A, const Eigen::VectorXd& g, double& cost, const std::string& name, int it) {
+  Eigen::MatrixXd damped = A;
+  for (Eigen::Index j = 0; j < A.rows(); ++j) damped(j, j) += lambda_ * std::max(A(j, j), 1e-9);
+  const Eigen::VectorXd delta = damped.ldlt().solve(-g);
+  Eigen::VectorXd xn = x_ + delta;
+  for (std::size_t j = 0; j < np_; ++j)
+    xn[static_cast<Eigen::Index>(j)] = space_.to_x(j, space_.to_value(j, xn[static_cast<Eigen::Index>(j)]));
+  Eigen::VectorXd rn;
+  try {
+    rn = evaluate_at(xn, Evaluation::trial);
+  } catch (const InvalidArgument&) {
+    rn.resize(0);   // the residuals cannot be evaluated at this trial point: reject it
+  }
+  // A trial point where a residual drops out (its scenario failed) is not comparable: reject it.
+  const double cn = rn.size() == r_.size() ? weighted_cost(rn) : std::numeric_limits<double>::infinity();
+  if (!(cn < cost)) {
+    lambda_ *= 4;
+    return false;
+  }
+  x_ = xn;
+  r_ = rn;
+  lambda_ = std::max(lambda_ / 3, 1e-7);
+  const double gain = cost - cn;
+  cost = cn;
+  ++steps_;
+  if (log_) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%s iteration %d: rms log error %.4f, weighted cost %.4f (lambda %.2g)", name.c_str(),
+                  it + 1, rms_of(r_), cost, lambda_);
+    log_(buf);
+  }
+  if (gain < 1e-6 * cost) converged_ = true;
+  return true;
+}
+
+std::string Search::describe(const std::vector<double>& values) const {
+  std::string s;
+  char buf[96];
+  for (std::size_t j = 0; j < np_; ++j) {
+    std::snprintf(buf, sizeof buf, "%s%s %.4g", j ? ", " : "", params_[j].name.c_str(), values[j]);
+    s += buf;
+  }
+  return s;
+}
+
+// Start `s`'s first pass from sr.start, at threshold first_k. The caller's start must
+// evaluate (its failure is the caller's error); another start whose evaluation, or a
+// finite-difference step of its pass, loses a residual is skipped: false, marked failed.
+bool Search::first_pass(int s, int starts, double first_k, const std::string& first_name, StartResult& sr) {
+  for (std::size_t j = 0; j < np_; ++j) {
+    sr.start[j] = std::clamp(sr.start[j], params_[j].min, params_[j].max);
+    x_[static_cast<Eigen::Index>(j)] = space_.to_x(j, sr.start[j]);
+  }
+  const std::string tag = starts > 1 ? "start " + std::to_string(s + 1) + ": " : "";
+  if (s > 0 && log_) log_("start " + std::to_string(s + 1) + " of " + std::to_string(starts) + ": " + describe(sr.start));
+  try {
+    r_ = evaluate_at(x_, s == 0 ? Evaluation::start : Evaluation::trial);
+    if (s == 0) {
+      rows_ = static_cast<std::size_t>(r_.size());
+      if (r_.size() <= static_cast<Eigen::Index>(np_))
+        throw InvalidArgument("fit: " + std::to_string(r_.size()) + " residuals (fitted rows) for " + std::to_string(np_) +
+                              " parameters; need more residuals than parameters");
+      out_.rms_before = rms_of(r_);
+    } else if (static_cast<std::size_t>(r_.size()) != rows_) {
+      throw InvalidArgument("a residual is missing there (a measured scenario failed)");
+    }
+    huber_k_ = first_k;
+    lambda_ = 1e-2;
+    steps_ = 0;
+    iterations_ = 0;
+    descend(tag + first_name);
+  } catch (const InvalidArgument& e) {
+    if (s == 0) throw;
+    sr.failed = true;
+    if (log_) log_(tag + e.what() + "; skipped");
+    return false;
+  }
+  sr.end = space_.values(x_);
+  sr.loss = loss_of(r_, first_k);
+  sr.rms = rms_of(r_);
+  sr.steps = steps_;
+  sr.iterations = iterations_;
+  sr.converged = converged_;
+  if (starts > 1 && log_) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "ends at loss %.5f (rms log error %.4f, %d steps%s): ", sr.loss, sr.rms, sr.steps,
+                  sr.converged ? "" : ", stopped at the iteration limit");
+    log_(tag + buf + describe(sr.end));
+  }
+  return true;
+}
+
+// The first (or only) pass from every start; the search goes on from the start whose pass
+// ends at the lowest loss.
+void Search::first_passes(const std::vector<double>& start, double first_k, const std::string& first_name) {
+  // With no iterations no start moves: only the caller's is evaluated.
+  const int starts = options_.max_iterations == 0 ? 1 : options_.starts;
+  const std::vector<std::vector<double>> spread = spread_starts(params_, starts - 1);
+  Eigen::VectorXd best_x, best_r;
+  double best_loss = std::numeric_limits<double>::infinity();
+  int best_steps = 0, best_iterations = 0;
+  for (int s = 0; s < starts; ++s) {
+    StartResult sr;
+    sr.start = s == 0 ? start : spread[static_cast<std::size_t>(s - 1)];
+    if (!first_pass(s, starts, first_k, first_name, sr)) {
+      out_.starts.push_back(sr);
+      continue;
+    }
+    // The lowest loss; the earlier start on a tie. A loss that is not a number never wins,
+    // except as the caller's start when no other start ends with a number.
+    const double loss = std::isnan(sr.loss) ? std::numeric_limits<double>::infinity() : sr.loss;
+    if (s == 0 || loss < best_loss) {
+      if (s > 0) out_.best_start = out_.starts.size();
+      best_loss = loss;
+      best_x = x_;
+      best_r = r_;
+      best_steps = steps_;
+      best_iterations = iterations_;
+    }
+    out_.starts.push_back(sr);
+  }
+  x_ = best_x;
+  r_ = best_r;
+  steps_ = best_steps;
+  iterations_ = best_iterations;
+  if (starts > 1 && log_)
+    log_("going on from start " + std::to_string(out_.best_start + 1) + ", the lowest first-pass loss");
+}
+
+// Huber's threshold is taken from the residuals of the first pass and then held.
+void Search::huber_pass() {
+  huber_k_ = huber_scale(r_);
+  out_.huber_k = huber_k_;
+  if (log_) {
+    char buf[120];
+    std::snprintf(buf, sizeof buf, "Huber threshold k = %.4f (log error), from the first pass's residuals", huber_k_);
+    log_(buf);
+  }
+  lambda_ = 1e-2;
+  descend("Huber");
+}
+
+// Final state, Jacobian at the optimum and the covariance (for Huber: of the last weighted
+// least-squares problem, the usual IRLS approximation).
+void Search::finish() {
+  r_ = evaluate_at(x_, Evaluation::optimum);
+  reweight();
+  jacobian();
+  const Eigen::MatrixXd Jw = w_.array().sqrt().matrix().asDiagonal() * J_;
+  const double dof = std::max(1.0, static_cast<double>(r_.size()) - static_cast<double>(np_));
+  const double s2 = weighted_cost(r_) / dof;
+  const Eigen::MatrixXd cov = s2 * (Jw.transpose() * Jw).completeOrthogonalDecomposition().pseudoInverse();
+  out_.values = space_.values(x_);
+  out_.residuals.assign(r_.data(), r_.data() + r_.size());
+  for (std::size_t j = 0; j < np_; ++j) {
+    const auto jj = static_cast<Eigen::Index>(j);
+    for (std::size_t k = 0; k < np_; ++k) out_.covariance.push_back(cov(jj, static_cast<Eigen::Index>(k)));
+    out_.unresponsive.push_back(J_.col(jj).isZero(0.0));
+  }
+  out_.rms_after = rms_of(r_);
+  out_.steps = steps_;
+  out_.iterations = iterations_;
+}
+
+}  // namespace
+
 MinimizeResult minimize(const std::vector<BoundedParameter>& params, const std::vector<double>& start,
                         const ResidualFunction& residuals, const MinimizeOptions& options,
                         const std::function<void(const std::string&)>& log) {
   if (start.size() != params.size()) check::fail("minimize: start values", start.size(), "one per parameter");
   check::in_range(options.starts, 1, 1000, "minimize: starts");
   MinimizeResult out;
-  const Space space{params};
-  const std::size_t np = params.size();
-
-  auto evaluate_at = [&](const Eigen::VectorXd& x, Evaluation which) {
-    const std::vector<double> r = residuals(space.values(x), which);
-    ++out.evaluations;
-    return Eigen::VectorXd(Eigen::Map<const Eigen::VectorXd>(r.data(), static_cast<Eigen::Index>(r.size())));
-  };
-
-  // The state of the search from one start: the point, its residuals and weights, damping.
-  Eigen::VectorXd x(static_cast<Eigen::Index>(np));
-  Eigen::VectorXd r;
-  Eigen::VectorXd w;
-  double huber_k = 0;
-  double lambda = 1e-2;
-  int steps = 0, iterations = 0;
-  bool converged = false;
-  Eigen::MatrixXd J;
-
-  // IRLS weights, frozen within an iteration: all 1 for least squares, Huber's
-  // w = min(1, k / |r|) for a Huber fit (k 0 until its first pass sets it).
-  auto reweight = [&]() {
-    w = Eigen::VectorXd::Ones(r.size());
-    if (huber_k > 0)
-      for (Eigen::Index i = 0; i < r.size(); ++i) w[i] = std::min(1.0, huber_k / std::max(std::fabs(r[i]), 1e-300));
-  };
-  auto weighted_cost = [&](const Eigen::VectorXd& res) { return (w.array() * res.array().square()).sum(); };
-  auto jacobian = [&]() {
-    J.resize(r.size(), static_cast<Eigen::Index>(np));
-    for (std::size_t j = 0; j < np; ++j) {
-      Eigen::VectorXd xh = x;
-      const double h = space.step(j, x[static_cast<Eigen::Index>(j)]);
-      xh[static_cast<Eigen::Index>(j)] += h;
-      // The step actually evaluated (values are clamped into the range): in a range narrower
-      // than a step, h would overstate it; no step at all leaves a zero column.
-      const auto jj = static_cast<Eigen::Index>(j);
-      const double dx = space.to_x(j, space.to_value(j, xh[jj])) - x[jj];
-      if (dx == 0) {
-        J.col(jj).setZero();
-        continue;
-      }
-      const Eigen::VectorXd rh = evaluate_at(xh, Evaluation::trial);
-      if (rh.size() != r.size())
-        throw InvalidArgument("fit: a finite-difference step of '" + params[j].name +
-                              "' lost a residual (a measured scenario failed); narrow its bounds");
-      J.col(jj) = (rh - r) / dx;
-    }
-  };
-  // Levenberg-Marquardt on the weighted problem of the current stage. Each iteration freezes
-  // the weights at the current residuals; a trial point is taken only if it lowers the
-  // weighted cost, which for Huber's loss at the pass's own k also lowers that loss (the
-  // weighted square majorises it at the current residuals: Holland & Welsch 1977 [S144]).
-  auto descend = [&](const std::string& name) {
-    converged = false;
-    for (int it = 0; it < options.max_iterations; ++it) {
-      reweight();
-      double cost = weighted_cost(r);
-      jacobian();
-      const Eigen::MatrixXd Jw = w.array().sqrt().matrix().asDiagonal() * J;
-      Eigen::MatrixXd A = Jw.transpose() * Jw;
-      Eigen::VectorXd g = Jw.transpose() * (w.array().sqrt() * r.array()).matrix();
-      // A parameter on a bound whose descent direction (-g) points out of the range is held
-      // there for this step (the active set of a bound-constrained least-squares problem):
-      // solving for it too and then clamping it back would also distort every other
-      // parameter's step, and a step that changes nothing but the clamped parameter is never
-      // an improvement, so the fit would stall.
-      for (std::size_t j = 0; j < np; ++j) {
-        const auto jj = static_cast<Eigen::Index>(j);
-        const BoundedParameter& p = params[j];
-        const double v = space.to_value(j, x[jj]);
-        const double tol = 1e-9 * std::max(std::fabs(p.max), std::fabs(p.min));
-        if ((v >= p.max - tol && g[jj] < 0) || (v <= p.min + tol && g[jj] > 0)) {
-          A.row(jj).setZero();
-          A.col(jj).setZero();
-          A(jj, jj) = 1;
-          g[jj] = 0;
-        }
-      }
-      bool improved = false;
-      for (int tries = 0; tries < 6 && !improved; ++tries) {
-        Eigen::MatrixXd damped = A;
-        for (Eigen::Index j = 0; j < A.rows(); ++j) damped(j, j) += lambda * std::max(A(j, j), 1e-9);
-        const Eigen::VectorXd delta = damped.ldlt().solve(-g);
-        Eigen::VectorXd xn = x + delta;
-        for (std::size_t j = 0; j < np; ++j)
-          xn[static_cast<Eigen::Index>(j)] = space.to_x(j, space.to_value(j, xn[static_cast<Eigen::Index>(j)]));
-        Eigen::VectorXd rn;
-        try {
-          rn = evaluate_at(xn, Evaluation::trial);
-        } catch (const InvalidArgument&) {
-          rn.resize(0);   // the residuals cannot be evaluated at this trial point: reject it
-        }
-        // A trial point where a residual drops out (its scenario failed) is not comparable: reject it.
-        const double cn = rn.size() == r.size() ? weighted_cost(rn) : std::numeric_limits<double>::infinity();
-        if (cn < cost) {
-          x = xn;
-          r = rn;
-          lambda = std::max(lambda / 3, 1e-7);
-          const double gain = cost - cn;
-          cost = cn;
-          improved = true;
-          ++steps;
-          if (log) {
-            char buf[200];
-            std::snprintf(buf, sizeof buf, "%s iteration %d: rms log error %.4f, weighted cost %.4f (lambda %.2g)",
-                          name.c_str(), it + 1, rms_of(r), cost, lambda);
-            log(buf);
-          }
-          if (gain < 1e-6 * cost) {   // converged
-            converged = true;
-            it = options.max_iterations;
-          }
-        } else {
-          lambda *= 4;
-        }
-      }
-      ++iterations;
-      if (!improved) {
-        converged = true;
-        break;
-      }
-    }
-  };
-  auto describe = [&](const std::vector<double>& values) {
-    std::string s;
-    char buf[96];
-    for (std::size_t j = 0; j < np; ++j) {
-      std::snprintf(buf, sizeof buf, "%s%s %.4g", j ? ", " : "", params[j].name.c_str(), values[j]);
-      s += buf;
-    }
-    return s;
-  };
-
-  // The first (or only) pass from every start.
+  Search search(params, residuals, options, log, out);
   const bool huber = options.loss == FitLoss::huber;
-  const double first_k = huber ? kFirstPassK : 0;
   std::string first_name = "least squares";
   if (huber) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "Huber first pass (k %.2g)", kFirstPassK);
     first_name = buf;
   }
-  // With no iterations no start moves: only the caller's is evaluated.
-  const int starts = options.max_iterations == 0 ? 1 : options.starts;
-  const std::vector<std::vector<double>> spread = spread_starts(params, starts - 1);
-  Eigen::VectorXd best_x, best_r;
-  double best_loss = std::numeric_limits<double>::infinity();
-  int best_steps = 0, best_iterations = 0;
-  std::size_t rows = 0;
-  for (int s = 0; s < starts; ++s) {
-    StartResult sr;
-    sr.start = s == 0 ? start : spread[static_cast<std::size_t>(s - 1)];
-    for (std::size_t j = 0; j < np; ++j) {
-      sr.start[j] = std::clamp(sr.start[j], params[j].min, params[j].max);
-      x[static_cast<Eigen::Index>(j)] = space.to_x(j, sr.start[j]);
-    }
-    const std::string tag = starts > 1 ? "start " + std::to_string(s + 1) + ": " : "";
-    if (s > 0 && log) log("start " + std::to_string(s + 1) + " of " + std::to_string(starts) + ": " + describe(sr.start));
-    // The caller's start must evaluate (its failure is the caller's error); another start
-    // whose evaluation, or a finite-difference step of its pass, loses a residual is skipped.
-    try {
-      r = evaluate_at(x, s == 0 ? Evaluation::start : Evaluation::trial);
-      if (s == 0) {
-        rows = static_cast<std::size_t>(r.size());
-        if (r.size() <= static_cast<Eigen::Index>(np))
-          throw InvalidArgument("fit: " + std::to_string(r.size()) + " residuals (fitted rows) for " +
-                                std::to_string(np) + " parameters; need more residuals than parameters");
-        out.rms_before = rms_of(r);
-      } else if (static_cast<std::size_t>(r.size()) != rows) {
-        throw InvalidArgument("a residual is missing there (a measured scenario failed)");
-      }
-      huber_k = first_k;
-      lambda = 1e-2;
-      steps = 0;
-      iterations = 0;
-      descend(tag + first_name);
-    } catch (const InvalidArgument& e) {
-      if (s == 0) throw;
-      sr.failed = true;
-      if (log) log(tag + e.what() + "; skipped");
-      out.starts.push_back(sr);
-      continue;
-    }
-    sr.end = space.values(x);
-    sr.loss = loss_of(r, first_k);
-    sr.rms = rms_of(r);
-    sr.steps = steps;
-    sr.iterations = iterations;
-    sr.converged = converged;
-    if (starts > 1 && log) {
-      char buf[128];
-      std::snprintf(buf, sizeof buf, "ends at loss %.5f (rms log error %.4f, %d steps%s): ", sr.loss, sr.rms, sr.steps,
-                    sr.converged ? "" : ", stopped at the iteration limit");
-      log(tag + buf + describe(sr.end));
-    }
-    // The lowest loss; the earlier start on a tie. A loss that is not a number never wins,
-    // except as the caller's start when no other start ends with a number.
-    const double loss = std::isnan(sr.loss) ? std::numeric_limits<double>::infinity() : sr.loss;
-    if (s == 0 || loss < best_loss) {
-      if (s > 0) out.best_start = out.starts.size();
-      best_loss = loss;
-      best_x = x;
-      best_r = r;
-      best_steps = steps;
-      best_iterations = iterations;
-    }
-    out.starts.push_back(sr);
-  }
-  x = best_x;
-  r = best_r;
-  steps = best_steps;
-  iterations = best_iterations;
-  if (starts > 1 && log)
-    log("going on from start " + std::to_string(out.best_start + 1) + ", the lowest first-pass loss");
-
-  if (huber) {
-    // Huber's threshold is taken from the residuals of the first pass and then held.
-    huber_k = huber_scale(r);
-    out.huber_k = huber_k;
-    if (log) {
-      char buf[120];
-      std::snprintf(buf, sizeof buf, "Huber threshold k = %.4f (log error), from the first pass's residuals", huber_k);
-      log(buf);
-    }
-    lambda = 1e-2;
-    descend("Huber");
-  }
-  // Final state, Jacobian at the optimum and the covariance (for Huber: of the last weighted
-  // least-squares problem, the usual IRLS approximation).
-  r = evaluate_at(x, Evaluation::optimum);
-  reweight();
-  jacobian();
-  const Eigen::MatrixXd Jw = w.array().sqrt().matrix().asDiagonal() * J;
-  const double dof = std::max(1.0, static_cast<double>(r.size()) - static_cast<double>(np));
-  const double s2 = weighted_cost(r) / dof;
-  const Eigen::MatrixXd cov = s2 * (Jw.transpose() * Jw).completeOrthogonalDecomposition().pseudoInverse();
-  out.values = space.values(x);
-  out.residuals.assign(r.data(), r.data() + r.size());
-  for (std::size_t j = 0; j < np; ++j) {
-    const auto jj = static_cast<Eigen::Index>(j);
-    for (std::size_t k = 0; k < np; ++k) out.covariance.push_back(cov(jj, static_cast<Eigen::Index>(k)));
-    out.unresponsive.push_back(J.col(jj).isZero(0.0));
-  }
-  out.rms_after = rms_of(r);
-  out.steps = steps;
-  out.iterations = iterations;
+  search.first_passes(start, huber ? kFirstPassK : 0, first_name);
+  if (huber) search.huber_pass();
+  search.finish();
   return out;
 }
 

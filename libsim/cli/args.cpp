@@ -129,8 +129,39 @@ std::vector<std::string> split_list(const std::string& v) {
 
 [[noreturn]] void usage_error(const std::string& msg) { throw InvalidArgument(msg + " (see hcisim --help)"); }
 
-Args parse_args(int argc, char** argv) {
-  Args a;
+namespace {
+
+// The arguments after the command, one at a time, with the values of options that take one.
+class ArgCursor {
+ public:
+  ArgCursor(int argc, char** argv, int first) : argc_(argc), argv_(argv), i_(first) {}
+  bool done() const { return i_ >= argc_; }
+  std::string current() const { return argv_[i_]; }
+  void next() { ++i_; }
+  // The value after `flag`.
+  std::string value(const char* flag) {
+    if (i_ + 1 >= argc_) usage_error(std::string(flag) + " needs a value");
+    return argv_[++i_];
+  }
+  // The value after `flag`, a whole number in lo..hi.
+  int int_value(const char* flag, long lo, long hi) {
+    const std::string v = value(flag);
+    char* end = nullptr;
+    const long n = std::strtol(v.c_str(), &end, 10);
+    if (end == v.c_str() || *end || n < lo || n > hi)
+      usage_error(std::string(flag) + " = '" + v + "' is not allowed; expected " + std::to_string(lo) + ".." +
+                  std::to_string(hi));
+    return static_cast<int>(n);
+  }
+
+ private:
+  int argc_;
+  char** argv_;
+  int i_;
+};
+
+// The first word, when it names a command; returns where the options start.
+int read_command(int argc, char** argv, Args& a) {
   int i = 1;
   if (i < argc && (std::strcmp(argv[i], "run") == 0 || std::strcmp(argv[i], "sweep") == 0 ||
                    std::strcmp(argv[i], "compare") == 0 || std::strcmp(argv[i], "validate") == 0 ||
@@ -140,85 +171,87 @@ Args parse_args(int argc, char** argv) {
                    std::strcmp(argv[i], "catalog") == 0 || std::strcmp(argv[i], "list") == 0 ||
                    std::strcmp(argv[i], "help") == 0))
     a.command = argv[i++];
-  const bool command_given = i > 1;
-  for (; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&](const char* flag) -> std::string {
-      if (i + 1 >= argc) usage_error(std::string(flag) + " needs a value");
-      return argv[++i];
-    };
-    auto int_value = [&](const char* flag, long lo, long hi) {
-      const std::string v = value(flag);
-      char* end = nullptr;
-      const long n = std::strtol(v.c_str(), &end, 10);
-      if (end == v.c_str() || *end || n < lo || n > hi)
-        usage_error(std::string(flag) + " = '" + v + "' is not allowed; expected " + std::to_string(lo) + ".." +
-                    std::to_string(hi));
-      return static_cast<int>(n);
-    };
-    if (arg == "--help" || arg == "-h") a.command = "help";
-    else if (arg == "--version") a.command = "version";
-    else if (arg == "--json") a.json = true;
-    else if (arg == "--csv") a.csv = true;
-    else if (arg == "--quiet") a.quiet = true;
-    else if (arg == "--all") a.all = true;
-    else if (arg == "--cv") a.cv = true;
-    else if (arg == "--check") a.check = true;
-    else if (arg == "--range") a.range = true;
-    else if (arg == "--no-prune") a.no_prune = true;
-    else if (arg == "--seeds") {
-      a.seeds = split_list(value("--seeds"));
-      if (a.seeds.empty()) usage_error("--seeds lists no seed; expected e.g. --seeds 000,003");
-    }
-    else if (arg == "--set") a.sets.push_back(value("--set"));
-    else if (arg == "--prices") {
-      if (!a.prices.empty()) usage_error("--prices is given twice; give one price file");
-      a.prices = value("--prices");
-      if (a.prices.empty()) usage_error("--prices is empty; expected a price file");
-    }
-    else if (arg == "--vary") a.vary.push_back(value("--vary"));
-    else if (arg == "--out") {
-      a.out = value("--out");
-      a.out_given = true;
-      if (a.out.empty()) usage_error("--out is empty; expected a file name (or, for sweep, a prefix)");
-    } else if (arg == "--params") {
-      a.params = split_list(value("--params"));
-      if (a.params.empty()) usage_error("--params lists no parameter");
-    } else if (arg == "--iterations") {
-      a.iterations = int_value("--iterations", 0, 100);
-      a.iterations_given = true;
-    } else if (arg == "--starts") {
-      a.starts = int_value("--starts", 1, 20);
-      a.starts_given = true;
-    } else if (arg == "--loss") {
-      const std::string v = value("--loss");
-      if (v == "huber") a.loss = FitLoss::huber;
-      else if (v == "least-squares") a.loss = FitLoss::least_squares;
-      else usage_error("--loss = '" + v + "' is not allowed; expected huber or least-squares");
-    } else if (arg == "--mean-ms" || arg == "--p95-ms" || arg == "--p99-ms") {
-      const std::string v = value(arg.c_str());
-      char* end = nullptr;
-      const double ms = std::strtod(v.c_str(), &end);
-      if (end == v.c_str() || *end || v.find_first_of("xX") != std::string::npos || !std::isfinite(ms) || !(ms > 0) ||
-          ms > 1e6)
-        usage_error(arg + " = '" + v + "' is not allowed; expected a latency in ms, > 0 and at most 1e6");
-      a.knee.stat = arg == "--mean-ms" ? LatencyStat::mean : arg == "--p95-ms" ? LatencyStat::p95 : LatencyStat::p99;
-      a.knee.limit_ms = ms;
-      ++a.knee_targets;
-    } else if (arg == "--replications") {
-      a.replications = int_value("--replications", 1, 100);
-      a.replications_given = true;
-    } else if (arg == "--jobs") {
-      a.jobs = int_value("--jobs", 1, 256);
-    } else if (!arg.empty() && arg[0] == '-') {
-      usage_error("unknown option '" + arg +
-                  "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --cv, --seeds, --params, "
-                  "--iterations, --loss, --starts, --replications, --mean-ms, --p95-ms, --p99-ms, --prices, --check, --range, --no-prune, "
-                  "--help");
-    } else {
-      a.files.push_back(arg);
-    }
+  return i;
+}
+
+// An option without a value: true if `arg` is one (and is set).
+bool read_switch(const std::string& arg, Args& a) {
+  if (arg == "--help" || arg == "-h") a.command = "help";
+  else if (arg == "--version") a.command = "version";
+  else if (arg == "--json") a.json = true;
+  else if (arg == "--csv") a.csv = true;
+  else if (arg == "--quiet") a.quiet = true;
+  else if (arg == "--all") a.all = true;
+  else if (arg == "--cv") a.cv = true;
+  else if (arg == "--check") a.check = true;
+  else if (arg == "--range") a.range = true;
+  else if (arg == "--no-prune") a.no_prune = true;
+  else return false;
+  return true;
+}
+
+// --mean-ms, --p95-ms or --p99-ms: the knee's latency target.
+void read_latency_target(const std::string& arg, ArgCursor& at, Args& a) {
+  const std::string v = at.value(arg.c_str());
+  char* end = nullptr;
+  const double ms = std::strtod(v.c_str(), &end);
+  if (end == v.c_str() || *end || v.find_first_of("xX") != std::string::npos || !std::isfinite(ms) || !(ms > 0) || ms > 1e6)
+    usage_error(arg + " = '" + v + "' is not allowed; expected a latency in ms, > 0 and at most 1e6");
+  a.knee.stat = arg == "--mean-ms" ? LatencyStat::mean : arg == "--p95-ms" ? LatencyStat::p95 : LatencyStat::p99;
+  a.knee.limit_ms = ms;
+  ++a.knee_targets;
+}
+
+// An option with a value, or a file name; anything else starting with '-' is an error.
+void read_option(const std::string& arg, ArgCursor& at, Args& a) {
+  if (arg == "--seeds") {
+    a.seeds = split_list(at.value("--seeds"));
+    if (a.seeds.empty()) usage_error("--seeds lists no seed; expected e.g. --seeds 000,003");
+  } else if (arg == "--set") {
+    a.sets.push_back(at.value("--set"));
+  } else if (arg == "--prices") {
+    if (!a.prices.empty()) usage_error("--prices is given twice; give one price file");
+    a.prices = at.value("--prices");
+    if (a.prices.empty()) usage_error("--prices is empty; expected a price file");
+  } else if (arg == "--vary") {
+    a.vary.push_back(at.value("--vary"));
+  } else if (arg == "--out") {
+    a.out = at.value("--out");
+    a.out_given = true;
+    if (a.out.empty()) usage_error("--out is empty; expected a file name (or, for sweep, a prefix)");
+  } else if (arg == "--params") {
+    a.params = split_list(at.value("--params"));
+    if (a.params.empty()) usage_error("--params lists no parameter");
+  } else if (arg == "--iterations") {
+    a.iterations = at.int_value("--iterations", 0, 100);
+    a.iterations_given = true;
+  } else if (arg == "--starts") {
+    a.starts = at.int_value("--starts", 1, 20);
+    a.starts_given = true;
+  } else if (arg == "--loss") {
+    const std::string v = at.value("--loss");
+    if (v == "huber") a.loss = FitLoss::huber;
+    else if (v == "least-squares") a.loss = FitLoss::least_squares;
+    else usage_error("--loss = '" + v + "' is not allowed; expected huber or least-squares");
+  } else if (arg == "--mean-ms" || arg == "--p95-ms" || arg == "--p99-ms") {
+    read_latency_target(arg, at, a);
+  } else if (arg == "--replications") {
+    a.replications = at.int_value("--replications", 1, 100);
+    a.replications_given = true;
+  } else if (arg == "--jobs") {
+    a.jobs = at.int_value("--jobs", 1, 256);
+  } else if (!arg.empty() && arg[0] == '-') {
+    usage_error("unknown option '" + arg +
+                "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --cv, --seeds, --params, "
+                "--iterations, --loss, --starts, --replications, --mean-ms, --p95-ms, --p99-ms, --prices, --check, --range, --no-prune, "
+                "--help");
+  } else {
+    a.files.push_back(arg);
   }
+}
+
+// Options that contradict each other, and a first word that is neither a command nor a file.
+void check_combinations(const Args& a, bool command_given) {
   if (a.json && a.csv) usage_error("--json and --csv cannot both be given");
   if (a.starts > 1 && a.iterations_given && a.iterations == 0)
     usage_error("--starts " + std::to_string(a.starts) + " with --iterations 0: no start would take a step; give one of them");
@@ -238,7 +271,10 @@ Args parse_args(int argc, char** argv) {
   if (!command_given && a.command == "run" && !a.files.empty() && !std::filesystem::exists(a.files[0], ec) &&
       a.files[0].find('.') == std::string::npos && a.files[0].find('/') == std::string::npos)
     usage_error("unknown command '" + a.files[0] + "'; commands: run, sweep, compare, validate, capacity, knee, accuracy, calibrate, catalog");
-  // Options the command does not use are errors, not silently ignored.
+}
+
+// Options the command does not use are errors, not silently ignored.
+void check_options_fit_command(const Args& a) {
   struct Use {
     bool given;
     const char* option;
@@ -275,6 +311,20 @@ Args parse_args(int argc, char** argv) {
     }
     if (!ok) usage_error(std::string(u.option) + " is not an option of '" + a.command + "' (it is for " + list + ")");
   }
+}
+
+}  // namespace
+
+Args parse_args(int argc, char** argv) {
+  Args a;
+  const int first = read_command(argc, argv, a);
+  const bool command_given = first > 1;
+  for (ArgCursor at(argc, argv, first); !at.done(); at.next()) {
+    const std::string arg = at.current();
+    if (!read_switch(arg, a)) read_option(arg, at, a);
+  }
+  check_combinations(a, command_given);
+  check_options_fit_command(a);
   return a;
 }
 

@@ -1,163 +1,24 @@
-// Inverse sizing (sizing.hpp): candidates built as scenarios, capacity and cost at once, the
-// rest simulated in order of cost.
+// Inverse sizing (sizing.hpp): candidates built as scenarios (candidate_scenario.cpp), capacity
+// and cost at once, the rest simulated in order of cost. The requirements file is read by
+// requirements_file.cpp.
 #include "hcisim/plan/sizing.hpp"
-
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <filesystem>
 #include <limits>
-#include <sstream>
 #include <thread>
 
-#include "../scenario/yaml_reader.hpp"
+#include "candidate_scenario.hpp"
 #include "hcisim/core/check.hpp"
 #include "hcisim/model/core/parallel.hpp"
 #include "hcisim/plan/analytic.hpp"
 #include "hcisim/model/report/text_escape.hpp"
-#include "hcisim/model/workload/workload_parsers.hpp"
-#include "hcisim/scenario/hardware_catalog.hpp"
 #include "hcisim/scenario/runner.hpp"
 
 namespace hcisim {
 
 namespace {
-
-using detail::YamlReader;
-
-constexpr int kVmdksPerVm = 4;
-constexpr int kOutstandingPerVmdk = 32;   // the open loop's cap: far above what a VM's share needs
-
-std::string flow(const YAML::Node& n) {
-  YAML::Emitter e;
-  e.SetMapFormat(YAML::Flow);
-  e.SetSeqFormat(YAML::Flow);
-  e << n;
-  return e.c_str();
-}
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
-
-std::string host_name(int i) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "esx%02d", i);
-  return buf;
-}
-
-// The data each VMDK of group `g` holds (its share of the grown capacity), or 1 GB without data.
-double vmdk_gb(const Requirements& req, std::size_t g, bool with_data) {
-  if (!with_data) return 1;
-  const Requirements::Demand& d = req.demands[g];
-  return d.capacity_tb * 1000 * req.growth() / (static_cast<double>(d.vms) * kVmdksPerVm);
-}
-std::string vmdk_size(double gb) { return fmt("%.0f", std::max(1.0, std::ceil(gb * 1e9 / 1048576.0))) + "m"; }
-
-// A host's size for choosing which hosts fail: its capacity and pool devices (a list item
-// counts `count` of them), then its CPU sockets, from its cluster.host keys.
-std::pair<long, long> host_size(const YAML::Node& h) {
-  const auto items = [](const YAML::Node& list) {
-    long n = 0;
-    if (list && list.IsSequence())
-      for (const auto& d : list) n += d.IsMap() && d["count"] ? d["count"].as<long>(1) : 1;
-    return n;
-  };
-  long devices = items(h["pool"]);
-  if (h["disk_groups"] && h["disk_groups"].IsSequence())
-    for (const auto& g : h["disk_groups"])
-      if (g.IsMap()) devices += items(g["capacity"]);
-  const long sockets = h["cpu"] && h["cpu"].IsMap() && h["cpu"]["sockets"] ? h["cpu"]["sockets"].as<long>(1) : 1;
-  return {devices, sockets};
-}
-
-// The scenario of one candidate: `with_data` gives the VMDKs the demand's data (else a token).
-std::string scenario_yaml(const Requirements& req, const Requirements::Block& host, const Requirements::Block& net,
-                          const Requirements::Block& policy, int hosts, bool with_data, bool with_failures) {
-  // With existing hosts, the added ones come first (esx01, ...) and the existing ones follow as
-  // cluster.more_hosts; with none added, the existing ones alone.
-  const bool added = hosts > 0 || req.existing_hosts == 0;
-  YAML::Node h = YAML::Load(added ? host.yaml : req.existing_yaml);
-  const bool esa = h["pool"].IsDefined();
-  h["network"] = YAML::Load(net.yaml);
-  std::ostringstream y;
-  y << "name: "
-    << json_string(std::to_string(hosts) + " x " + host.label +
-                   (req.existing_hosts > 0 ? " + " + std::to_string(req.existing_hosts) + " existing" : std::string()) + ", " +
-                   net.label + ", " + policy.label)
-    << "\n"
-    << "seed: " << req.seed << "\n"
-    << "cluster:\n  hosts: " << (added ? hosts : req.existing_hosts) << "\n  architecture: " << (esa ? "esa" : "osa")
-    << "\n  host: " << flow(h) << "\n";
-  if (added && req.existing_hosts > 0) {
-    YAML::Node more = YAML::Load(req.existing_yaml);
-    more["count"] = req.existing_hosts;
-    y << "  more_hosts: [" << flow(more) << "]\n";
-  }
-  if (with_failures && req.host_failures > 0) {
-    // The hosts that fail are the first ones; with existing hosts beside added ones, the larger
-    // kind's first (more capacity and pool devices, then more CPU sockets): the worst case of
-    // losing that many hosts of one kind.
-    int first = 1;
-    if (added && req.existing_hosts > 0 && hosts > 0) {
-      const YAML::Node mine = YAML::Load(host.yaml), theirs = YAML::Load(req.existing_yaml);
-      // The larger kind's hosts, then the last added ones if more fail than there are.
-      if (host_size(theirs) > host_size(mine)) first = std::min(hosts + 1, hosts + req.existing_hosts - req.host_failures + 1);
-    }
-    y << "  failed_hosts: [";
-    for (int i = 0; i < req.host_failures; ++i) y << (i ? ", " : "") << host_name(first + i);
-    y << "]\n";
-  }
-  y << "policy: " << policy.yaml << "\n"
-    << "data_services: " << req.data_services_yaml << "\n"
-    << "workload:\n  vmdks_per_vm: " << kVmdksPerVm << "\n  outstanding_per_vmdk: " << kOutstandingPerVmdk
-    << "\n  compress_pct: " << req.compress_pct << "\n  dedupe_pct: " << req.dedupe_pct << "\n  duration_s: " << req.duration_s
-    << "\n  warmup_s: " << req.warmup_s << "\n";
-  // Each demand as an open loop at its grown rate: one workload, or a group each.
-  const auto demand = [&](std::size_t g, const char* indent) {
-    const Requirements::Demand& d = req.demands[g];
-    y << indent << "block_size: " << d.block.count() << "\n" << indent << "read_pct: " << d.read_pct << "\n" << indent
-      << "random_pct: " << d.random_pct << "\n" << indent << "vms: " << d.vms << "\n" << indent
-      << "iops_limit_per_vm: " << fmt("%.6g", req.group_iops(g) / d.vms) << "\n" << indent
-      << "vmdk_size: " << vmdk_size(vmdk_gb(req, g, with_data)) << "\n";
-    if (d.guest_os == GuestOs::windows) y << indent << "guest_os: windows\n";   // linux is the default
-  };
-  if (!req.grouped()) {
-    demand(0, "  ");
-  } else {
-    y << "  groups:\n";
-    for (std::size_t g = 0; g < req.demands.size(); ++g) {
-      y << "    - name: " << json_string(req.demands[g].name) << "\n";
-      demand(g, "      ");
-    }
-  }
-  return y.str();
-}
-
-Scenario build(const Requirements& req, const Requirements::Block& host, const Requirements::Block& net,
-               const Requirements::Block& policy, int hosts, bool with_data, bool with_failures,
-               const HardwareCatalog& catalog) {
-  const std::string text = scenario_yaml(req, host, net, policy, hosts, with_data, with_failures);
-  return parse_scenario(text, req.source + " (candidate " + std::to_string(hosts) + " x " + host.label + ")", {}, catalog);
-}
-
-// A block's error with the scenario reader's location replaced by the block's own.
-std::string reason_of(const InvalidArgument& e) {
-  std::string m = e.what();
-  // "<source> (candidate ...):LINE: key: message" -> "key: message"
-  const std::size_t close = m.find("):");
-  if (close != std::string::npos) {
-    const std::size_t colon = m.find(": ", close + 2);
-    if (colon != std::string::npos) return m.substr(colon + 2);
-  }
-  return m;
-}
 
 // What a design costs to buy: every host, or with existing hosts only the ones added (the
 // first hosts of its scenario), their NICs, switch ports and licences (cores, and TiB of their
@@ -221,290 +82,6 @@ std::string Design::describe() const {
   return what + ", " + network + ", " + policy;
 }
 
-Requirements read_requirements(const std::string& path, HardwareCatalog& catalog) {
-  const YAML::Node root = detail::parse_yaml_map(
-      detail::read_small_file(path, "requirements file", 1u << 20), path,
-      "a requirements file is a map with the keys name, workload (or workloads), growth, host_failures, existing, candidates, "
-      "prices, run and top");
-  Requirements q;
-  q.source = path;
-  std::string existing_where, existing_network_where;   // file:line of existing.host, existing.network
-  try {
-    const YamlReader r(root, path, "");
-    r.expect_map({"name", "workload", "workloads", "growth", "host_failures", "existing", "candidates", "prices", "run",
-                  "top"});
-    q.name = r.text("name", path);
-    // One demand: the workload's keys (and a name in `workloads:`).
-    const auto read_demand = [&](const YamlReader& w, bool named) {
-      Requirements::Demand d;
-      if (named) {
-        w.expect_map({"name", "iops", "block_size", "read_pct", "random_pct", "mean_ms", "p95_ms", "p99_ms", "capacity_tb",
-                      "compress_pct", "dedupe_pct", "vms", "guest_os"});
-        d.name = w.required_text("name");
-        if (d.name.empty() || d.name.size() > 64)
-          w.fail_value(w.key_path("name"), d.name, "a workload's name, 1 to 64 characters", w.node()["name"]);
-      } else {
-        w.expect_map({"iops", "block_size", "read_pct", "random_pct", "mean_ms", "p95_ms", "p99_ms", "capacity_tb",
-                      "compress_pct", "dedupe_pct", "vms", "guest_os"});
-      }
-      d.iops = w.required_number("iops");
-      if (!(d.iops >= 1 && d.iops <= 1e9)) w.fail_value(w.key_path("iops"), w.text("iops", ""), "IOPS from 1 to 1e9", w.node()["iops"]);
-      if (w.has("block_size")) {
-        const std::string text = w.text("block_size", "");
-        try {
-          d.block = parse_size(text, w.key_path("block_size"));
-        } catch (const InvalidArgument&) {
-          w.fail_value(w.key_path("block_size"), text, "a size such as 8k, 512 to 16m", w.node()["block_size"]);
-        }
-        if (d.block.count() < 512 || d.block.count() > (16 << 20) || d.block.count() % 512 != 0)
-          w.fail_value(w.key_path("block_size"), text, "a multiple of 512 bytes, 512 to 16m", w.node()["block_size"]);
-      }
-      d.read_pct = static_cast<double>(w.integer("read_pct", 70, 0, 100));
-      d.random_pct = static_cast<double>(w.integer("random_pct", 100, 0, 100));
-      int targets = 0;
-      for (const auto& [key, stat] : {std::pair<const char*, LatencyStat>{"mean_ms", LatencyStat::mean},
-                                      {"p95_ms", LatencyStat::p95},
-                                      {"p99_ms", LatencyStat::p99}})
-        if (w.has(key)) {
-          ++targets;
-          d.slo.stat = stat;
-          d.slo.limit_ms = w.number(key, 0);
-          if (!(d.slo.limit_ms > 0 && d.slo.limit_ms <= 1e4))
-            w.fail_value(w.key_path(key), w.text(key, ""), "a latency in ms, > 0 and at most 10000", w.node()[key]);
-        }
-      if (targets != 1) w.fail("give exactly one latency target: mean_ms, p95_ms or p99_ms");
-      d.capacity_tb = w.number("capacity_tb", 0);
-      if (!(d.capacity_tb >= 0 && d.capacity_tb <= 1e6))
-        w.fail_value(w.key_path("capacity_tb"), w.text("capacity_tb", ""), "decimal TB from 0 to 1e6", w.node()["capacity_tb"]);
-      d.vms = static_cast<int>(w.integer("vms", 24, 1, 1000));
-      d.guest_os = w.choice("guest_os", "linux", {"linux", "windows"}) == "windows" ? GuestOs::windows : GuestOs::linux_os;
-      const double compress = static_cast<double>(w.integer("compress_pct", 0, 0, 100));
-      const double dedupe = static_cast<double>(w.integer("dedupe_pct", 0, 0, 100));
-      if (q.demands.empty()) {
-        q.compress_pct = compress;
-        q.dedupe_pct = dedupe;
-      } else if (compress != q.compress_pct || dedupe != q.dedupe_pct) {
-        w.fail("compress_pct and dedupe_pct differ from the first workload's (" + fmt("%g", q.compress_pct) + ", " +
-               fmt("%g", q.dedupe_pct) + "): the data profile is the cluster's, the same for every workload");
-      }
-      return d;
-    };
-    if (r.has("workload") == r.has("workloads"))
-      r.fail("give exactly one of workload (one demand) or workloads (a list of named demands that run at once)");
-    if (r.has("workload")) {
-      q.demands.push_back(read_demand(r.child("workload"), false));
-    } else {
-      const YamlReader list = r.child("workloads");
-      if (!list.is_sequence() || list.size() < 2 || list.size() > 64)
-        list.fail("expected a list of 2 to 64 named demands, e.g. [{name: oltp, iops: 200000, p95_ms: 2}, ...] "
-                  "(one demand: workload)");
-      for (std::size_t g = 0; g < list.size(); ++g) {
-        const YamlReader item = list.item(g);
-        if (!item.is_map()) item.fail("expected a map of a demand's keys with its name");
-        q.demands.push_back(read_demand(item, true));
-        for (std::size_t h = 0; h + 1 < q.demands.size(); ++h)
-          if (q.demands[h].name == q.demands.back().name)
-            item.fail("name '" + q.demands.back().name + "' is given to two workloads; each needs its own");
-      }
-    }
-    if (r.has("growth")) {
-      const YamlReader g = r.child("growth");
-      g.expect_map({"per_year_pct", "years"});
-      q.growth_pct_per_year = g.number("per_year_pct", 0);
-      if (!(q.growth_pct_per_year >= 0 && q.growth_pct_per_year <= 1000))
-        g.fail_value(g.key_path("per_year_pct"), g.text("per_year_pct", ""), "0..1000 % a year", g.node()["per_year_pct"]);
-      q.years = static_cast<int>(g.integer("years", 1, 0, 20));
-    }
-    q.host_failures = static_cast<int>(r.integer("host_failures", 0, 0, 3));
-    if (r.has("existing")) {
-      // The hosts the cluster has: a count and a scenario's cluster.host keys without the
-      // network (the candidates' networks carry them all).
-      const YamlReader e = r.child("existing");
-      e.expect_map({"count", "host", "network"});
-      if (!e.has("count")) e.fail("count is missing: how many hosts the cluster has today, 1..63");
-      q.existing_hosts = static_cast<int>(e.integer("count", 1, 1, 63));
-      const YamlReader eh = e.child("host");
-      eh.expect_map({"cpu", "disk_groups", "pool", "memory_gb"});
-      q.existing_yaml = flow(eh.node());
-      if (!e.has("network"))
-        e.fail("network is missing: the existing hosts' cluster.host.network (e.g. {nic: intel-x520-da1, speed_gbe: 10, "
-               "switch: ubiquiti-usw-aggregation}); a candidate on another network pays for their NICs and ports too");
-      const YamlReader en = e.child("network");
-      if (!en.is_map()) en.fail("expected a map: a scenario's cluster.host.network");
-      q.existing_network_yaml = flow(en.node());
-      existing_where = e.where(eh.node());
-      existing_network_where = e.where(en.node()) + ": existing.network";
-      q.min_hosts = 0;
-      q.max_hosts = std::min(8, 64 - q.existing_hosts);
-    }
-    const YamlReader c = r.child("candidates");
-    c.expect_map({"hosts", "host_models", "networks", "policies", "data_services"});
-    if (c.has("hosts")) {
-      const YamlReader h = c.child("hosts");
-      h.expect_map({"min", "max"});
-      // With existing hosts, the hosts added (0 allowed); else the cluster's.
-      const long lowest = q.existing_hosts > 0 ? 0 : 2, highest = 64 - q.existing_hosts;
-      q.min_hosts = static_cast<int>(h.integer("min", q.min_hosts, lowest, highest));
-      q.max_hosts = static_cast<int>(h.integer("max", std::min(q.max_hosts, static_cast<int>(highest)), lowest, highest));
-      if (q.max_hosts < q.min_hosts) h.fail("max is below min; expected min <= max");
-    }
-    const auto blocks = [&](const char* key, std::vector<Requirements::Block>& into, bool named) {
-      const YamlReader list = c.child(key);
-      if (!list.is_sequence() || list.size() == 0) list.fail("expected a list of one or more candidates");
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        const YamlReader item = list.item(i);
-        if (!item.is_map()) item.fail("expected a map");
-        YAML::Node n = YAML::Clone(item.node());
-        Requirements::Block b;
-        if (named) {
-          b.label = item.required_text("name");
-          n.remove("name");
-        } else {
-          b.label = flow(n);
-        }
-        b.yaml = flow(n);
-        b.where = item.where(item.node()) + ": " + item.path();
-        into.push_back(std::move(b));
-      }
-    };
-    blocks("host_models", q.host_models, true);
-    if (q.existing_hosts > 0 && !c.has("networks")) {
-      // Without networks of their own, the candidates keep the existing hosts' network.
-      Requirements::Block b;
-      b.yaml = b.label = q.existing_network_yaml;
-      b.where = existing_network_where;
-      q.networks.push_back(std::move(b));
-    } else {
-      blocks("networks", q.networks, false);
-    }
-    blocks("policies", q.policies, false);
-    // Short labels where the block holds only the usual keys; the whole block otherwise, so
-    // two designs never print alike.
-    const auto only = [](const YAML::Node& m, std::initializer_list<const char*> keys) {
-      for (const auto& kv : m) {
-        if (!kv.first.IsScalar() || !kv.second.IsScalar()) return false;
-        bool known = false;
-        for (const char* k : keys) known = known || kv.first.Scalar() == k;
-        if (!known) return false;
-      }
-      return true;
-    };
-    for (auto& n : q.networks) {
-      // "{nic: broadcom-57414-25g, speed_gbe: 25, switch: dell-s5248f-on}" -> "25 GbE broadcom-57414-25g, dell-s5248f-on".
-      const YAML::Node m = YAML::Load(n.yaml);
-      if (only(m, {"nic", "speed_gbe", "switch"}) && m["speed_gbe"])
-        n.label = m["speed_gbe"].Scalar() + " GbE" + (m["nic"] ? " " + m["nic"].Scalar() : std::string()) +
-                  (m["switch"] ? " on " + m["switch"].Scalar() : std::string());
-    }
-    for (auto& p : q.policies) {
-      // "{raid: raid5, ftt: 1}" -> "raid5 ftt 1" for reports.
-      const YAML::Node n = YAML::Load(p.yaml);
-      if (only(n, {"raid", "ftt"}))
-        p.label = (n["raid"] ? n["raid"].Scalar() : std::string("raid1")) + (n["ftt"] ? " ftt " + n["ftt"].Scalar() : std::string());
-    }
-    if (c.has("data_services")) {
-      const YamlReader ds = c.child("data_services");
-      ds.expect_map({"compression", "dedupe", "reduction_ratio"});
-      q.data_services_yaml = flow(ds.node());
-    }
-    for (std::size_t i = 0; i < q.host_models.size(); ++i)
-      for (std::size_t j = 0; j < i; ++j)
-        if (q.host_models[i].label == q.host_models[j].label)
-          throw InvalidArgument(q.host_models[i].where + ": name '" + q.host_models[i].label +
-                                "' is already the name of " + q.host_models[j].where + "; names must be unique");
-    if (r.has("prices")) {
-      std::filesystem::path p = r.text("prices", "");
-      if (p.is_relative()) p = std::filesystem::path(path).parent_path() / p;
-      try {
-        catalog.add_prices(load_price_file(p.string(), catalog));
-      } catch (const InvalidArgument& e) {
-        throw InvalidArgument(r.where(r.node()["prices"]) + ": prices: " + e.what());
-      }
-    }
-    if (r.has("run")) {
-      const YamlReader run = r.child("run");
-      run.expect_map({"duration_s", "warmup_s", "seed", "max_simulations"});
-      q.max_simulations = static_cast<int>(run.integer("max_simulations", q.max_simulations, 1, 100000));
-      q.duration_s = run.number("duration_s", q.duration_s);
-      q.warmup_s = run.number("warmup_s", q.warmup_s);
-      if (!(q.duration_s >= 0.05 && q.duration_s <= 60))
-        run.fail_value(run.key_path("duration_s"), run.text("duration_s", ""), "0.05..60 s", run.node()["duration_s"]);
-      if (!(q.warmup_s >= 0 && q.warmup_s <= 60))
-        run.fail_value(run.key_path("warmup_s"), run.text("warmup_s", ""), "0..60 s", run.node()["warmup_s"]);
-      q.seed = static_cast<std::uint64_t>(run.integer("seed", 1, 0, 2147483647L));
-    }
-    q.top = static_cast<int>(r.integer("top", 3, 1, 20));
-  } catch (const YAML::Exception& e) {
-    throw InvalidArgument(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
-  }
-  if (q.demand_iops() > 1e9 || q.demand_capacity_gb() > 1e9)
-    throw InvalidArgument(path + ": the demand" + (q.grouped() ? std::string(" (all workloads together)") : std::string()) +
-                          ", grown by " + fmt("%g", q.growth_pct_per_year) + " % a year for " + std::to_string(q.years) +
-                          " years, comes to " + fmt("%.3g", q.demand_iops()) + " IOPS and " +
-                          fmt("%.3g", q.demand_capacity_gb() / 1000) + " TB; expected at most 1e9 IOPS and 1e6 TB");
-  if (q.existing_hosts > 0) {
-    // The existing hosts' own keys, checked alone (three of them under RAID-1) so an error
-    // names existing.host or existing.network, not a candidate.
-    Requirements::Block alone_host{"existing", q.existing_yaml, existing_where};
-    Requirements::Block alone_net{"existing", q.existing_network_yaml, existing_network_where};
-    Requirements alone = q;
-    alone.existing_hosts = 0;
-    try {
-      (void)build(alone, alone_host, alone_net, {"raid1", "{raid: raid1, ftt: 1}", ""}, 3, false, false, catalog);
-    } catch (const InvalidArgument& e) {
-      std::string why = reason_of(e);
-      for (const auto& [from, to] : {std::pair<std::string, std::string>{"cluster.host.network", "existing.network"},
-                                     {"cluster.host", "existing.host"}})
-        for (std::size_t at = why.find(from); at != std::string::npos; at = why.find(from, at + to.size()))
-          why.replace(at, from.size(), to);
-      throw InvalidArgument(existing_where + ": existing: " + why);
-    }
-    // One architecture: the existing hosts' (disk groups: OSA; a pool: ESA).
-    const bool existing_esa = YAML::Load(q.existing_yaml)["pool"].IsDefined();
-    for (const auto& h : q.host_models)
-      if (YAML::Load(h.yaml)["pool"].IsDefined() != existing_esa)
-        throw InvalidArgument(h.where + " ('" + h.label + "') is " + (existing_esa ? "OSA (disk_groups)" : "ESA (a pool)") +
-                              " and the existing hosts are " + (existing_esa ? "ESA (a pool)" : "OSA (disk_groups)") +
-                              ": a cluster has one architecture");
-  }
-  // Each combination of blocks must make a valid scenario with some host count in the range,
-  // with the failures too; one that never does is wrong in itself (a device typo, a bad key,
-  // a policy that cannot lose host_failures hosts). With existing hosts, a host model is tried
-  // with at least one of it added (none added is the existing hosts alone).
-  const int lowest = q.existing_hosts > 0 && q.max_hosts >= 1 ? std::max(q.min_hosts, 1) : q.min_hosts;
-  for (const auto& h : q.host_models)
-    for (const auto& n : q.networks)
-      for (const auto& p : q.policies) {
-        std::string healthy_error, failed_error;
-        bool healthy = false, with_failures = false;
-        for (int hosts = lowest; hosts <= q.max_hosts && !with_failures; ++hosts) {
-          try {
-            (void)build(q, h, n, p, hosts, false, false, catalog);
-            healthy = true;
-          } catch (const InvalidArgument& e) {
-            if (healthy_error.empty() || hosts == q.max_hosts) healthy_error = reason_of(e);
-            continue;
-          }
-          try {
-            (void)build(q, h, n, p, hosts, false, true, catalog);
-            with_failures = true;
-          } catch (const InvalidArgument& e) {
-            failed_error = reason_of(e);
-          }
-        }
-        if (!healthy)
-          throw InvalidArgument(h.where + " with " + n.where + " and " + p.where + ": no host count from " +
-                                std::to_string(lowest) + " to " + std::to_string(q.max_hosts) +
-                                (q.existing_hosts > 0 ? " added to the " + std::to_string(q.existing_hosts) + " existing"
-                                                      : std::string()) +
-                                " makes it valid: " + healthy_error);
-        if (!with_failures)
-          throw InvalidArgument(path + ": host_failures = " + std::to_string(q.host_failures) + " is impossible with " +
-                                p.where + " (" + p.label + "): " + failed_error);
-      }
-  return q;
-}
-
 std::vector<Design> candidate_designs(const Requirements& req, const HardwareCatalog& catalog) {
   std::vector<Design> out;
   for (const auto& h : req.host_models)
@@ -523,19 +100,19 @@ std::vector<Design> candidate_designs(const Requirements& req, const HardwareCat
             // Validity, capacity (every host up) and cost with a token of data (a candidate far
             // too small for the data would otherwise be refused as a unit typo), then the design
             // with its data.
-            Scenario healthy = build(req, h, n, p, hosts, false, true, catalog);
+            Scenario healthy = detail::candidate_scenario(req, h, n, p, hosts, false, true, catalog);
             healthy.cluster.failed_hosts.clear();
             d.capacity = scenario_capacity(healthy);
             d.cost = bought_cost(req, healthy, n);
             d.existing_hosts = req.existing_hosts;
             d.capacity_ok = d.capacity.usable_gb >= req.demand_capacity_gb();
-            if (d.capacity_ok) d.scenario = build(req, h, n, p, hosts, true, true, catalog);
+            if (d.capacity_ok) d.scenario = detail::candidate_scenario(req, h, n, p, hosts, true, true, catalog);
             if (!d.capacity_ok)
-              d.reason = "capacity: usable " + fmt("%.1f", d.capacity.usable_gb / 1000) + " TB < " +
-                         fmt("%.1f", req.demand_capacity_gb() / 1000) + " TB";
+              d.reason = "capacity: usable " + detail::fmt("%.1f", d.capacity.usable_gb / 1000) + " TB < " +
+                         detail::fmt("%.1f", req.demand_capacity_gb() / 1000) + " TB";
           } catch (const InvalidArgument& e) {
             d.valid = false;
-            d.invalid_reason = reason_of(e);
+            d.invalid_reason = detail::reason_of(e);
           }
           out.push_back(std::move(d));
         }
@@ -556,10 +133,10 @@ void evaluate_design(Design& d, const Requirements& req, const RunResult& run) {
     d.pass = delivered && fast;
     const std::string stat = latency_stat_name(q.slo.stat);
     if (!delivered)
-      d.reason = "delivers " + fmt("%.0f", d.achieved_iops) + " of " + fmt("%.0f", d.offered_iops) + " IOPS (" + stat + " " +
-                 fmt("%.2f", d.latency_ms) + " ms; bottleneck " + d.bottleneck + ")";
+      d.reason = "delivers " + detail::fmt("%.0f", d.achieved_iops) + " of " + detail::fmt("%.0f", d.offered_iops) + " IOPS (" + stat + " " +
+                 detail::fmt("%.2f", d.latency_ms) + " ms; bottleneck " + d.bottleneck + ")";
     else if (!fast)
-      d.reason = stat + " " + fmt("%.2f", d.latency_ms) + " ms > " + fmt("%g", q.slo.limit_ms) + " ms (bottleneck " +
+      d.reason = stat + " " + detail::fmt("%.2f", d.latency_ms) + " ms > " + detail::fmt("%g", q.slo.limit_ms) + " ms (bottleneck " +
                  d.bottleneck + ")";
     return;
   }
@@ -587,10 +164,10 @@ void evaluate_design(Design& d, const Requirements& req, const RunResult& run) {
     const std::string stat = latency_stat_name(q.slo.stat);
     std::string why;
     if (got + counting < 0.97 * req.group_iops(g))
-      why = "delivers " + fmt("%.0f", got) + " of " + fmt("%.0f", req.group_iops(g)) + " IOPS (" + stat + " " + fmt("%.2f", lat) +
+      why = "delivers " + detail::fmt("%.0f", got) + " of " + detail::fmt("%.0f", req.group_iops(g)) + " IOPS (" + stat + " " + detail::fmt("%.2f", lat) +
             " ms; bottleneck " + d.bottleneck + ")";
     else if (lat > q.slo.limit_ms)
-      why = stat + " " + fmt("%.2f", lat) + " ms > " + fmt("%g", q.slo.limit_ms) + " ms (bottleneck " + d.bottleneck + ")";
+      why = stat + " " + detail::fmt("%.2f", lat) + " ms > " + detail::fmt("%g", q.slo.limit_ms) + " ms (bottleneck " + d.bottleneck + ")";
     if (!why.empty()) {
       d.pass = false;
       d.reason += (d.reason.empty() ? "" : "; ") + ("workload " + q.name + ": " + why);
@@ -738,8 +315,8 @@ std::vector<Design*> prune_round(const std::vector<Design*>& round, const Requir
     if (ceiling[i] < (1 - kPruneMargin) * need) {
       d.pruned = true;
       d.bottleneck = station[i];
-      d.reason = "analytic ceiling " + fmt("%.0f", ceiling[i]) + " IOPS (" + station[i] + " saturates) is short of " +
-                 fmt("%.0f", need) + " by more than " + fmt("%.0f", kPruneMargin * 100) + " %; not simulated";
+      d.reason = "analytic ceiling " + detail::fmt("%.0f", ceiling[i]) + " IOPS (" + station[i] + " saturates) is short of " +
+                 detail::fmt("%.0f", need) + " by more than " + detail::fmt("%.0f", kPruneMargin * 100) + " %; not simulated";
       r.cheaper_failures.push_back(d);
       ++r.pruned;
     } else {
@@ -842,25 +419,30 @@ SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalo
   return r;
 }
 
-std::string format_sizing(const SizingResult& r) {
+namespace {
+
+// One demand in words: "300,000 IOPS of 8K, 70 % read, 100 % random at p95 <= 2 ms".
+std::string demand_text(const Requirements& q, std::size_t g) {
+  const Requirements::Demand& d = q.demands[g];
+  return thousands(q.group_iops(g)) + " IOPS of " + detail::fmt("%.0f", static_cast<double>(d.block.count()) / 1024) + "K, " +
+         detail::fmt("%.0f", d.read_pct) + " % read, " + detail::fmt("%.0f", d.random_pct) + " % random at " +
+         latency_stat_name(d.slo.stat) + " <= " + detail::fmt("%g", d.slo.limit_ms) + " ms";
+}
+
+// The report's head: the requirements, the demand, the existing hosts and how many
+// candidates were decided how.
+std::string sizing_head(const SizingResult& r) {
   const Requirements& q = r.req;
-  const std::string stat = latency_stat_name(q.demands.front().slo.stat);
-  const auto demand_text = [&q](std::size_t g) {
-    const Requirements::Demand& d = q.demands[g];
-    return thousands(q.group_iops(g)) + " IOPS of " + fmt("%.0f", static_cast<double>(d.block.count()) / 1024) + "K, " +
-           fmt("%.0f", d.read_pct) + " % read, " + fmt("%.0f", d.random_pct) + " % random at " +
-           latency_stat_name(d.slo.stat) + " <= " + fmt("%g", d.slo.limit_ms) + " ms";
-  };
   std::string out = "Requirements: " + q.name + " (" + q.source + ")\n";
   if (!q.grouped()) {
-    out += "Demand: " + demand_text(0);
+    out += "Demand: " + demand_text(q, 0);
   } else {
     out += "Demand: " + thousands(q.demand_iops()) + " IOPS in " + std::to_string(q.demands.size()) + " workloads at once (";
-    for (std::size_t g = 0; g < q.demands.size(); ++g) out += (g ? "; " : "") + q.demands[g].name + ": " + demand_text(g);
+    for (std::size_t g = 0; g < q.demands.size(); ++g) out += (g ? "; " : "") + q.demands[g].name + ": " + demand_text(q, g);
     out += ")";
   }
-  out += "; " + fmt("%.1f", q.demand_capacity_gb() / 1000) + " TB usable";
-  if (q.growth() != 1) out += " (today x " + fmt("%.3f", q.growth()) + " growth)";
+  out += "; " + detail::fmt("%.1f", q.demand_capacity_gb() / 1000) + " TB usable";
+  if (q.growth() != 1) out += " (today x " + detail::fmt("%.3f", q.growth()) + " growth)";
   out += "; with " + std::to_string(q.host_failures) + " host" + (q.host_failures == 1 ? "" : "s") + " down\n";
   if (q.existing_hosts > 0)
     out += "Existing: " + std::to_string(q.existing_hosts) + " hosts, owned (a design costs the hosts it adds, " +
@@ -871,99 +453,133 @@ std::string format_sizing(const SizingResult& r) {
   if (r.piloted > 0)
     out += " (the analytic path piloted " + std::to_string(r.piloted) + " and failed " + std::to_string(r.pruned) +
            " of them without a run)";
-  out += ", in " + fmt("%.1f", r.wall_seconds) + " s\n";
-  if (r.answers.empty()) {
-    out += r.stopped ? "Stopped after run.max_simulations = " + std::to_string(q.max_simulations) +
-                           " simulations without an answer.\n"
-                     : std::string("No candidate meets every requirement.\n");
-    // Which requirement, and by how much, over every candidate decided.
-    if (r.simulated == 0 && r.largest_usable_gb < q.demand_capacity_gb())
-      out += "  capacity: the largest candidate holds " + fmt("%.1f", r.largest_usable_gb / 1000) + " TB usable < " +
-             fmt("%.1f", q.demand_capacity_gb() / 1000) + " TB (raise hosts.max or add larger drives)\n";
-    if (r.pruned > 0) {
-      double best = 0;
-      for (const Design& d : r.cheaper_failures)
-        if (d.pruned) best = std::max(best, d.analytic_ceiling_iops);
-      out += "  delivery: the analytic path's highest ceiling among the pruned designs was " + thousands(best) + " of " +
-             thousands(q.demand_iops()) + " IOPS\n";
-    }
-    if (r.simulated > 0) {
-      if (!q.grouped())
-        out += "  latency and delivery: the best simulated design reached " + stat + " " +
-               fmt("%.3f", r.best_failed_latency_ms) + " ms against " + fmt("%g", q.demands.front().slo.limit_ms) +
-               " ms, and at most " + thousands(r.best_failed_iops) + " of " + thousands(q.demand_iops()) + " IOPS\n";
-      else
-        out += "  latency and delivery: the simulated design nearest its targets had workload " + r.best_failed_workload +
-               " at " + fmt("%.3f", r.best_failed_latency_ms) + " ms, its furthest from its target; at most " +
-               thousands(r.best_failed_iops) + " of " + thousands(q.demand_iops()) +
-               " IOPS were delivered in all (the failures below name each workload that fails)\n";
-    }
-  } else {
-    out += "Cheapest designs that meet every requirement (each simulated with " + std::to_string(q.host_failures) +
-           " host(s) down at the demand):\n";
-    for (std::size_t i = 0; i < r.answers.size(); ++i) {
-      const Design& d = r.answers[i];
-      out += " " + std::to_string(i + 1) + ". " + d.describe() + ": " + format_usd(d.cost.total_usd()) + ", " +
-             format_usd(d.cost.per_usable_tb(d.capacity)) + " per usable TB, $" + fmt("%.3f", d.cost.total_usd() / q.demand_iops()) +
-             " per IOPS demanded\n     delivers " + fmt("%.0f", d.achieved_iops) + " IOPS";
-      if (!q.grouped()) {
-        out += " at " + stat + " " + fmt("%.3f", d.latency_ms) + " ms";
-      } else {
-        for (std::size_t g = 0; g < q.demands.size() && g < d.group_latency_ms.size(); ++g)
-          out += std::string(g ? ", " : " (") + q.demands[g].name + " " + fmt("%.0f", d.group_achieved_iops[g]) + " at " +
-                 latency_stat_name(q.demands[g].slo.stat) + " " + fmt("%.3f", d.group_latency_ms[g]) + " ms";
-        out += ")";
-      }
-      out += "; usable " + fmt("%.1f", d.capacity.usable_gb / 1000) + " TB\n";
-      for (const std::string& w : d.warnings) out += "     warning: " + w + "\n";
-      if (d.knee.found)
-        out += "     knee: " + thousands(d.knee.iops) + " IOPS " +
-               (q.grouped() ? std::string("in the demand's mix, each workload within its target")
-                            : "at " + stat + " " + fmt("%.2f", d.knee.latency_ms) + " ms") +
-               " (" + fmt("%.0f", 100 * (d.knee.iops / q.demand_iops() - 1)) + " % headroom" +
-               // A pass delivers 97 % of the demand and the knee is found to 2 %: a knee a little
-               // under the demand is the design at its limit, not a contradiction.
-               (d.knee.iops < q.demand_iops() ? ": at its limit, within the 97 % delivery rule and the knee's 2 % precision"
-                                              : "") +
-               "), bottleneck " + d.knee.bottleneck + (d.knee.ceiling ? " (the VMs' outstanding I/O sets it)" : "") + "\n";
-      else if (!d.knee.probes.empty() || d.knee.closed_loop_iops > 0)
-        out += "     knee: not found (no probe met the target)\n";
-      if (d.range.seeds > 0) {
-        const AnswerRange& knee = d.range.at("knee_iops");
-        const int met = seeds_meeting(d, q);
-        std::string latencies;
-        bool past = false;
-        for (std::size_t g = 0; g < q.demands.size(); ++g) {
-          const AnswerRange& lat = d.range.at(q.grouped() ? "latency_ms/" + q.demands[g].name : std::string("latency_ms"));
-          latencies += (g ? ", " : "") + (q.grouped() ? q.demands[g].name + " " : std::string()) +
-                       latency_stat_name(q.demands[g].slo.stat) + " " + fmt("%.3f", lat.low) + " .. " + fmt("%.3f", lat.high) + " ms";
-          past = past || lat.high > q.demands[g].slo.limit_ms;
-        }
-        out += "     range over " + std::to_string(d.range.seeds) + " seeds and the calibration (95 %, one cluster): " +
-               latencies + " at the demand, knee " +
-               (std::isfinite(knee.low) ? thousands(knee.low) + " .. " + thousands(knee.high) + " IOPS"
-                                        : "found on " + std::to_string(knee.found) + " of " + std::to_string(d.range.seeds) + " seeds") +
-               "; meets the demand on " + std::to_string(met) +
-               " of " + std::to_string(d.range.seeds) + " seeds" + (past ? " (the range reaches past the target)" : "") + "\n";
-      }
-    }
-    if (r.exhausted) out += "(fewer designs than asked for: every candidate was tried)\n";
-    if (r.stopped) out += "(fewer designs than asked for: stopped at run.max_simulations)\n";
-    if (q.host_failures > 1)
-      out += "Capacity is checked with every host up: the reserve keeps one host's rebuild space, not " +
-             std::to_string(q.host_failures) + ".\n";
+  out += ", in " + detail::fmt("%.1f", r.wall_seconds) + " s\n";
+  return out;
+}
+
+// Without an answer: which requirement, and by how much, over every candidate decided.
+std::string no_answer_lines(const SizingResult& r) {
+  const Requirements& q = r.req;
+  const std::string stat = latency_stat_name(q.demands.front().slo.stat);
+  std::string out = r.stopped ? "Stopped after run.max_simulations = " + std::to_string(q.max_simulations) +
+                                    " simulations without an answer.\n"
+                              : std::string("No candidate meets every requirement.\n");
+  if (r.simulated == 0 && r.largest_usable_gb < q.demand_capacity_gb())
+    out += "  capacity: the largest candidate holds " + detail::fmt("%.1f", r.largest_usable_gb / 1000) + " TB usable < " +
+           detail::fmt("%.1f", q.demand_capacity_gb() / 1000) + " TB (raise hosts.max or add larger drives)\n";
+  if (r.pruned > 0) {
+    double best = 0;
+    for (const Design& d : r.cheaper_failures)
+      if (d.pruned) best = std::max(best, d.analytic_ceiling_iops);
+    out += "  delivery: the analytic path's highest ceiling among the pruned designs was " + thousands(best) + " of " +
+           thousands(q.demand_iops()) + " IOPS\n";
   }
-  if (!r.cheaper_failures.empty()) {
-    out += r.answers.empty() ? "Candidates and why they fail (cheapest first):\n" : "Cheaper candidates and why they fail:\n";
-    constexpr std::size_t kShown = 40;
-    for (std::size_t i = 0; i < r.cheaper_failures.size() && i < kShown; ++i) {
-      const Design& d = r.cheaper_failures[i];
-      out += "  " + format_usd(d.cost.total_usd()) + "  " + d.describe() + ": " + d.reason + "\n";
-    }
-    if (r.cheaper_failures.size() > kShown)
-      out += "  ... and " + std::to_string(r.cheaper_failures.size() - kShown) + " more (--json lists all)\n";
+  if (r.simulated > 0) {
+    if (!q.grouped())
+      out += "  latency and delivery: the best simulated design reached " + stat + " " +
+             detail::fmt("%.3f", r.best_failed_latency_ms) + " ms against " + detail::fmt("%g", q.demands.front().slo.limit_ms) +
+             " ms, and at most " + thousands(r.best_failed_iops) + " of " + thousands(q.demand_iops()) + " IOPS\n";
+    else
+      out += "  latency and delivery: the simulated design nearest its targets had workload " + r.best_failed_workload +
+             " at " + detail::fmt("%.3f", r.best_failed_latency_ms) + " ms, its furthest from its target; at most " +
+             thousands(r.best_failed_iops) + " of " + thousands(q.demand_iops()) +
+             " IOPS were delivered in all (the failures below name each workload that fails)\n";
   }
   return out;
+}
+
+// An answer's knee line: its IOPS and headroom over the demand, or that none was found.
+std::string knee_line(const Design& d, const Requirements& q) {
+  const std::string stat = latency_stat_name(q.demands.front().slo.stat);
+  if (d.knee.found)
+    return "     knee: " + thousands(d.knee.iops) + " IOPS " +
+           (q.grouped() ? std::string("in the demand's mix, each workload within its target")
+                        : "at " + stat + " " + detail::fmt("%.2f", d.knee.latency_ms) + " ms") +
+           " (" + detail::fmt("%.0f", 100 * (d.knee.iops / q.demand_iops() - 1)) + " % headroom" +
+           // A pass delivers 97 % of the demand and the knee is found to 2 %: a knee a little
+           // under the demand is the design at its limit, not a contradiction.
+           (d.knee.iops < q.demand_iops() ? ": at its limit, within the 97 % delivery rule and the knee's 2 % precision"
+                                          : "") +
+           "), bottleneck " + d.knee.bottleneck + (d.knee.ceiling ? " (the VMs' outstanding I/O sets it)" : "") + "\n";
+  if (!d.knee.probes.empty() || d.knee.closed_loop_iops > 0) return "     knee: not found (no probe met the target)\n";
+  return "";
+}
+
+// An answer's range line (with --range): its latencies at the demand, its knee and on how
+// many seeds it meets the demand.
+std::string range_line(const Design& d, const Requirements& q) {
+  const AnswerRange& knee = d.range.at("knee_iops");
+  const int met = seeds_meeting(d, q);
+  std::string latencies;
+  bool past = false;
+  for (std::size_t g = 0; g < q.demands.size(); ++g) {
+    const AnswerRange& lat = d.range.at(q.grouped() ? "latency_ms/" + q.demands[g].name : std::string("latency_ms"));
+    latencies += (g ? ", " : "") + (q.grouped() ? q.demands[g].name + " " : std::string()) +
+                 latency_stat_name(q.demands[g].slo.stat) + " " + detail::fmt("%.3f", lat.low) + " .. " +
+                 detail::fmt("%.3f", lat.high) + " ms";
+    past = past || lat.high > q.demands[g].slo.limit_ms;
+  }
+  return "     range over " + std::to_string(d.range.seeds) + " seeds and the calibration (95 %, one cluster): " +
+         latencies + " at the demand, knee " +
+         (std::isfinite(knee.low) ? thousands(knee.low) + " .. " + thousands(knee.high) + " IOPS"
+                                  : "found on " + std::to_string(knee.found) + " of " + std::to_string(d.range.seeds) + " seeds") +
+         "; meets the demand on " + std::to_string(met) + " of " + std::to_string(d.range.seeds) + " seeds" +
+         (past ? " (the range reaches past the target)" : "") + "\n";
+}
+
+// The answers, cheapest first, each with its cost, what it delivers, its warnings, knee and
+// range.
+std::string answer_lines(const SizingResult& r) {
+  const Requirements& q = r.req;
+  const std::string stat = latency_stat_name(q.demands.front().slo.stat);
+  std::string out = "Cheapest designs that meet every requirement (each simulated with " + std::to_string(q.host_failures) +
+                    " host(s) down at the demand):\n";
+  for (std::size_t i = 0; i < r.answers.size(); ++i) {
+    const Design& d = r.answers[i];
+    out += " " + std::to_string(i + 1) + ". " + d.describe() + ": " + format_usd(d.cost.total_usd()) + ", " +
+           format_usd(d.cost.per_usable_tb(d.capacity)) + " per usable TB, $" +
+           detail::fmt("%.3f", d.cost.total_usd() / q.demand_iops()) + " per IOPS demanded\n     delivers " +
+           detail::fmt("%.0f", d.achieved_iops) + " IOPS";
+    if (!q.grouped()) {
+      out += " at " + stat + " " + detail::fmt("%.3f", d.latency_ms) + " ms";
+    } else {
+      for (std::size_t g = 0; g < q.demands.size() && g < d.group_latency_ms.size(); ++g)
+        out += std::string(g ? ", " : " (") + q.demands[g].name + " " + detail::fmt("%.0f", d.group_achieved_iops[g]) +
+               " at " + latency_stat_name(q.demands[g].slo.stat) + " " + detail::fmt("%.3f", d.group_latency_ms[g]) + " ms";
+      out += ")";
+    }
+    out += "; usable " + detail::fmt("%.1f", d.capacity.usable_gb / 1000) + " TB\n";
+    for (const std::string& w : d.warnings) out += "     warning: " + w + "\n";
+    out += knee_line(d, q);
+    if (d.range.seeds > 0) out += range_line(d, q);
+  }
+  if (r.exhausted) out += "(fewer designs than asked for: every candidate was tried)\n";
+  if (r.stopped) out += "(fewer designs than asked for: stopped at run.max_simulations)\n";
+  if (q.host_failures > 1)
+    out += "Capacity is checked with every host up: the reserve keeps one host's rebuild space, not " +
+           std::to_string(q.host_failures) + ".\n";
+  return out;
+}
+
+// The cheaper candidates and why each fails (the first 40; --json lists all).
+std::string failure_lines(const SizingResult& r) {
+  if (r.cheaper_failures.empty()) return "";
+  std::string out =
+      r.answers.empty() ? "Candidates and why they fail (cheapest first):\n" : "Cheaper candidates and why they fail:\n";
+  constexpr std::size_t kShown = 40;
+  for (std::size_t i = 0; i < r.cheaper_failures.size() && i < kShown; ++i) {
+    const Design& d = r.cheaper_failures[i];
+    out += "  " + format_usd(d.cost.total_usd()) + "  " + d.describe() + ": " + d.reason + "\n";
+  }
+  if (r.cheaper_failures.size() > kShown)
+    out += "  ... and " + std::to_string(r.cheaper_failures.size() - kShown) + " more (--json lists all)\n";
+  return out;
+}
+
+}  // namespace
+
+std::string format_sizing(const SizingResult& r) {
+  return sizing_head(r) + (r.answers.empty() ? no_answer_lines(r) : answer_lines(r)) + failure_lines(r);
 }
 
 std::string to_json(const SizingResult& r) {

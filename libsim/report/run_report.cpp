@@ -309,12 +309,15 @@ std::string format_diskspd(const RunResult& r) {
   return os.str();
 }
 
-std::string to_json(const RunResult& r) {
-  const WorkloadResult& w = r.result;
+namespace {
+
+// The JSON's sections, each written as it stands in the object (keys, values and the comma
+// and newline after its last value).
+
+// What was run: the scenario, its inputs and its warnings.
+void json_inputs(std::ostream& os, const RunResult& r) {
   const auto one = [&r](double v) { return r.groups.empty() ? num(v) : std::string("null"); };
-  std::ostringstream os;
-  os << "{\n"
-     << "  \"scenario\": " << json_string(r.scenario) << ",\n"
+  os << "  \"scenario\": " << json_string(r.scenario) << ",\n"
      << "  \"job_name\": " << json_string(r.job_name) << ",\n"
      << "  \"version\": " << json_string(r.version) << ",\n"
      << "  \"seed\": " << r.seed << ",\n"
@@ -332,8 +335,13 @@ std::string to_json(const RunResult& r) {
      << (r.groups.empty() ? json_string(guest_os_name(r.workload.guest_os)) : std::string("null")) << "},\n"
      << "  \"warnings\": [";
   for (std::size_t i = 0; i < r.inputs.warnings.size(); ++i) os << (i ? ", " : "") << json_string(r.inputs.warnings[i]);
-  os << "],\n"
-     << "  \"vms\": " << r.vms << ",\n"
+  os << "],\n";
+}
+
+// The whole run's answers (HCIBench's and the pooled ones) and where its time went.
+void json_answers(std::ostream& os, const RunResult& r) {
+  const WorkloadResult& w = r.result;
+  os << "  \"vms\": " << r.vms << ",\n"
      << "  \"iops\": " << num(w.iops) << ",\n"
      << "  \"read_iops\": " << num(w.read_iops) << ",\n"
      << "  \"write_iops\": " << num(w.write_iops) << ",\n"
@@ -350,8 +358,12 @@ std::string to_json(const RunResult& r) {
      << "  \"outstanding_io\": " << num(w.outstanding_io) << ",\n"
      << "  \"configured_outstanding_io\": " << r.configured_outstanding << ",\n"
      << "  \"simulated_ios\": " << w.simulated_ios << ",\n"
-     << "  \"latency_split\": " << json_split(w) << ",\n"
-     << "  \"groups\": [";
+     << "  \"latency_split\": " << json_split(w) << ",\n";
+}
+
+// Each workload group's answers.
+void json_groups(std::ostream& os, const RunResult& r) {
+  os << "  \"groups\": [";
   for (std::size_t i = 0; i < r.groups.size(); ++i) {
     const GroupResult& g = r.groups[i];
     const WorkloadResult& x = g.result;
@@ -365,8 +377,14 @@ std::string to_json(const RunResult& r) {
        << num(x.write_p99_ms) << ", \"outstanding_io\": " << num(x.outstanding_io)
        << ", \"latency_split\": " << json_split(x) << ", \"guest_os\": " << json_string(guest_os_name(g.guest_os)) << "}";
   }
-  os << "],\n"
-     << "  \"measured_seconds\": " << num(w.seconds) << ",\n"
+  os << "],\n";
+}
+
+// The measured window: its length, intervals and how the length was found, and its batches
+// over time.
+void json_window(std::ostream& os, const RunResult& r) {
+  const WorkloadResult& w = r.result;
+  os << "  \"measured_seconds\": " << num(w.seconds) << ",\n"
      << "  \"iops_ci95\": " << json_interval(w.iops_ci) << ",\n"
      << "  \"pooled_latency_ci95_ms\": " << json_interval(w.latency_ci_ms) << ",\n"
      << "  \"run_length\": {\"auto\": " << (r.length.automatic ? "true" : "false")
@@ -385,8 +403,12 @@ std::string to_json(const RunResult& r) {
   column("iops", &TimelinePoint::iops, false);
   column("mean_latency_ms", &TimelinePoint::mean_latency_ms, false);
   column("resync_done_gb", &TimelinePoint::resync_done_gb, true);
-  os << "},\n"
-     << "  \"failed_hosts\": [";
+  os << "},\n";
+}
+
+// The failed hosts and the resync, each host's CPU and each OSA write buffer.
+void json_hosts(std::ostream& os, const RunResult& r) {
+  os << "  \"failed_hosts\": [";
   for (std::size_t i = 0; i < r.failed_hosts.size(); ++i) os << (i ? ", " : "") << json_string(r.failed_hosts[i]);
   os << "],\n"
      << "  \"resync\": {\"active\": " << (r.resync_active ? "true" : "false") << ", \"components\": " << r.resync.components
@@ -412,7 +434,12 @@ std::string to_json(const RunResult& r) {
        << ", \"read_hit_share\": " << num(b.read_hit_share) << ", \"congestion\": " << num(b.congestion)
        << ", \"congestion_delay_ms\": " << num(b.congestion_delay_ms) << "}";
   }
-  os << "],\n  \"utilisation\": {";
+  os << "],\n";
+}
+
+// Each resource class's utilisation, the bottleneck, capacity and cost, and the counters.
+void json_resources(std::ostream& os, const RunResult& r) {
+  os << "  \"utilisation\": {";
   bool first = true;
   for (const char* c : kClasses) {
     const ResourceClassUse* u = r.resource(c);
@@ -433,8 +460,21 @@ std::string to_json(const RunResult& r) {
      << "  \"device_ops\": {\"fg_reads\": " << r.counters.fg_device_reads << ", \"fg_writes\": " << r.counters.fg_device_writes
      << ", \"bg_reads\": " << r.counters.bg_device_reads << ", \"bg_writes\": " << r.counters.bg_device_writes << "},\n"
      << "  \"client_cache_reads\": " << r.counters.client_cache_hits << ",\n"
-     << "  \"network_bytes\": " << r.counters.fg_network_bytes + r.counters.bg_network_bytes << ",\n"
-     << "  \"simulated_seconds\": " << num(r.simulated_seconds) << ",\n"
+     << "  \"network_bytes\": " << r.counters.fg_network_bytes + r.counters.bg_network_bytes << ",\n";
+}
+
+}  // namespace
+
+std::string to_json(const RunResult& r) {
+  std::ostringstream os;
+  os << "{\n";
+  json_inputs(os, r);
+  json_answers(os, r);
+  json_groups(os, r);
+  json_window(os, r);
+  json_hosts(os, r);
+  json_resources(os, r);
+  os << "  \"simulated_seconds\": " << num(r.simulated_seconds) << ",\n"
      << "  \"wall_seconds\": " << num(r.wall_seconds) << "\n"
      << "}\n";
   return os.str();

@@ -177,11 +177,9 @@ HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat, std
   return host;
 }
 
-}  // namespace
-
-void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& out, std::vector<std::string>& notes) {
-  c.expect_map({"hosts", "architecture", "witness_host", "host", "more_hosts", "osa", "esa", "client_cache_mb",
-                "failed_hosts", "resync", "capacity_reserve"});
+// The cluster's own keys: size, architecture, witness, capacity reserve, client cache.
+// Returns cluster.hosts.
+long read_cluster_shape(const YamlReader& c, ClusterSpec& out) {
   const long hosts = c.integer("hosts", 0, 1, 64);
   if (hosts == 0) c.fail("missing key 'cluster.hosts' (1 to 64)");
   out.architecture = c.choice("architecture", "osa", {"osa", "esa"}) == "osa" ? Architecture::osa : Architecture::esa;
@@ -196,37 +194,56 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     c.fail_value(c.key_path("capacity_reserve"), "reserved",
                  "slack: a 2-node cluster (witness_host) has no Reserved Capacity", c.node()["capacity_reserve"]);
   out.client_cache_mb = c.number("client_cache_mb", out.client_cache_mb);
+  return hosts;
+}
 
-  const YamlReader h = c.child("host");
-  h.expect_map({"cpu", "network", "disk_groups", "pool", "memory_gb"});
-  // Hosts that differ (an expansion of a newer generation): `hosts` of `host`, then each
-  // cluster.more_hosts item's `count` of its own CPU and storage, on the cluster's network.
+// Hosts that differ (an expansion of a newer generation): `hosts` of cluster.host, then each
+// cluster.more_hosts item's `count` of its own CPU and storage, on the cluster's network.
+// Returns each kind of host with its count; `total` gets the hosts in all.
+std::vector<std::pair<long, HostSpec>> read_host_kinds(const YamlReader& c, const YamlReader& h, long hosts,
+                                                       const HardwareCatalog& cat, std::vector<std::string>& notes,
+                                                       long& total) {
   std::vector<std::pair<long, HostSpec>> templates{{hosts, read_host_hardware(h, cat, notes)}};
-  long total = hosts;
-  if (c.has("more_hosts")) {
-    const YamlReader more = c.child("more_hosts");
-    if (!more.is_sequence() || more.size() == 0)
-      more.fail("expected a list of {count, cpu, disk_groups or pool, memory_gb}: hosts beyond cluster.hosts that differ from "
-                "cluster.host");
-    if (more.size() > 64) more.fail(std::to_string(more.size()) + " items; a cluster has at most 64 hosts");
-    for (std::size_t i = 0; i < more.size(); ++i) {
-      const YamlReader m = more.item(i);
-      m.expect_map({"count", "cpu", "disk_groups", "pool", "memory_gb"});
-      const long count = m.integer("count", 0, 1, 64);
-      if (count == 0) m.fail("missing key 'count' (1 to 64 hosts of this kind)");
-      total += count;
-      if (total > 64)
-        m.fail_value(m.key_path("count"), std::to_string(count),
-                     "at most " + std::to_string(64 - (total - count)) + ": a cluster has 1 to 64 hosts in all",
-                     m.node()["count"]);
-      templates.emplace_back(count, read_host_hardware(m, cat, notes));
-    }
+  total = hosts;
+  if (!c.has("more_hosts")) return templates;
+  const YamlReader more = c.child("more_hosts");
+  if (!more.is_sequence() || more.size() == 0)
+    more.fail("expected a list of {count, cpu, disk_groups or pool, memory_gb}: hosts beyond cluster.hosts that differ from "
+              "cluster.host");
+  if (more.size() > 64) more.fail(std::to_string(more.size()) + " items; a cluster has at most 64 hosts");
+  for (std::size_t i = 0; i < more.size(); ++i) {
+    const YamlReader m = more.item(i);
+    m.expect_map({"count", "cpu", "disk_groups", "pool", "memory_gb"});
+    const long count = m.integer("count", 0, 1, 64);
+    if (count == 0) m.fail("missing key 'count' (1 to 64 hosts of this kind)");
+    total += count;
+    if (total > 64)
+      m.fail_value(m.key_path("count"), std::to_string(count),
+                   "at most " + std::to_string(64 - (total - count)) + ": a cluster has 1 to 64 hosts in all",
+                   m.node()["count"]);
+    templates.emplace_back(count, read_host_hardware(m, cat, notes));
   }
-  // Network: NIC, teaming, fabric.
-  const YamlReader n = h.child("network");
-  n.expect_map({"speed_gbe", "ports", "teaming", "nic", "mtu", "transport", "switch", "fabric", "hosts_per_leaf",
-                "spines", "uplink_gbe", "rx_queues", "rx_interrupt_us"});
-  FabricSpec& f = out.fabric;
+  return templates;
+}
+
+// A part asked to do more than its catalog figure: modelled as asked, and said
+// (Scenario::warnings).
+void note_exceeds(const YamlReader& n, const char* key, double value, double limit, const char* part,
+                  const std::string& name, std::vector<std::string>& notes) {
+  const bool speed_key = std::string_view(key) == "speed_gbe";
+  char note[320];
+  if (speed_key)
+    std::snprintf(note, sizeof note, "%s = %g exceeds the %g GbE ports of %s '%s': modelled as that %s at %g GbE",
+                  n.key_path(key).c_str(), value, limit, part, name.c_str(), part, value);
+  else
+    std::snprintf(note, sizeof note, "%s = %g exceeds the %g ports of %s '%s': modelled with %g ports",
+                  n.key_path(key).c_str(), value, limit, part, name.c_str(), value);
+  notes.emplace_back(note);
+}
+
+// The NIC: a catalog model or a generic one of the given speed, its interrupt moderation and
+// the link speed. Returns the link speed in Gbit/s.
+double read_nic(const YamlReader& n, const HardwareCatalog& cat, FabricSpec& f) {
   if (n.has("nic")) {
     try {
       f.nic = cat.nic(n.text("nic", ""));
@@ -253,23 +270,17 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
     throw InvalidArgument(n.where(n.has("speed_gbe") ? n.node()["speed_gbe"] : n.node()) + ": " + e.what());
   }
   f.link_gbps = speed;
-  // A part asked to do more than its catalog figure: modelled as asked, and said (Scenario::warnings).
-  auto exceeds = [&](const char* key, double value, double limit, const char* part, const std::string& name) {
-    const bool speed_key = std::string_view(key) == "speed_gbe";
-    char note[320];
-    if (speed_key)
-      std::snprintf(note, sizeof note, "%s = %g exceeds the %g GbE ports of %s '%s': modelled as that %s at %g GbE",
-                    n.key_path(key).c_str(), value, limit, part, name.c_str(), part, value);
-    else
-      std::snprintf(note, sizeof note, "%s = %g exceeds the %g ports of %s '%s': modelled with %g ports",
-                    n.key_path(key).c_str(), value, limit, part, name.c_str(), value);
-    notes.emplace_back(note);
-  };
-  if (n.has("nic") && f.nic.speed_gbps < speed) exceeds("speed_gbe", speed, f.nic.speed_gbps, "NIC", f.nic.name);
+  return speed;
+}
+
+// Ports and teaming, the receive queues, MTU and transport.
+void read_ports(const YamlReader& n, double speed, ClusterSpec& out, std::vector<std::string>& notes) {
+  FabricSpec& f = out.fabric;
+  if (n.has("nic") && f.nic.speed_gbps < speed) note_exceeds(n, "speed_gbe", speed, f.nic.speed_gbps, "NIC", f.nic.name, notes);
   if (f.nic.speed_gbps < speed) f.nic.speed_gbps = speed;
   const long ports = n.integer("ports", 1, 1, 8);
   if (n.has("nic") && ports > f.nic.ports)
-    exceeds("ports", static_cast<double>(ports), f.nic.ports, "NIC", f.nic.name);
+    note_exceeds(n, "ports", static_cast<double>(ports), f.nic.ports, "NIC", f.nic.name, notes);
   // More ports than the card has take more cards (report/cost.hpp prices cards).
   f.nic_cards = n.has("nic") ? static_cast<int>((ports + f.nic.ports - 1) / f.nic.ports) : 1;
   f.nic.ports = std::max(f.nic.ports, static_cast<int>(ports));
@@ -286,6 +297,11 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   if (n.has("rx_interrupt_us") && f.rx_queues == 0)
     notes.push_back(n.key_path("rx_interrupt_us") + " has no effect with rx_queues 0: moderation is modelled on " +
                     "the receive queues");
+}
+
+// The switch and the fabric: one switch, direct links or leaf-spine.
+void read_switches(const YamlReader& n, double speed, long total, const HardwareCatalog& cat, FabricSpec& f,
+                   std::vector<std::string>& notes) {
   if (n.has("switch")) {
     try {
       f.leaf = cat.network_switch(n.text("switch", ""));
@@ -293,7 +309,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
       n.fail_at("switch", e.what());
     }
     if (f.leaf.port_speed_gbps > 0 && f.leaf.port_speed_gbps < speed)
-      exceeds("speed_gbe", speed, f.leaf.port_speed_gbps, "switch", f.leaf.name);
+      note_exceeds(n, "speed_gbe", speed, f.leaf.port_speed_gbps, "switch", f.leaf.name, notes);
   } else {
     f.leaf = default_switch(speed, cat);
   }
@@ -303,6 +319,96 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   f.spines = static_cast<int>(n.integer("spines", 2, 1, 64));
   f.uplink_gbps = n.number("uplink_gbe", 100);
   f.spine = cat.network_switch("dell-s5232f-on");
+}
+
+// cluster.host.network: NIC, teaming, fabric.
+void read_network(const YamlReader& n, long total, const HardwareCatalog& cat, ClusterSpec& out,
+                  std::vector<std::string>& notes) {
+  n.expect_map({"speed_gbe", "ports", "teaming", "nic", "mtu", "transport", "switch", "fabric", "hosts_per_leaf",
+                "spines", "uplink_gbe", "rx_queues", "rx_interrupt_us"});
+  const double speed = read_nic(n, cat, out.fabric);
+  read_ports(n, speed, out, notes);
+  read_switches(n, speed, total, cat, out.fabric, notes);
+}
+
+// Hosts that are down for the whole run, by name (ClusterSpec::failed_hosts).
+void read_failed_hosts(const YamlReader& c, ClusterSpec& out) {
+  if (!c.has("failed_hosts")) return;
+  const YamlReader down = c.child("failed_hosts");
+  if (!down.is_sequence()) down.fail("expected a list of host names, e.g. [esx02]");
+  for (std::size_t i = 0; i < down.size(); ++i) {
+    const std::string name = down.item(i).scalar();
+    const auto it = std::find_if(out.hosts.begin(), out.hosts.end(), [&](const HostSpec& hs) { return hs.name == name; });
+    if (it == out.hosts.end())
+      down.item(i).fail("'" + name + "' is not a host of this cluster (esx01 .. " + out.hosts.back().name + ")");
+    out.failed_hosts.push_back(static_cast<int>(it - out.hosts.begin()));
+  }
+}
+
+void read_resync(const YamlReader& c, ClusterSpec& out) {
+  if (!c.has("resync")) return;
+  const YamlReader rs = c.child("resync");
+  rs.expect_map({"active", "throttle_mbps", "outstanding"});
+  out.resync.active = rs.flag("active", false);
+  out.resync.throttle_mbps = rs.number("throttle_mbps", 0);
+  const double t = out.resync.throttle_mbps;
+  if (!(t == 0 || (t >= 1 && t <= 512)))   // esxcli vsan resync throttle's range
+    rs.fail_value(rs.key_path("throttle_mbps"), rs.text("throttle_mbps", ""), "0 (no cap) or 1 .. 512 Mb/s",
+                  rs.node()["throttle_mbps"]);
+  out.resync.outstanding = static_cast<int>(rs.integer("outstanding", out.resync.outstanding, 1, 64));
+  if (out.resync.active && out.failed_hosts.empty())
+    rs.fail("cluster.resync.active rebuilds the components of failed hosts; list them in cluster.failed_hosts");
+}
+
+void read_osa(const YamlReader& c, OsaSettings& s) {
+  if (!c.has("osa")) return;
+  const YamlReader o = c.child("osa");
+  o.expect_map({"write_buffer_gb", "hybrid_read_cache_share", "destage_start_fill", "destage_idle_fill", "destage_batch_blocks",
+                "destage_depth", "congestion_start_fill", "congestion_full_fill", "congestion_delay_a_us",
+                "congestion_delay_b", "stripe_unit_kb", "dedupe_lookup_miss", "lsom_worlds_per_dg",
+                "lsom_cost_factor", "destage_reduction"});
+  const double buffer_gb = o.number("write_buffer_gb", static_cast<double>(s.write_buffer.count()) / 1e9);
+  if (!(buffer_gb >= 0.001 && buffer_gb <= 1e5))
+    o.fail_value(o.key_path("write_buffer_gb"), o.text("write_buffer_gb", ""), "0.001 .. 100000 GB", o.node()["write_buffer_gb"]);
+  s.write_buffer = Bytes{static_cast<std::int64_t>(buffer_gb * 1e9)};
+  s.hybrid_read_cache_share = o.number("hybrid_read_cache_share", s.hybrid_read_cache_share);
+  s.destage_start_fill = o.number("destage_start_fill", s.destage_start_fill);
+  s.destage_idle_fill = o.number("destage_idle_fill", s.destage_idle_fill);
+  s.destage_batch_blocks = static_cast<int>(o.integer("destage_batch_blocks", s.destage_batch_blocks, 1, 4096));
+  s.destage_depth = static_cast<int>(o.integer("destage_depth", s.destage_depth, 1, 256));
+  s.congestion_start_fill = o.number("congestion_start_fill", s.congestion_start_fill);
+  s.congestion_full_fill = o.number("congestion_full_fill", s.congestion_full_fill);
+  s.congestion_delay_a_us = o.number("congestion_delay_a_us", s.congestion_delay_a_us);
+  s.congestion_delay_b = o.number("congestion_delay_b", s.congestion_delay_b);
+  s.stripe_unit = Bytes{o.integer("stripe_unit_kb", s.stripe_unit.count() / 1024, 4, 65536) * 1024};
+  s.dedupe_lookup_miss = o.number("dedupe_lookup_miss", s.dedupe_lookup_miss);
+  s.lsom_worlds_per_dg = static_cast<int>(o.integer("lsom_worlds_per_dg", s.lsom_worlds_per_dg, 0, 64));
+  s.lsom_cost_factor = o.number("lsom_cost_factor", s.lsom_cost_factor);
+  s.reduction_on_world =
+      o.choice("destage_reduction", s.reduction_on_world ? "world" : "shared", {"world", "shared"}) == "world";
+}
+
+void read_esa(const YamlReader& c, EsaSettings& s) {
+  if (!c.has("esa")) return;
+  const YamlReader e = c.child("esa");
+  e.expect_map({"lfs_overhead", "gc_factor", "stripe_unit_kb", "cpu_per_io_factor"});
+  s.lfs_overhead = e.number("lfs_overhead", s.lfs_overhead);
+  s.gc_factor = e.number("gc_factor", s.gc_factor);
+  s.cpu_per_io_factor = e.number("cpu_per_io_factor", s.cpu_per_io_factor);
+  s.stripe_unit = Bytes{e.integer("stripe_unit_kb", s.stripe_unit.count() / 1024, 4, 65536) * 1024};
+}
+
+}  // namespace
+
+void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& out, std::vector<std::string>& notes) {
+  c.expect_map({"hosts", "architecture", "witness_host", "host", "more_hosts", "osa", "esa", "client_cache_mb",
+                "failed_hosts", "resync", "capacity_reserve"});
+  const long hosts = read_cluster_shape(c, out);
+  const YamlReader h = c.child("host");
+  h.expect_map({"cpu", "network", "disk_groups", "pool", "memory_gb"});
+  long total = 0;
+  const std::vector<std::pair<long, HostSpec>> templates = read_host_kinds(c, h, hosts, cat, notes, total);
+  read_network(h.child("network"), total, cat, out, notes);
   for (const auto& [count, host] : templates)
     for (long i = 0; i < count; ++i) {
       HostSpec copy = host;
@@ -311,66 +417,10 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
       copy.name = name;
       out.hosts.push_back(copy);
     }
-  if (c.has("failed_hosts")) {
-    // Hosts that are down for the whole run, by name (ClusterSpec::failed_hosts).
-    const YamlReader down = c.child("failed_hosts");
-    if (!down.is_sequence()) down.fail("expected a list of host names, e.g. [esx02]");
-    for (std::size_t i = 0; i < down.size(); ++i) {
-      const std::string name = down.item(i).scalar();
-      const auto it = std::find_if(out.hosts.begin(), out.hosts.end(), [&](const HostSpec& hs) { return hs.name == name; });
-      if (it == out.hosts.end())
-        down.item(i).fail("'" + name + "' is not a host of this cluster (esx01 .. " + out.hosts.back().name + ")");
-      out.failed_hosts.push_back(static_cast<int>(it - out.hosts.begin()));
-    }
-  }
-  if (c.has("resync")) {
-    const YamlReader rs = c.child("resync");
-    rs.expect_map({"active", "throttle_mbps", "outstanding"});
-    out.resync.active = rs.flag("active", false);
-    out.resync.throttle_mbps = rs.number("throttle_mbps", 0);
-    const double t = out.resync.throttle_mbps;
-    if (!(t == 0 || (t >= 1 && t <= 512)))   // esxcli vsan resync throttle's range
-      rs.fail_value(rs.key_path("throttle_mbps"), rs.text("throttle_mbps", ""), "0 (no cap) or 1 .. 512 Mb/s",
-                    rs.node()["throttle_mbps"]);
-    out.resync.outstanding = static_cast<int>(rs.integer("outstanding", out.resync.outstanding, 1, 64));
-    if (out.resync.active && out.failed_hosts.empty())
-      rs.fail("cluster.resync.active rebuilds the components of failed hosts; list them in cluster.failed_hosts");
-  }
-  if (c.has("osa")) {
-    const YamlReader o = c.child("osa");
-    o.expect_map({"write_buffer_gb", "hybrid_read_cache_share", "destage_start_fill", "destage_idle_fill", "destage_batch_blocks",
-                  "destage_depth", "congestion_start_fill", "congestion_full_fill", "congestion_delay_a_us",
-                  "congestion_delay_b", "stripe_unit_kb", "dedupe_lookup_miss", "lsom_worlds_per_dg",
-                  "lsom_cost_factor", "destage_reduction"});
-    OsaSettings& s = out.osa;
-    const double buffer_gb = o.number("write_buffer_gb", static_cast<double>(s.write_buffer.count()) / 1e9);
-    if (!(buffer_gb >= 0.001 && buffer_gb <= 1e5))
-      o.fail_value(o.key_path("write_buffer_gb"), o.text("write_buffer_gb", ""), "0.001 .. 100000 GB", o.node()["write_buffer_gb"]);
-    s.write_buffer = Bytes{static_cast<std::int64_t>(buffer_gb * 1e9)};
-    s.hybrid_read_cache_share = o.number("hybrid_read_cache_share", s.hybrid_read_cache_share);
-    s.destage_start_fill = o.number("destage_start_fill", s.destage_start_fill);
-    s.destage_idle_fill = o.number("destage_idle_fill", s.destage_idle_fill);
-    s.destage_batch_blocks = static_cast<int>(o.integer("destage_batch_blocks", s.destage_batch_blocks, 1, 4096));
-    s.destage_depth = static_cast<int>(o.integer("destage_depth", s.destage_depth, 1, 256));
-    s.congestion_start_fill = o.number("congestion_start_fill", s.congestion_start_fill);
-    s.congestion_full_fill = o.number("congestion_full_fill", s.congestion_full_fill);
-    s.congestion_delay_a_us = o.number("congestion_delay_a_us", s.congestion_delay_a_us);
-    s.congestion_delay_b = o.number("congestion_delay_b", s.congestion_delay_b);
-    s.stripe_unit = Bytes{o.integer("stripe_unit_kb", s.stripe_unit.count() / 1024, 4, 65536) * 1024};
-    s.dedupe_lookup_miss = o.number("dedupe_lookup_miss", s.dedupe_lookup_miss);
-    s.lsom_worlds_per_dg = static_cast<int>(o.integer("lsom_worlds_per_dg", s.lsom_worlds_per_dg, 0, 64));
-    s.lsom_cost_factor = o.number("lsom_cost_factor", s.lsom_cost_factor);
-    s.reduction_on_world =
-        o.choice("destage_reduction", s.reduction_on_world ? "world" : "shared", {"world", "shared"}) == "world";
-  }
-  if (c.has("esa")) {
-    const YamlReader e = c.child("esa");
-    e.expect_map({"lfs_overhead", "gc_factor", "stripe_unit_kb", "cpu_per_io_factor"});
-    out.esa.lfs_overhead = e.number("lfs_overhead", out.esa.lfs_overhead);
-    out.esa.gc_factor = e.number("gc_factor", out.esa.gc_factor);
-    out.esa.cpu_per_io_factor = e.number("cpu_per_io_factor", out.esa.cpu_per_io_factor);
-    out.esa.stripe_unit = Bytes{e.integer("stripe_unit_kb", out.esa.stripe_unit.count() / 1024, 4, 65536) * 1024};
-  }
+  read_failed_hosts(c, out);
+  read_resync(c, out);
+  read_osa(c, out.osa);
+  read_esa(c, out.esa);
 }
 
 }  // namespace hcisim::detail

@@ -115,6 +115,140 @@ WorkloadSpec read_workload_spec(const YamlReader& w, const ClusterSpec& cluster,
   return spec;
 }
 
+const char* const kSources[] = {"hcibench", "diskspd", "fio", "preset", "easy_run"};
+const char* const kRunKeys[] = {"duration_s", "warmup_s", "history_s", "auto_precision_pct", "auto_max_s"};
+
+bool is_run_key(const std::string& k) {
+  return std::find_if(std::begin(kRunKeys), std::end(kRunKeys), [&](const char* x) { return k == x; }) != std::end(kRunKeys);
+}
+
+// Whether a group names its own source (hcibench, fio, preset ...), which replaces the workload's.
+bool own_source(const YamlReader& g) {
+  bool own = false;
+  for (const char* k : kSources) own = own || g.has(k);
+  return own;
+}
+
+// The workload's keys beside groups: a latency target, a name, Easy Run and a DiskSpd command
+// line belong to one workload, not to groups.
+void check_workload_beside_groups(const YamlReader& w) {
+  if (w.has("latency_target_ms") && w.number("latency_target_ms", 0) > 0)
+    w.fail("latency_target_ms (HCIBench's latency-target mode) drives one workload; it cannot be combined with groups");
+  if (w.has("name")) w.fail("name: with groups each group has its own name (workload.groups[i].name)");
+  for (const char* k : {"easy_run", "diskspd"})
+    if (w.has(k))
+      w.fail(std::string(k) + (std::string(k) == "easy_run"
+                                   ? ": HCIBench's Easy Run sizes one workload for the whole cluster; give the groups "
+                                     "their own keys (or an hcibench or fio name)"
+                                   : ": a DiskSpd command line (its per-thread tables) runs alone; give the groups "
+                                     "hcibench, fio, preset or explicit keys"));
+}
+
+// A key of the workload that every group gives itself does nothing: said (an error when
+// --set gave it, since the user meant it to change something).
+void note_unused_keys(const YamlReader& w, const YamlReader& list, std::vector<std::string>& notes) {
+  for (const auto& kv : w.node()) {
+    const std::string key = kv.first.Scalar();
+    if (key == "groups" || is_run_key(key)) continue;
+    bool used = false;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const YamlReader g = list.item(i);
+      used = used || !(g.has(key.c_str()) || own_source(g));
+    }
+    if (used) continue;
+    const std::string what = w.key_path(key.c_str()) + " is given by every group (or replaced by its own source), so it " +
+                             "changes nothing";
+    if (kv.second.Mark().line < 0)
+      throw InvalidArgument(w.where(kv.second) + ": " + what + "; set a group's: workload.groups.<index or name>." + key);
+    notes.push_back(what);
+  }
+}
+
+// A group's own keys: a map, without the run's keys or the ones that drive one workload.
+void check_group_keys(const YamlReader& g) {
+  if (!g.is_map()) g.fail("expected a map of workload keys, e.g. {name: oltp, vms: 8, block_size: 8k}");
+  for (const char* k : kRunKeys)
+    if (g.has(k))
+      g.fail_value(g.key_path(k), g.text(k, ""), "no value here: the run's length is the whole run's; set workload." +
+                                                     std::string(k) + " beside groups", g.node()[k]);
+  for (const char* k : {"groups", "latency_target_ms", "diskspd", "easy_run"})
+    if (g.has(k))
+      g.fail(std::string(k) + (std::string(k) == "groups"              ? ": groups do not nest"
+                               : std::string(k) == "diskspd"           ? ": a DiskSpd command line (its per-thread tables) runs alone; a group takes hcibench, fio, preset or explicit keys"
+                               : std::string(k) == "easy_run"          ? ": HCIBench's Easy Run sizes one workload for the whole cluster; give the group its own keys"
+                                                                       : ": HCIBench's latency-target mode drives one workload, not a group"));
+}
+
+// A group's spec: the workload's keys are laid under the group's in the document itself, so
+// every value keeps its own line for errors (a copy of the map would lose the marks), and
+// taken out again after (a group aliased twice must not see the first reading's keys). A
+// group with its own hcibench, fio or preset takes only the run's keys.
+WorkloadSpec read_group_spec(const YamlReader& w, const YamlReader& g, const ClusterSpec& cluster, int& threads) {
+  const bool own = own_source(g);
+  YAML::Node merged = g.node();
+  const YAML::Node& view = merged;
+  std::vector<std::string> added;
+  for (const auto& kv : w.node()) {
+    const std::string key = kv.first.Scalar();
+    if (key == "groups" || view[key]) continue;
+    if (own && !is_run_key(key)) continue;
+    merged[key] = kv.second;
+    added.push_back(key);
+  }
+  WorkloadSpec spec;
+  try {
+    spec = read_workload_spec(g, cluster, threads);
+  } catch (...) {
+    for (const std::string& k : added) merged.remove(k);
+    throw;
+  }
+  for (const std::string& k : added) merged.remove(k);
+  return spec;
+}
+
+// Every group has the first one's data profile and run length.
+void check_same_run(const YamlReader& g, const WorkloadSpec& spec, const WorkloadSpec& first) {
+  char buf[400];
+  if (spec.compress_pct != first.compress_pct || spec.dedupe_pct != first.dedupe_pct) {
+    std::snprintf(buf, sizeof buf,
+                  "compress_pct %g and dedupe_pct %g differ from group 1's (%g, %g): the data profile is the "
+                  "cluster's (one reduction ratio), so every group gives the same",
+                  spec.compress_pct, spec.dedupe_pct, first.compress_pct, first.dedupe_pct);
+    g.fail(buf);
+  }
+  // A source's own run length (fio --runtime, DiskSpd -d) would differ unseen.
+  if (spec.duration_s != first.duration_s || spec.auto_duration != first.auto_duration ||
+      spec.warmup_s != first.warmup_s || spec.history_s != first.history_s ||
+      spec.auto_precision_pct != first.auto_precision_pct || spec.auto_max_s != first.auto_max_s) {
+    std::snprintf(buf, sizeof buf,
+                  "its run length (duration %g s, warm-up %g s, history %g s) differs from group 1's (%g, %g, %g), "
+                  "set by a group's own source; the run's length is the whole run's: give workload.duration_s, "
+                  "warmup_s and history_s beside groups",
+                  spec.duration_s, spec.warmup_s, spec.history_s, first.duration_s, first.warmup_s, first.history_s);
+    g.fail(buf);
+  }
+}
+
+// Group i (0-based) of `list`, checked against the groups read before it.
+WorkloadSpec read_group(const YamlReader& w, const YamlReader& list, std::size_t i, const ClusterSpec& cluster,
+                        const std::vector<WorkloadSpec>& before) {
+  const YamlReader g = list.item(i);
+  check_group_keys(g);
+  int threads = 1;
+  WorkloadSpec spec = read_group_spec(w, g, cluster, threads);
+  // The buffers' history is the run's, like its length: no fio ramp_time sets it, the
+  // workload's or a group's (workload.history_s beside the groups does).
+  if (!w.has("history_s")) spec.history_s = WorkloadSpec{}.history_s;
+  if (threads > 1 || spec.tool == WorkloadTool::diskspd)
+    g.fail("a DiskSpd command line (its per-thread tables) runs alone; a group takes hcibench, fio, preset, easy_run or explicit keys");
+  spec.name = g.has("name") ? g.text("name", "") : "group" + std::to_string(i + 1);
+  if (spec.name.empty()) g.fail("name: expected a group name");
+  for (const WorkloadSpec& other : before)
+    if (other.name == spec.name) g.fail("name '" + spec.name + "' is given to two groups; each group needs its own");
+  if (!before.empty()) check_same_run(g, spec, before.front());
+  return spec;
+}
+
 }  // namespace
 
 // workload: one workload, or `groups` that run at once on the cluster:
@@ -136,111 +270,9 @@ void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s,
   // The workload's own keys are read once, at their lines, whatever the groups then do.
   int unused = 1;
   (void)read_workload_spec(w, cluster, unused);
-  if (w.has("latency_target_ms") && w.number("latency_target_ms", 0) > 0)
-    w.fail("latency_target_ms (HCIBench's latency-target mode) drives one workload; it cannot be combined with groups");
-  if (w.has("name")) w.fail("name: with groups each group has its own name (workload.groups[i].name)");
-  static const char* const kSources[] = {"hcibench", "diskspd", "fio", "preset", "easy_run"};
-  static const char* const kRunKeys[] = {"duration_s", "warmup_s", "history_s", "auto_precision_pct", "auto_max_s"};
-  const auto in = [](const auto& list_of, const std::string& k) {
-    return std::find_if(std::begin(list_of), std::end(list_of), [&](const char* x) { return k == x; }) != std::end(list_of);
-  };
-  for (const char* k : {"easy_run", "diskspd"})
-    if (w.has(k))
-      w.fail(std::string(k) + (std::string(k) == "easy_run"
-                                   ? ": HCIBench's Easy Run sizes one workload for the whole cluster; give the groups "
-                                     "their own keys (or an hcibench or fio name)"
-                                   : ": a DiskSpd command line (its per-thread tables) runs alone; give the groups "
-                                     "hcibench, fio, preset or explicit keys"));
-  // A key of the workload that every group gives itself does nothing: said (an error when
-  // --set gave it, since the user meant it to change something).
-  for (const auto& kv : w.node()) {
-    const std::string key = kv.first.Scalar();
-    if (key == "groups" || in(kRunKeys, key)) continue;
-    bool used = false;
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      const YamlReader g = list.item(i);
-      bool own_source = false;
-      for (const char* k : kSources) own_source = own_source || g.has(k);
-      used = used || !(g.has(key.c_str()) || own_source);
-    }
-    if (used) continue;
-    const std::string what = w.key_path(key.c_str()) + " is given by every group (or replaced by its own source), so it " +
-                             "changes nothing";
-    if (kv.second.Mark().line < 0)
-      throw InvalidArgument(w.where(kv.second) + ": " + what + "; set a group's: workload.groups.<index or name>." + key);
-    notes.push_back(what);
-  }
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const YamlReader g = list.item(i);
-    if (!g.is_map()) g.fail("expected a map of workload keys, e.g. {name: oltp, vms: 8, block_size: 8k}");
-    for (const char* k : kRunKeys)
-      if (g.has(k))
-        g.fail_value(g.key_path(k), g.text(k, ""), "no value here: the run's length is the whole run's; set workload." +
-                                                       std::string(k) + " beside groups", g.node()[k]);
-    for (const char* k : {"groups", "latency_target_ms", "diskspd", "easy_run"})
-      if (g.has(k))
-        g.fail(std::string(k) + (std::string(k) == "groups"              ? ": groups do not nest"
-                                 : std::string(k) == "diskspd"           ? ": a DiskSpd command line (its per-thread tables) runs alone; a group takes hcibench, fio, preset or explicit keys"
-                                 : std::string(k) == "easy_run"          ? ": HCIBench's Easy Run sizes one workload for the whole cluster; give the group its own keys"
-                                                                         : ": HCIBench's latency-target mode drives one workload, not a group"));
-    bool own_source = false;
-    for (const char* k : kSources) own_source = own_source || g.has(k);
-    // The workload's keys are laid under the group's in the document itself, so every value
-    // keeps its own line for errors (a copy of the map would lose the marks), and taken out
-    // again after (a group aliased twice must not see the first reading's keys). A group with
-    // its own hcibench, fio or preset takes only the run's keys.
-    YAML::Node merged = g.node();
-    const YAML::Node& view = merged;
-    std::vector<std::string> added;
-    for (const auto& kv : w.node()) {
-      const std::string key = kv.first.Scalar();
-      if (key == "groups" || view[key]) continue;
-      if (own_source && !in(kRunKeys, key)) continue;
-      merged[key] = kv.second;
-      added.push_back(key);
-    }
-    int threads = 1;
-    WorkloadSpec spec;
-    try {
-      spec = read_workload_spec(g, cluster, threads);
-    } catch (...) {
-      for (const std::string& k : added) merged.remove(k);
-      throw;
-    }
-    for (const std::string& k : added) merged.remove(k);
-    // The buffers' history is the run's, like its length: no fio ramp_time sets it, the
-    // workload's or a group's (workload.history_s beside the groups does).
-    if (!w.has("history_s")) spec.history_s = WorkloadSpec{}.history_s;
-    if (threads > 1 || spec.tool == WorkloadTool::diskspd)
-      g.fail("a DiskSpd command line (its per-thread tables) runs alone; a group takes hcibench, fio, preset, easy_run or explicit keys");
-    spec.name = g.has("name") ? g.text("name", "") : "group" + std::to_string(i + 1);
-    if (spec.name.empty()) g.fail("name: expected a group name");
-    for (const WorkloadSpec& other : s.groups)
-      if (other.name == spec.name) g.fail("name '" + spec.name + "' is given to two groups; each group needs its own");
-    if (!s.groups.empty()) {
-      const WorkloadSpec& first = s.groups.front();
-      char buf[400];
-      if (spec.compress_pct != first.compress_pct || spec.dedupe_pct != first.dedupe_pct) {
-        std::snprintf(buf, sizeof buf,
-                      "compress_pct %g and dedupe_pct %g differ from group 1's (%g, %g): the data profile is the "
-                      "cluster's (one reduction ratio), so every group gives the same",
-                      spec.compress_pct, spec.dedupe_pct, first.compress_pct, first.dedupe_pct);
-        g.fail(buf);
-      }
-      // A source's own run length (fio --runtime, DiskSpd -d) would differ unseen.
-      if (spec.duration_s != first.duration_s || spec.auto_duration != first.auto_duration ||
-          spec.warmup_s != first.warmup_s || spec.history_s != first.history_s ||
-          spec.auto_precision_pct != first.auto_precision_pct || spec.auto_max_s != first.auto_max_s) {
-        std::snprintf(buf, sizeof buf,
-                      "its run length (duration %g s, warm-up %g s, history %g s) differs from group 1's (%g, %g, %g), "
-                      "set by a group's own source; the run's length is the whole run's: give workload.duration_s, "
-                      "warmup_s and history_s beside groups",
-                      spec.duration_s, spec.warmup_s, spec.history_s, first.duration_s, first.warmup_s, first.history_s);
-        g.fail(buf);
-      }
-    }
-    s.groups.push_back(spec);
-  }
+  check_workload_beside_groups(w);
+  note_unused_keys(w, list, notes);
+  for (std::size_t i = 0; i < list.size(); ++i) s.groups.push_back(read_group(w, list, i, cluster, s.groups));
   s.workload = s.groups.front();
   s.threads_per_vmdk = 1;
 }

@@ -25,87 +25,93 @@ void validate_drive(const DriveSpec& d, const std::string& field) {
   }
 }
 
-}  // namespace
-
-bool DiskGroupSpec::hybrid() const {
-  return !capacity.empty() && capacity.front().device.kind == DeviceKind::hdd;
+// An ESA host: a pool of NVMe SSDs, no disk groups. `at` names the host.
+void validate_esa_host(const HostSpec& host, const std::string& at) {
+  if (!host.disk_groups.empty())
+    reject(at + ".disk_groups", "ESA has no disk groups; list the host's NVMe devices under pool");
+  if (host.pool.empty()) reject(at + ".pool", "an ESA host needs at least one NVMe device in its pool");
+  // A bound, not a vSAN limit: ESA ReadyNodes hold up to 24 NVMe devices per host.
+  if (host.pool.size() > 64)
+    reject(at + ".pool", std::to_string(host.pool.size()) + " devices in one host's pool; at most 64 are allowed");
+  for (std::size_t d = 0; d < host.pool.size(); ++d) {
+    const std::string f = at + ".pool[" + std::to_string(d) + "]";
+    validate_drive(host.pool[d], f);
+    if (host.pool[d].device.kind != DeviceKind::ssd || host.pool[d].device.interface == "sas" ||
+        host.pool[d].device.interface == "sata")
+      reject(f, "ESA storage pools take NVMe SSDs only ('" + host.pool[d].device.name + "' is " +
+                    host.pool[d].device.interface + ")");
+  }
 }
 
-void ClusterSpec::validate() const {
-  if (hosts.empty()) reject("hosts", "at least one host is needed");
-  if (policy.stripe_width < 1 || policy.stripe_width > 12)
-    reject("policy.stripe_width", std::to_string(policy.stripe_width) + "; vSAN allows 1 to 12 disk stripes per object");
-  if (hosts.size() > 64) reject("hosts", std::to_string(hosts.size()) + " hosts; vSAN clusters hold at most 64");
-  for (std::size_t h = 0; h < hosts.size(); ++h) {
-    const HostSpec& host = hosts[h];
-    const std::string at = "hosts[" + std::to_string(h) + "] (" + host.name + ")";
-    try {
-      host.cpu.validate();
-    } catch (const InvalidArgument& e) {
-      reject(at + ".cpu", e.what());
-    }
-    if (!HostSpec::memory_gb_allowed(host.memory_gb))
-      check::fail("cluster " + at + ".memory_gb", host.memory_gb, "1 .. 65536 GiB, or 0 (not stated)");
-    if (architecture == Architecture::esa) {
-      if (!host.disk_groups.empty())
-        reject(at + ".disk_groups", "ESA has no disk groups; list the host's NVMe devices under pool");
-      if (host.pool.empty()) reject(at + ".pool", "an ESA host needs at least one NVMe device in its pool");
-      // A bound, not a vSAN limit: ESA ReadyNodes hold up to 24 NVMe devices per host.
-      if (host.pool.size() > 64)
-        reject(at + ".pool", std::to_string(host.pool.size()) + " devices in one host's pool; at most 64 are allowed");
-      for (std::size_t d = 0; d < host.pool.size(); ++d) {
-        const std::string f = at + ".pool[" + std::to_string(d) + "]";
-        validate_drive(host.pool[d], f);
-        if (host.pool[d].device.kind != DeviceKind::ssd || host.pool[d].device.interface == "sas" ||
-            host.pool[d].device.interface == "sata")
-          reject(f, "ESA storage pools take NVMe SSDs only ('" + host.pool[d].device.name + "' is " +
-                        host.pool[d].device.interface + ")");
-      }
-      continue;
-    }
-    if (!host.pool.empty()) reject(at + ".pool", "OSA has no storage pool; group devices into disk_groups");
-    if (host.disk_groups.empty() || host.disk_groups.size() > 5)
-      reject(at + ".disk_groups", std::to_string(host.disk_groups.size()) + " disk groups; an OSA host has 1 to 5");
-    // Worlds pin cores (at most 5 groups x 64 worlds: no overflow; the range is checked below).
-    const int pinned = static_cast<int>(host.disk_groups.size()) * std::clamp(osa.lsom_worlds_per_dg, 0, 64);
-    if (pinned > 0 && pinned >= host.cpu.cores())
-      reject("osa.lsom_worlds_per_dg", std::to_string(osa.lsom_worlds_per_dg) + " LSOM worlds per disk group pin " +
-                                           std::to_string(pinned) + " cores on " + at + ", which has " +
-                                           std::to_string(host.cpu.cores()) + "; leave at least one core shared");
-    std::size_t capacity_devices = 0;
-    for (const DiskGroupSpec& dg : host.disk_groups) capacity_devices += dg.capacity.size();
-    if (policy.stripe_width > 1 && static_cast<std::size_t>(policy.stripe_width) > capacity_devices)
-      reject("policy.stripe_width", std::to_string(policy.stripe_width) + " stripes need as many capacity devices on " +
-                                        "each host (a replica's stripes stay on its host here); " + at + " has " +
-                                        std::to_string(capacity_devices));
-    for (std::size_t g = 0; g < host.disk_groups.size(); ++g) {
-      const DiskGroupSpec& dg = host.disk_groups[g];
-      const std::string f = at + ".disk_groups[" + std::to_string(g) + "]";
-      validate_drive(dg.cache, f + ".cache");
-      if (dg.cache.device.kind != DeviceKind::ssd) reject(f + ".cache", "the cache device must be flash (an SSD)");
-      if (dg.capacity.empty() || dg.capacity.size() > 7)
-        reject(f + ".capacity", std::to_string(dg.capacity.size()) + " capacity devices; a disk group holds 1 to 7");
-      for (std::size_t c = 0; c < dg.capacity.size(); ++c) {
-        validate_drive(dg.capacity[c], f + ".capacity[" + std::to_string(c) + "]");
-        if (dg.capacity[c].device.kind != dg.capacity.front().device.kind)
-          reject(f + ".capacity", "a disk group is all-flash or hybrid, not both");
-      }
-      if (dg.hybrid() != hosts.front().disk_groups.front().hybrid())
-        reject(f, "a cluster is all-flash or hybrid, not both (hosts[0].disk_groups[0] is " +
-                      std::string(hosts.front().disk_groups.front().hybrid() ? "hybrid" : "all-flash") + ")");
-      if (dg.hybrid() && services.dedupe)
-        reject("services.dedupe", "deduplication needs all-flash disk groups (" + f + " is hybrid)");
-      if (dg.hybrid() && services.compression)
-        reject("services.compression", "compression needs all-flash disk groups (" + f + " is hybrid)");
-      if (dg.hybrid() && policy.raid != RaidLevel::raid1)
-        reject("policy", std::string(raid_name(policy.raid)) + " erasure coding needs all-flash disk groups");
-    }
+// One OSA disk group `f`: a flash cache device and 1 to 7 capacity devices of one kind, the
+// same kind (all-flash or hybrid) as the cluster's first, and the services and policies a
+// hybrid group allows.
+void validate_disk_group(const ClusterSpec& spec, const DiskGroupSpec& dg, const std::string& f) {
+  validate_drive(dg.cache, f + ".cache");
+  if (dg.cache.device.kind != DeviceKind::ssd) reject(f + ".cache", "the cache device must be flash (an SSD)");
+  if (dg.capacity.empty() || dg.capacity.size() > 7)
+    reject(f + ".capacity", std::to_string(dg.capacity.size()) + " capacity devices; a disk group holds 1 to 7");
+  for (std::size_t c = 0; c < dg.capacity.size(); ++c) {
+    validate_drive(dg.capacity[c], f + ".capacity[" + std::to_string(c) + "]");
+    if (dg.capacity[c].device.kind != dg.capacity.front().device.kind)
+      reject(f + ".capacity", "a disk group is all-flash or hybrid, not both");
   }
-  if (architecture == Architecture::esa && services.dedupe)
-    reject("services.dedupe", "ESA here compresses only (cluster-wide dedupe is a later vSAN release)");
-  if (witness_host && hosts.size() != 2) reject("witness_host", "a witness host is only for 2-node clusters");
+  const DiskGroupSpec& first = spec.hosts.front().disk_groups.front();
+  if (dg.hybrid() != first.hybrid())
+    reject(f, "a cluster is all-flash or hybrid, not both (hosts[0].disk_groups[0] is " +
+                  std::string(first.hybrid() ? "hybrid" : "all-flash") + ")");
+  if (dg.hybrid() && spec.services.dedupe)
+    reject("services.dedupe", "deduplication needs all-flash disk groups (" + f + " is hybrid)");
+  if (dg.hybrid() && spec.services.compression)
+    reject("services.compression", "compression needs all-flash disk groups (" + f + " is hybrid)");
+  if (dg.hybrid() && spec.policy.raid != RaidLevel::raid1)
+    reject("policy", std::string(raid_name(spec.policy.raid)) + " erasure coding needs all-flash disk groups");
+}
+
+// An OSA host: 1 to 5 disk groups, no pool, a core left shared beside the LSOM worlds, and
+// enough capacity devices for the stripes.
+void validate_osa_host(const ClusterSpec& spec, const HostSpec& host, const std::string& at) {
+  if (!host.pool.empty()) reject(at + ".pool", "OSA has no storage pool; group devices into disk_groups");
+  if (host.disk_groups.empty() || host.disk_groups.size() > 5)
+    reject(at + ".disk_groups", std::to_string(host.disk_groups.size()) + " disk groups; an OSA host has 1 to 5");
+  // Worlds pin cores (at most 5 groups x 64 worlds: no overflow; the range is checked below).
+  const int pinned = static_cast<int>(host.disk_groups.size()) * std::clamp(spec.osa.lsom_worlds_per_dg, 0, 64);
+  if (pinned > 0 && pinned >= host.cpu.cores())
+    reject("osa.lsom_worlds_per_dg", std::to_string(spec.osa.lsom_worlds_per_dg) + " LSOM worlds per disk group pin " +
+                                         std::to_string(pinned) + " cores on " + at + ", which has " +
+                                         std::to_string(host.cpu.cores()) + "; leave at least one core shared");
+  std::size_t capacity_devices = 0;
+  for (const DiskGroupSpec& dg : host.disk_groups) capacity_devices += dg.capacity.size();
+  if (spec.policy.stripe_width > 1 && static_cast<std::size_t>(spec.policy.stripe_width) > capacity_devices)
+    reject("policy.stripe_width", std::to_string(spec.policy.stripe_width) + " stripes need as many capacity devices on " +
+                                      "each host (a replica's stripes stay on its host here); " + at + " has " +
+                                      std::to_string(capacity_devices));
+  for (std::size_t g = 0; g < host.disk_groups.size(); ++g)
+    validate_disk_group(spec, host.disk_groups[g], at + ".disk_groups[" + std::to_string(g) + "]");
+}
+
+// Host h: its CPU, memory and storage under the cluster's architecture.
+void validate_host(const ClusterSpec& spec, std::size_t h) {
+  const HostSpec& host = spec.hosts[h];
+  const std::string at = "hosts[" + std::to_string(h) + "] (" + host.name + ")";
   try {
-    network.validate();
+    host.cpu.validate();
+  } catch (const InvalidArgument& e) {
+    reject(at + ".cpu", e.what());
+  }
+  if (!HostSpec::memory_gb_allowed(host.memory_gb))
+    check::fail("cluster " + at + ".memory_gb", host.memory_gb, "1 .. 65536 GiB, or 0 (not stated)");
+  if (spec.architecture == Architecture::esa) validate_esa_host(host, at);
+  else validate_osa_host(spec, host, at);
+}
+
+// The settings beside the hosts (network, OSA and ESA settings, CPU costs, resync), each in
+// its range; an error is put under "cluster ".
+void validate_settings(const ClusterSpec& spec) {
+  const OsaSettings& osa = spec.osa;
+  const EsaSettings& esa = spec.esa;
+  try {
+    spec.network.validate();
     check::positive(static_cast<double>(osa.write_buffer.count()), "osa.write_buffer");
     check::in_range(osa.destage_batch_blocks, 1, 4096, "osa.destage_batch_blocks");
     check::in_range(osa.destage_depth, 1, 256, "osa.destage_depth");
@@ -132,7 +138,7 @@ void ClusterSpec::validate() const {
     if (osa.stripe_unit.count() % 4096 != 0) check::fail("osa.stripe_unit", osa.stripe_unit.count(), "a multiple of 4 KiB");
     if (esa.stripe_unit.count() % 4096 != 0) check::fail("esa.stripe_unit", esa.stripe_unit.count(), "a multiple of 4 KiB");
     try {
-      validate_fabric(fabric, static_cast<int>(hosts.size()));
+      validate_fabric(spec.fabric, static_cast<int>(spec.hosts.size()));
     } catch (const InvalidArgument& e) {
       throw InvalidArgument(std::string("(host.network) ") + e.what());
     }
@@ -140,32 +146,57 @@ void ClusterSpec::validate() const {
     // 0.3-1, LSOM 0.1-1), low enough that no time or byte count overflows.
     check::positive_at_most(esa.gc_factor, 100, "esa.gc_factor");
     check::positive_at_most(esa.cpu_per_io_factor, 100, "esa.cpu_per_io_factor");
-    cpu_costs.validate();
-    check::non_negative_at_most(stack_latency_us, 1e6, "stack_latency_us");
-    check::non_negative_at_most(client_cache_mb, 1e9, "client_cache_mb");
+    spec.cpu_costs.validate();
+    check::non_negative_at_most(spec.stack_latency_us, 1e6, "stack_latency_us");
+    check::non_negative_at_most(spec.client_cache_mb, 1e9, "client_cache_mb");
     // esxcli vsan resync throttle set --level takes 0 (off) .. 512 Mb/s ([S57]).
-    if (!(resync.throttle_mbps == 0 || (resync.throttle_mbps >= 1 && resync.throttle_mbps <= 512)))
-      check::fail("resync.throttle_mbps", resync.throttle_mbps, "0 (no cap) or 1 .. 512 Mb/s (esxcli's range)");
-    check::in_range(resync.outstanding, 1, 64, "resync.outstanding");
+    if (!(spec.resync.throttle_mbps == 0 || (spec.resync.throttle_mbps >= 1 && spec.resync.throttle_mbps <= 512)))
+      check::fail("resync.throttle_mbps", spec.resync.throttle_mbps, "0 (no cap) or 1 .. 512 Mb/s (esxcli's range)");
+    check::in_range(spec.resync.outstanding, 1, 64, "resync.outstanding");
     if (!(osa.destage_idle_fill >= 0 && osa.destage_idle_fill <= osa.destage_start_fill))
       check::fail("osa.destage_idle_fill", osa.destage_idle_fill,
                   "a fill from 0 to osa.destage_start_fill (equal turns the idle drain off)");
   } catch (const InvalidArgument& e) {
     throw InvalidArgument(std::string("cluster ") + e.what());
   }
+}
+
+// The failed hosts: hosts of the cluster, each listed once.
+void validate_failed_hosts(const ClusterSpec& spec) {
+  std::vector<bool> down(spec.hosts.size(), false);
+  for (int f : spec.failed_hosts) {
+    if (f < 0 || f >= static_cast<int>(spec.hosts.size()))
+      reject("failed_hosts",
+             "host index " + std::to_string(f) + " is not a host (0.." + std::to_string(spec.hosts.size() - 1) + ")");
+    if (down[static_cast<std::size_t>(f)])
+      reject("failed_hosts", spec.hosts[static_cast<std::size_t>(f)].name + " is listed twice");
+    down[static_cast<std::size_t>(f)] = true;
+  }
+}
+
+}  // namespace
+
+bool DiskGroupSpec::hybrid() const {
+  return !capacity.empty() && capacity.front().device.kind == DeviceKind::hdd;
+}
+
+void ClusterSpec::validate() const {
+  if (hosts.empty()) reject("hosts", "at least one host is needed");
+  if (policy.stripe_width < 1 || policy.stripe_width > 12)
+    reject("policy.stripe_width", std::to_string(policy.stripe_width) + "; vSAN allows 1 to 12 disk stripes per object");
+  if (hosts.size() > 64) reject("hosts", std::to_string(hosts.size()) + " hosts; vSAN clusters hold at most 64");
+  for (std::size_t h = 0; h < hosts.size(); ++h) validate_host(*this, h);
+  if (architecture == Architecture::esa && services.dedupe)
+    reject("services.dedupe", "ESA here compresses only (cluster-wide dedupe is a later vSAN release)");
+  if (witness_host && hosts.size() != 2) reject("witness_host", "a witness host is only for 2-node clusters");
+  validate_settings(*this);
   if (!(osa.destage_idle_fill >= 0 && osa.destage_idle_fill <= osa.destage_start_fill &&
         osa.destage_start_fill < osa.congestion_start_fill && osa.congestion_start_fill < osa.congestion_full_fill &&
         osa.congestion_full_fill <= 1.0))
     reject("osa", "fill thresholds must satisfy 0 <= destage_idle_fill <= destage_start_fill < "
                   "congestion_start_fill < congestion_full_fill <= 1");
   const Layout l = resolve_layout(policy, architecture, static_cast<int>(hosts.size()), witness_host);
-  std::vector<bool> down(hosts.size(), false);
-  for (int f : failed_hosts) {
-    if (f < 0 || f >= static_cast<int>(hosts.size()))
-      reject("failed_hosts", "host index " + std::to_string(f) + " is not a host (0.." + std::to_string(hosts.size() - 1) + ")");
-    if (down[static_cast<std::size_t>(f)]) reject("failed_hosts", hosts[static_cast<std::size_t>(f)].name + " is listed twice");
-    down[static_cast<std::size_t>(f)] = true;
-  }
+  validate_failed_hosts(*this);
   // Reserved Capacity is not offered on 2-node clusters (capacity.hpp).
   if (capacity_reserve == CapacityReserve::reserved && witness_host)
     reject("capacity_reserve", "reserved is not available on a 2-node cluster (witness_host); use slack");

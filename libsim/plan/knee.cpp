@@ -34,7 +34,11 @@ double statistic(const WorkloadResult& w, const LatencyHistogram (&pooled)[2], L
 double latency_statistic(const RunResult& r, LatencyStat s) { return statistic(r.result, r.pooled, s); }
 double latency_statistic(const GroupResult& g, LatencyStat s) { return statistic(g.result, g.pooled, s); }
 
-KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const KneeOptions& options) {
+namespace {
+
+// The target and the search's options: a finite target, a precision, a delivered share, a
+// job count, and one target per group if any.
+void check_knee_options(const Scenario& scenario, const KneeTarget& target, const KneeOptions& options) {
   if (!std::isfinite(target.limit_ms) || !(target.limit_ms > 0))
     check::fail("knee latency target", target.limit_ms, "a finite number of ms > 0");
   if (!(options.precision >= 1e-4 && options.precision <= 0.5)) check::fail("knee precision", options.precision, "1e-4..0.5");
@@ -45,10 +49,13 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
                           std::to_string(scenario.groups.size()) + " workload groups; give one per group");
   for (const KneeTarget& t : options.group_targets)
     if (!std::isfinite(t.limit_ms) || !(t.limit_ms > 0)) check::fail("knee group latency target", t.limit_ms, "a finite number of ms > 0");
+}
+
+// Groups: the knee scales every group's rate by one factor, so the mix stays. The mix is
+// the groups' own rates (iops_limit_per_vm, all of them), or else the shares the closed
+// loop gives them. Returns how many groups give a rate; one workload must be a closed loop.
+int rated_groups(const Scenario& scenario) {
   const WorkloadSpec& w = scenario.workload;
-  // Groups: the knee scales every group's rate by one factor, so the mix stays. The mix is
-  // the groups' own rates (iops_limit_per_vm, all of them), or else the shares the closed
-  // loop gives them.
   const bool groups = !scenario.groups.empty();
   int rated = 0;
   for (const WorkloadSpec& g : scenario.groups) {
@@ -65,106 +72,128 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
   if (!groups && w.latency_target_ms > 0)
     throw InvalidArgument("knee: the scenario runs HCIBench's latency-target mode (workload.latency_target_ms); "
                           "give a closed-loop workload");
-  KneeResult k;
-  k.target = target;
-  const int hosts = static_cast<int>(scenario.cluster.hosts.size());
-  const double vms = w.vm_count(hosts);
+  return rated;
+}
 
-  // The ceiling: the closed loop keeps every slot busy; an open loop with the same slots
-  // completes no more.
-  Scenario closed_scenario = scenario;
+// The search for one scenario's knee: its probes (the scenario at an offered load) and
+// whether a probe passes (fast enough, and delivering what it was offered).
+class KneeSearch {
+ public:
+  KneeSearch(const Scenario& scenario, const KneeTarget& target, const KneeOptions& options, int rated)
+      : scenario_(scenario),
+        target_(target),
+        options_(options),
+        groups_(!scenario.groups.empty()),
+        rated_(rated),
+        hosts_(static_cast<int>(scenario.cluster.hosts.size())),
+        vms_(scenario.workload.vm_count(hosts_)) {}
+
+  RunResult closed_loop(KneeResult& k);
+  bool raise_ceiling(double& hi, KneeResult& k) const;
+  void bisect(double hi, KneeResult& k) const;
+  bool fast(const RunResult& r) const;
+  bool mixed() const { return groups_ && rated_; }   // groups at their own mix
+
+ private:
+  Scenario probe_scenario(double x) const;
+  bool delivered(const RunResult& r, double x) const;
+
+  const Scenario& scenario_;
+  const KneeTarget& target_;
+  const KneeOptions& options_;
+  const bool groups_;
+  const int rated_;
+  const int hosts_;
+  const double vms_;
+  std::vector<double> share_;   // each group's share of the offered load (one workload: none)
+};
+
+// The ceiling: the closed loop keeps every slot busy; an open loop with the same slots
+// completes no more. Sets each group's share of the offered load (one workload: all of it).
+RunResult KneeSearch::closed_loop(KneeResult& k) {
+  Scenario closed_scenario = scenario_;
   for (WorkloadSpec& g : closed_scenario.groups) g.iops_limit_per_vm = 0;
-  if (groups) closed_scenario.workload = closed_scenario.groups.front();
-  const RunResult closed = simulate(closed_scenario, options.run_progress);
-  // Each group's share of the offered load (one workload: all of it).
-  std::vector<double> share;
-  if (groups) {
+  if (groups_) closed_scenario.workload = closed_scenario.groups.front();
+  RunResult closed = simulate(closed_scenario, options_.run_progress);
+  if (groups_) {
     double total = 0;
-    for (std::size_t g = 0; g < scenario.groups.size(); ++g) {
-      const WorkloadSpec& x = scenario.groups[g];
-      share.push_back(rated ? x.iops_limit_per_vm * x.vm_count(hosts) : closed.groups[g].result.iops);
-      total += share.back();
+    for (std::size_t g = 0; g < scenario_.groups.size(); ++g) {
+      const WorkloadSpec& x = scenario_.groups[g];
+      share_.push_back(rated_ ? x.iops_limit_per_vm * x.vm_count(hosts_) : closed.groups[g].result.iops);
+      total += share_.back();
     }
     if (!(total > 0)) throw InvalidArgument("knee: the groups' closed loop completed no I/O; lengthen workload.duration_s");
-    for (double& x : share) x /= total;
+    for (double& x : share_) x /= total;
     k.group_names.clear();
-    for (const WorkloadSpec& x : scenario.groups) k.group_names.push_back(x.name);
-    k.group_share = share;
+    for (const WorkloadSpec& x : scenario_.groups) k.group_names.push_back(x.name);
+    k.group_share = share_;
   }
-  // A probe at `x` IOPS offered in all: each group gets its share, spread over its VMs.
-  const auto probe_scenario = [&](double x) {
-    Scenario s = scenario;
-    if (!groups) {
-      s.workload.iops_limit_per_vm = std::max(0.001, x / vms);
-      s.workload.validate();
-      return s;
-    }
-    for (std::size_t g = 0; g < s.groups.size(); ++g) {
-      WorkloadSpec& y = s.groups[g];
-      y.iops_limit_per_vm = std::max(0.001, x * share[g] / y.vm_count(hosts));
-      y.validate();
-    }
-    s.workload = s.groups.front();
-    return s;
-  };
-  // The latency target(s): on all I/Os, or each group's own.
-  const auto fast = [&](const RunResult& r) {
-    if (options.group_targets.empty()) return latency_statistic(r, target.stat) <= target.limit_ms;
-    for (std::size_t g = 0; g < options.group_targets.size(); ++g)
-      if (!(latency_statistic(r.groups[g], options.group_targets[g].stat) <= options.group_targets[g].limit_ms)) return false;
-    return true;
-  };
-  // Every group must get what it is offered (a starved group would hide behind the others).
-  const auto delivered = [&](const RunResult& r, double x) {
-    if (!groups) return r.result.iops >= options.delivered * x;
-    // A group's IOPS moves in steps of one I/O per window: two I/Os short is counting.
-    const double counting = r.result.seconds > 0 ? 2 / r.result.seconds : 0;
-    for (std::size_t g = 0; g < share.size(); ++g)
-      if (r.groups[g].result.iops + counting < options.delivered * x * share[g]) return false;
-    return true;
-  };
-  // Enough completions for the statistic: a percentile needs at least 20 samples beyond it.
-  const double q = target.stat == LatencyStat::p95 ? 0.95 : target.stat == LatencyStat::p99 ? 0.99 : 0.0;
-  const double needed = q > 0 ? std::ceil(20 / (1 - q) - 1e-9) : 1;
-  const double completed = static_cast<double>(closed.pooled[0].count() + closed.pooled[1].count());
-  if (completed < needed)
-    throw InvalidArgument("knee: the closed loop completed " + std::to_string(static_cast<long long>(completed)) +
-                          " I/Os in its window; a " + latency_stat_name(target.stat) + " needs at least " +
-                          std::to_string(static_cast<long long>(needed)) + " (lengthen workload.duration_s)");
-  k.closed_loop_iops = closed.result.iops;
-  k.capacity = closed.capacity;
-  k.cost = closed.cost;
-  k.closed_loop_latency_ms = latency_statistic(closed, target.stat);
-  if (fast(closed) && !(groups && rated)) {
-    k.found = k.ceiling = true;
-    k.iops = k.offered_iops = k.closed_loop_iops;
-    k.latency_ms = k.closed_loop_latency_ms;
-    k.bottleneck = closed.bottleneck;
-    return k;
-  }
+  return closed;
+}
 
-  // Bisection (k-section with `jobs` probes a round) on the offered IOPS over (lo, hi]:
-  // lo passes (0 trivially), hi fails (the ceiling, shown above).
-  const int per_round =
-      options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  double lo = 0, hi = k.closed_loop_iops;
-  const KneeProbe* best = nullptr;
-  // Groups at their own mix can reach more than the closed loop's mix did: hi must fail.
-  for (int i = 0; groups && i < 8; ++i) {
-    const RunResult top = simulate(probe_scenario(hi), options.run_progress);
+// A probe at `x` IOPS offered in all: each group gets its share, spread over its VMs.
+Scenario KneeSearch::probe_scenario(double x) const {
+  Scenario s = scenario_;
+  if (!groups_) {
+    s.workload.iops_limit_per_vm = std::max(0.001, x / vms_);
+    s.workload.validate();
+    return s;
+  }
+  for (std::size_t g = 0; g < s.groups.size(); ++g) {
+    WorkloadSpec& y = s.groups[g];
+    y.iops_limit_per_vm = std::max(0.001, x * share_[g] / y.vm_count(hosts_));
+    y.validate();
+  }
+  s.workload = s.groups.front();
+  return s;
+}
+
+// The latency target(s): on all I/Os, or each group's own.
+bool KneeSearch::fast(const RunResult& r) const {
+  if (options_.group_targets.empty()) return latency_statistic(r, target_.stat) <= target_.limit_ms;
+  for (std::size_t g = 0; g < options_.group_targets.size(); ++g)
+    if (!(latency_statistic(r.groups[g], options_.group_targets[g].stat) <= options_.group_targets[g].limit_ms)) return false;
+  return true;
+}
+
+// Every group must get what it is offered (a starved group would hide behind the others).
+bool KneeSearch::delivered(const RunResult& r, double x) const {
+  if (!groups_) return r.result.iops >= options_.delivered * x;
+  // A group's IOPS moves in steps of one I/O per window: two I/Os short is counting.
+  const double counting = r.result.seconds > 0 ? 2 / r.result.seconds : 0;
+  for (std::size_t g = 0; g < share_.size(); ++g)
+    if (r.groups[g].result.iops + counting < options_.delivered * x * share_[g]) return false;
+  return true;
+}
+
+// Groups at their own mix can reach more than the closed loop's mix did: hi must fail, so it
+// doubles while it passes. A pass 8 times over is the knee itself (true, `k` filled).
+bool KneeSearch::raise_ceiling(double& hi, KneeResult& k) const {
+  for (int i = 0; groups_ && i < 8; ++i) {
+    const RunResult top = simulate(probe_scenario(hi), options_.run_progress);
     if (!(fast(top) && delivered(top, hi))) break;
     if (i == 7) {
       k.found = k.ceiling = true;
       k.iops = k.offered_iops = top.result.iops;
-      k.latency_ms = latency_statistic(top, target.stat);
+      k.latency_ms = latency_statistic(top, target_.stat);
       k.bottleneck = top.bottleneck;
-      return k;
+      return true;
     }
     hi *= 2;
   }
+  return false;
+}
+
+// Bisection (k-section with `jobs` probes a round) on the offered IOPS over (lo, hi]: lo
+// passes (0 trivially), hi fails. The knee is the highest pass.
+void KneeSearch::bisect(double hi, KneeResult& k) const {
+  const int per_round =
+      options_.jobs > 0 ? options_.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  double lo = 0;
+  const KneeProbe* best = nullptr;
   // The interval's width against the ceiling: a target no load meets narrows towards 0 and
   // stops there too.
-  while ((hi - lo) > options.precision * k.closed_loop_iops) {
+  while ((hi - lo) > options_.precision * k.closed_loop_iops) {
     std::vector<Scenario> runs;
     std::vector<double> offered;
     for (int i = 1; i <= per_round; ++i) {
@@ -173,13 +202,13 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
       offered.push_back(x);
     }
     std::vector<RunResult> results(runs.size());
-    parallel_for(runs.size(), per_round, [&](std::size_t i) { results[i] = simulate(runs[i], options.run_progress); });
+    parallel_for(runs.size(), per_round, [&](std::size_t i) { results[i] = simulate(runs[i], options_.run_progress); });
     const std::size_t first = k.probes.size();
     for (std::size_t i = 0; i < results.size(); ++i) {
       KneeProbe p;
       p.offered_iops = offered[i];
       p.achieved_iops = results[i].result.iops;
-      p.latency_ms = latency_statistic(results[i], target.stat);
+      p.latency_ms = latency_statistic(results[i], target_.stat);
       p.pass = fast(results[i]) && delivered(results[i], p.offered_iops);
       p.bottleneck = results[i].bottleneck;
       for (const GroupResult& g : results[i].groups) p.group_iops.push_back(g.result.iops);
@@ -203,6 +232,45 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
     k.bottleneck = best->bottleneck;
     k.group_iops = best->group_iops;
   }
+}
+
+// Enough completions in the closed loop for the statistic: a percentile needs at least 20
+// samples beyond it.
+void check_completions(const RunResult& closed, const KneeTarget& target) {
+  const double q = target.stat == LatencyStat::p95 ? 0.95 : target.stat == LatencyStat::p99 ? 0.99 : 0.0;
+  const double needed = q > 0 ? std::ceil(20 / (1 - q) - 1e-9) : 1;
+  const double completed = static_cast<double>(closed.pooled[0].count() + closed.pooled[1].count());
+  if (completed < needed)
+    throw InvalidArgument("knee: the closed loop completed " + std::to_string(static_cast<long long>(completed)) +
+                          " I/Os in its window; a " + latency_stat_name(target.stat) + " needs at least " +
+                          std::to_string(static_cast<long long>(needed)) + " (lengthen workload.duration_s)");
+}
+
+}  // namespace
+
+KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const KneeOptions& options) {
+  check_knee_options(scenario, target, options);
+  KneeSearch search(scenario, target, options, rated_groups(scenario));
+  KneeResult k;
+  k.target = target;
+  const RunResult closed = search.closed_loop(k);
+  check_completions(closed, target);
+  k.closed_loop_iops = closed.result.iops;
+  k.capacity = closed.capacity;
+  k.cost = closed.cost;
+  k.closed_loop_latency_ms = latency_statistic(closed, target.stat);
+  if (search.fast(closed) && !search.mixed()) {
+    k.found = k.ceiling = true;
+    k.iops = k.offered_iops = k.closed_loop_iops;
+    k.latency_ms = k.closed_loop_latency_ms;
+    k.bottleneck = closed.bottleneck;
+    return k;
+  }
+  // The bisection's top must fail: the closed loop's IOPS, which fails the target (above),
+  // or for groups at their own mix, raised until a probe there fails.
+  double hi = k.closed_loop_iops;
+  if (search.raise_ceiling(hi, k)) return k;
+  search.bisect(hi, k);
   return k;
 }
 

@@ -173,8 +173,10 @@ void Calibration::clear_correlations(const std::string& name) {
   std::erase_if(correlations_, [&](const Correlation& c) { return c.a == name || c.b == name; });
 }
 
-Calibration Calibration::load(const std::string& path) {
-  Calibration c = defaults();
+namespace {
+
+// The file's YAML, whose top level must be a map.
+YAML::Node read_calibration_file(const std::string& path) {
   YAML::Node root;
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw InvalidArgument("calibration file '" + path + "' is a directory");
@@ -186,10 +188,49 @@ Calibration Calibration::load(const std::string& path) {
     throw InvalidArgument(path + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
   }
   if (!root.IsMap()) throw InvalidArgument(path + ": expected a map with the key 'parameters'");
-  const YAML::Node params = root["parameters"];
-  if (!params || !params.IsMap()) throw InvalidArgument(path + ": expected a map 'parameters'");
+  return root;
+}
+
+// One parameter's map: its fitted value, standard error and provenance, and its range
+// restated, never changed. `at` is "file:line: ".
+void read_parameter(const YAML::Node& map, const std::string& path, const std::string& at, const std::string& name,
+                    CalibrationParameter& p) {
+  if (!map.IsMap()) throw InvalidArgument(at + "parameter '" + name + "': expected a map {default, fitted, stderr, ...}");
+  try {
+    if (map["fitted"]) p.fitted = map["fitted"].as<double>();
+    if (map["stderr"]) {
+      p.stderr_value = map["stderr"].as<double>();
+      if (!(std::isfinite(p.stderr_value) && p.stderr_value >= 0))
+        throw InvalidArgument(path + ":" + std::to_string(map["stderr"].Mark().line + 1) + ": parameters." + name +
+                              ".stderr = " + map["stderr"].Scalar() +
+                              " is not allowed; expected a standard error >= 0 (0: not fitted)");
+    }
+    if (map["provenance"]) p.provenance = map["provenance"].as<std::string>();
+    // The physical range is the code's (its source is cited there): a file may restate it,
+    // not change it.
+    if (const YAML::Node range = map["range"]) {
+      const double lo = range["min"] ? range["min"].as<double>() : p.min;
+      const double hi = range["max"] ? range["max"].as<double>() : p.max;
+      if (std::fabs(lo - p.min) > 1e-9 * std::max(1.0, std::fabs(p.min)) ||
+          std::fabs(hi - p.max) > 1e-9 * std::max(1.0, std::fabs(p.max)))
+        throw InvalidArgument(at + "parameters." + name + ".range is fixed by the model (" + std::to_string(p.min) +
+                              " .. " + std::to_string(p.max) + ", with its source); it cannot be changed here");
+    }
+  } catch (const YAML::Exception& e) {
+    throw InvalidArgument(at + "parameter '" + name + "': " + e.msg);
+  }
+  if (!(p.fitted >= p.min && p.fitted <= p.max))
+    throw InvalidArgument(at + "parameters." + name + ".fitted = " + std::to_string(p.fitted) +
+                          " is not allowed; expected a value in [" + std::to_string(p.min) + ", " +
+                          std::to_string(p.max) + "]");
+}
+
+// parameters: each known parameter once, by name.
+void read_parameters(const YAML::Node& root, const std::string& path, std::vector<CalibrationParameter>& params) {
+  const YAML::Node map = root["parameters"];
+  if (!map || !map.IsMap()) throw InvalidArgument(path + ": expected a map 'parameters'");
   std::vector<std::string> seen;
-  for (const auto& kv : params) {
+  for (const auto& kv : map) {
     if (!kv.first.IsScalar())
       throw InvalidArgument(path + ":" + std::to_string(kv.first.Mark().line + 1) +
                             ": a parameter name must be a plain name");
@@ -198,103 +239,94 @@ Calibration Calibration::load(const std::string& path) {
     if (std::find(seen.begin(), seen.end(), name) != seen.end()) throw InvalidArgument(at + "duplicate parameter '" + name + "'");
     seen.push_back(name);
     CalibrationParameter* p = nullptr;
-    for (auto& q : c.params_)
+    for (auto& q : params)
       if (q.name == name) p = &q;
     if (!p) {
       std::string known;
-      for (const auto& q : c.params_) known += (known.empty() ? "" : ", ") + q.name;
+      for (const auto& q : params) known += (known.empty() ? "" : ", ") + q.name;
       throw InvalidArgument(at + "unknown calibration parameter '" + name + "'; known: " + known);
     }
-    if (!kv.second.IsMap()) throw InvalidArgument(at + "parameter '" + name + "': expected a map {default, fitted, stderr, ...}");
-    try {
-      if (kv.second["fitted"]) p->fitted = kv.second["fitted"].as<double>();
-      if (kv.second["stderr"]) {
-        p->stderr_value = kv.second["stderr"].as<double>();
-        if (!(std::isfinite(p->stderr_value) && p->stderr_value >= 0))
-          throw InvalidArgument(path + ":" + std::to_string(kv.second["stderr"].Mark().line + 1) + ": parameters." + name +
-                                ".stderr = " + kv.second["stderr"].Scalar() +
-                                " is not allowed; expected a standard error >= 0 (0: not fitted)");
-      }
-      if (kv.second["provenance"]) p->provenance = kv.second["provenance"].as<std::string>();
-      // The physical range is the code's (its source is cited there): a file may restate it,
-      // not change it.
-      if (const YAML::Node range = kv.second["range"]) {
-        const double lo = range["min"] ? range["min"].as<double>() : p->min;
-        const double hi = range["max"] ? range["max"].as<double>() : p->max;
-        if (std::fabs(lo - p->min) > 1e-9 * std::max(1.0, std::fabs(p->min)) ||
-            std::fabs(hi - p->max) > 1e-9 * std::max(1.0, std::fabs(p->max)))
-          throw InvalidArgument(at + "parameters." + name + ".range is fixed by the model (" + std::to_string(p->min) +
-                                " .. " + std::to_string(p->max) + ", with its source); it cannot be changed here");
-      }
-    } catch (const YAML::Exception& e) {
-      throw InvalidArgument(at + "parameter '" + name + "': " + e.msg);
-    }
-    if (!(p->fitted >= p->min && p->fitted <= p->max))
-      throw InvalidArgument(at + "parameters." + name + ".fitted = " + std::to_string(p->fitted) +
-                            " is not allowed; expected a value in [" + std::to_string(p->min) + ", " +
-                            std::to_string(p->max) + "]");
+    read_parameter(kv.second, path, at, name, *p);
   }
-  // correlation: {a: {b: r}}, each pair once, between parameters with a standard error; the
-  // matrix they make must be one a covariance can have (positive semi-definite).
-  if (const YAML::Node corr = root["correlation"]) {
-    const auto line = [&](const YAML::Node& n) { return path + ":" + std::to_string(n.Mark().line + 1) + ": "; };
-    std::string fitted;
-    for (const auto& q : c.params_)
-      if (q.stderr_value > 0) fitted += (fitted.empty() ? "" : ", ") + q.name;
-    if (fitted.empty()) fitted = "none (no parameter has a standard error)";
-    if (!corr.IsMap()) throw InvalidArgument(line(corr) + "correlation: expected a map {parameter: {other: r}}");
-    std::vector<std::pair<std::string, std::string>> pairs_seen;
-    const auto name_of = [&](const YAML::Node& key, const std::string& at) {
-      const std::string n = key.IsScalar() ? key.Scalar() : "";
-      const auto p = std::find_if(c.params_.begin(), c.params_.end(), [&](const CalibrationParameter& q) { return q.name == n; });
-      if (p == c.params_.end() || !(p->stderr_value > 0))
-        throw InvalidArgument(line(key) + at + "'" + n + "' is not a parameter with a standard error; correlations are "
-                              "between fitted estimates: " + fitted);
-      return n;
-    };
-    for (const auto& row : corr) {
-      const std::string a = name_of(row.first, "correlation: ");
-      if (!row.second.IsMap())
-        throw InvalidArgument(line(row.first) + "correlation." + a + ": expected a map {other parameter: r}");
-      for (const auto& cell : row.second) {
-        const std::string b = name_of(cell.first, "correlation." + a + ": ");
-        const std::string at = line(cell.first) + "correlation." + a + "." + b + ": ";
-        double r = 0;
-        try {
-          r = cell.second.as<double>();
-        } catch (const YAML::Exception&) {
-          throw InvalidArgument(at + "expected a number in [-1, 1]");
-        }
-        const auto pair = a < b ? std::pair{a, b} : std::pair{b, a};
-        if (std::find(pairs_seen.begin(), pairs_seen.end(), pair) != pairs_seen.end()) throw InvalidArgument(at + "the pair is given twice");
-        pairs_seen.push_back(pair);
-        try {
-          c.set_correlation(a, b, r);
-        } catch (const InvalidArgument& e) {
-          throw InvalidArgument(at + e.what());
-        }
+}
+
+// The correlations must be ones a covariance can have: Cholesky of R + 1e-9 I over the
+// parameters with a standard error (positive semi-definite). `where` is "file:line: ".
+void check_correlations_possible(const Calibration& c, const std::string& where) {
+  std::vector<std::string> names;
+  for (const auto& q : c.parameters())
+    if (q.stderr_value > 0) names.push_back(q.name);
+  const std::size_t n = names.size();
+  std::vector<double> l(n * n, 0.0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j <= i; ++j) {
+      double sum = c.correlation(names[i], names[j]) + (i == j ? 1e-9 : 0.0);
+      for (std::size_t k = 0; k < j; ++k) sum -= l[i * n + k] * l[j * n + k];
+      if (i == j) {
+        if (!(sum > 0))
+          throw InvalidArgument(where + "correlation: these correlations are not possible together (the matrix "
+                                "is not positive semi-definite); write the ones hcisim calibrate gives");
+        l[i * n + i] = std::sqrt(sum);
+      } else {
+        l[i * n + j] = sum / l[j * n + j];
       }
     }
-    // Positive semi-definite: Cholesky of R + 1e-9 I over the parameters with a standard error.
-    std::vector<std::string> names;
-    for (const auto& q : c.params_)
-      if (q.stderr_value > 0) names.push_back(q.name);
-    const std::size_t n = names.size();
-    std::vector<double> l(n * n, 0.0);
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j <= i; ++j) {
-        double sum = c.correlation(names[i], names[j]) + (i == j ? 1e-9 : 0.0);
-        for (std::size_t k = 0; k < j; ++k) sum -= l[i * n + k] * l[j * n + k];
-        if (i == j) {
-          if (!(sum > 0))
-            throw InvalidArgument(line(corr) + "correlation: these correlations are not possible together (the matrix "
-                                  "is not positive semi-definite); write the ones hcisim calibrate gives");
-          l[i * n + i] = std::sqrt(sum);
-        } else {
-          l[i * n + j] = sum / l[j * n + j];
-        }
+}
+
+// correlation: {a: {b: r}}, each pair once, between parameters with a standard error; the
+// matrix they make must be one a covariance can have (positive semi-definite).
+void read_correlations(const YAML::Node& root, const std::string& path, Calibration& c) {
+  const YAML::Node corr = root["correlation"];
+  if (!corr) return;
+  const auto line = [&](const YAML::Node& n) { return path + ":" + std::to_string(n.Mark().line + 1) + ": "; };
+  std::string fitted;
+  for (const auto& q : c.parameters())
+    if (q.stderr_value > 0) fitted += (fitted.empty() ? "" : ", ") + q.name;
+  if (fitted.empty()) fitted = "none (no parameter has a standard error)";
+  if (!corr.IsMap()) throw InvalidArgument(line(corr) + "correlation: expected a map {parameter: {other: r}}");
+  std::vector<std::pair<std::string, std::string>> pairs_seen;
+  const auto name_of = [&](const YAML::Node& key, const std::string& at) {
+    const std::string n = key.IsScalar() ? key.Scalar() : "";
+    const auto p = std::find_if(c.parameters().begin(), c.parameters().end(),
+                                [&](const CalibrationParameter& q) { return q.name == n; });
+    if (p == c.parameters().end() || !(p->stderr_value > 0))
+      throw InvalidArgument(line(key) + at + "'" + n + "' is not a parameter with a standard error; correlations are "
+                            "between fitted estimates: " + fitted);
+    return n;
+  };
+  for (const auto& row : corr) {
+    const std::string a = name_of(row.first, "correlation: ");
+    if (!row.second.IsMap())
+      throw InvalidArgument(line(row.first) + "correlation." + a + ": expected a map {other parameter: r}");
+    for (const auto& cell : row.second) {
+      const std::string b = name_of(cell.first, "correlation." + a + ": ");
+      const std::string at = line(cell.first) + "correlation." + a + "." + b + ": ";
+      double r = 0;
+      try {
+        r = cell.second.as<double>();
+      } catch (const YAML::Exception&) {
+        throw InvalidArgument(at + "expected a number in [-1, 1]");
       }
+      const auto pair = a < b ? std::pair{a, b} : std::pair{b, a};
+      if (std::find(pairs_seen.begin(), pairs_seen.end(), pair) != pairs_seen.end()) throw InvalidArgument(at + "the pair is given twice");
+      pairs_seen.push_back(pair);
+      try {
+        c.set_correlation(a, b, r);
+      } catch (const InvalidArgument& e) {
+        throw InvalidArgument(at + e.what());
+      }
+    }
   }
+  check_correlations_possible(c, line(corr));
+}
+
+}  // namespace
+
+Calibration Calibration::load(const std::string& path) {
+  Calibration c = defaults();
+  const YAML::Node root = read_calibration_file(path);
+  read_parameters(root, path, c.params_);
+  read_correlations(root, path, c);
   return c;
 }
 

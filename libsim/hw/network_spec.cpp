@@ -23,6 +23,16 @@ void NicSpec::validate() const {
   check::non_negative_at_most(rx_interrupt_us, 1000, "nic '" + name + "' rx_interrupt_us");
 }
 
+NicSpec NicSpec::generic(double speed_gbps) {
+  NicSpec n;
+  n.name = "generic-nic";
+  n.speed_gbps = speed_gbps;
+  n.ports = 2;
+  n.latency_us = 5;
+  n.rx_interrupt_us = 50;
+  return n;
+}
+
 void SwitchSpec::validate() const {
   validate_link_speed(port_speed_gbps, "switch '" + name + "' port_speed_gbps");
   check::in_range(ports, 2, 1024, "switch '" + name + "' ports");

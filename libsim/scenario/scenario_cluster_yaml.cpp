@@ -251,13 +251,7 @@ double read_nic(const YamlReader& n, const HardwareCatalog& cat, FabricSpec& f) 
       n.fail_at("nic", e.what());
     }
   } else {
-    f.nic.name = "generic-nic";
-    f.nic.speed_gbps = n.required_number("speed_gbe");
-    f.nic.ports = 2;
-    f.nic.latency_us = 5;   // typical server NIC + stack per side (data/nics.csv notes)
-    // Intel's default throttle of 20,000 interrupts a second; the catalog's drivers default
-    // to 10-50 us (data/nics.csv notes).
-    f.nic.rx_interrupt_us = 50;
+    f.nic = NicSpec::generic(n.required_number("speed_gbe"));
   }
   f.nic.rx_interrupt_us = n.number("rx_interrupt_us", f.nic.rx_interrupt_us);
   if (!(f.nic.rx_interrupt_us >= 0 && f.nic.rx_interrupt_us <= 1000))
@@ -384,8 +378,10 @@ void read_osa(const YamlReader& c, OsaSettings& s) {
   s.dedupe_lookup_miss = o.number("dedupe_lookup_miss", s.dedupe_lookup_miss);
   s.lsom_worlds_per_dg = static_cast<int>(o.integer("lsom_worlds_per_dg", s.lsom_worlds_per_dg, 0, 64));
   s.lsom_cost_factor = o.number("lsom_cost_factor", s.lsom_cost_factor);
-  s.reduction_on_world =
-      o.choice("destage_reduction", s.reduction_on_world ? "world" : "shared", {"world", "shared"}) == "world";
+  const bool world = s.destage_reduction == DestageReduction::world;
+  s.destage_reduction = o.choice("destage_reduction", world ? "world" : "shared", {"world", "shared"}) == "world"
+                            ? DestageReduction::world
+                            : DestageReduction::shared;
 }
 
 void read_esa(const YamlReader& c, EsaSettings& s) {

@@ -7,7 +7,8 @@
 // Where each step of an I/O is (docs/model.md, "Where an I/O goes"):
 //   io_path.cpp       submit, client CPU, admission, owner, fan-out, component operations,
 //                     replies, completion (the hot path, with both back ends' I/O steps
-//                     inlined from osa_io_path.hpp and esa_io_path.hpp);
+//                     inlined from osa_io_path.hpp and esa_io_path.hpp, and the core steps
+//                     they call from core_inline.hpp);
 //   osa_back_end.cpp  disk groups built, objects' components on them, buffers prepared and
 //                     aged, a degraded read-modify-write, rebuilt components;
 //   esa_back_end.cpp  pools built, objects spread over them, partial stripes drained;
@@ -15,6 +16,10 @@
 //   degraded_io.cpp   erasure-coded reads of an absent column;
 //   cluster_build.cpp the core built, objects added, accessors;
 //   cluster.cpp       the public Cluster, forwarding here.
+// The back ends keep their own state (disk groups, pools) and take the core as an argument
+// of each step; they read and start the core's requests and operations as friends. The
+// per-object fields each back end needs (OSA's disk groups, ESA's pending stripe bytes) sit
+// in io::Object beside the placement.
 #pragma once
 
 #include <memory>

@@ -284,7 +284,7 @@ inline void OsaBackEnd::background_done(ClusterCore& c, std::uint32_t sub) {
       // Fingerprint and compress on the disk group's host, then write to capacity.
       HostCpu& cpu = *c.cpus_[s.host];
       const Time reduction = reduction_work(c, cpu, Bytes{s.device_bytes});
-      if (!c.spec_.osa.reduction_on_world && !groups_[s.parent].parked.empty() &&
+      if (c.spec_.osa.destage_reduction == DestageReduction::shared && !groups_[s.parent].parked.empty() &&
           (c.spec_.services.dedupe || c.spec_.services.compression)) {
         // osa.destage_reduction: shared. The reduction runs on the shared cores first; the
         // batch's own work then takes the world (destage_reduce, below).

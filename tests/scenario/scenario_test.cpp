@@ -161,6 +161,16 @@ TEST_CASE("scenario errors name file, line, key path and what is allowed") {
   CHECK(parse(kExample).cluster.fabric.rx_queues == 4);
   // Receive interrupt moderation: the catalog NIC's figure, 50 us without one, 0 .. 1000 us.
   CHECK(parse(kExample).cluster.fabric.nic.rx_interrupt_us == 50);
+  // A fabric built in C++ without a NIC has the same generic NIC as a file without one.
+  {
+    const NicSpec from_file = parse(replace(kExample, "speed_gbe: 10, ports: 1", "speed_gbe: 10")).cluster.fabric.nic;
+    const NicSpec in_code = FabricSpec{}.nic;
+    CHECK(in_code.name == from_file.name);
+    CHECK(in_code.rx_interrupt_us == from_file.rx_interrupt_us);
+    CHECK(in_code.latency_us == from_file.latency_us);
+    CHECK(in_code.ports == from_file.ports);
+    CHECK(NicSpec::generic(10).speed_gbps == from_file.speed_gbps);
+  }
   CHECK(parse(replace(kExample, "speed_gbe: 10, ports: 1", "speed_gbe: 25, nic: broadcom-57414-25g"))
             .cluster.fabric.nic.rx_interrupt_us == 10);
   CHECK(parse(replace(kExample, "speed_gbe: 10", "speed_gbe: 10, rx_interrupt_us: 0")).cluster.fabric.nic.rx_interrupt_us == 0);
@@ -317,8 +327,9 @@ TEST_CASE("alias bombs, second documents and empty windows are bad input") {
                     Catch::Contains("test.yaml (--set): ") && Catch::Contains("vcpus_per_vm") && Catch::Contains("768"));
   CHECK_THROWS_WITH(parse(kExample, {"workload.vcpus_per_vm=2.5"}), Catch::Contains("vcpus_per_vm"));
   // Where the elevator's data reduction runs: its LSOM world (the default) or the shared cores.
-  CHECK(parse(kExample).cluster.osa.reduction_on_world);
-  CHECK(!parse(kExample, {"cluster.osa.destage_reduction=shared"}).cluster.osa.reduction_on_world);
+  CHECK(parse(kExample).cluster.osa.destage_reduction == DestageReduction::world);
+  CHECK(parse(kExample, {"cluster.osa.destage_reduction=shared"}).cluster.osa.destage_reduction ==
+        DestageReduction::shared);
   CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.destage_reduction=helpers"}),
                     Catch::Contains("test.yaml (--set): ") &&
                         Catch::Contains("osa.destage_reduction = 'helpers' is not allowed; expected world | shared"));

@@ -589,7 +589,7 @@ TEST_CASE("osa.destage_reduction shared: the elevator's fingerprinting and compr
   // besides the LSOM's CRC check of every KiB written.
   ClusterSpec c = reducing_osa_cluster(40);
   c.osa.lsom_cost_factor = 1.0;
-  c.osa.reduction_on_world = false;
+  c.osa.destage_reduction = DestageReduction::shared;
   const WorkloadSpec w = one_writing_vm();
   double world_busy_s = 0, reduction_s = 0;
   IoCounters k;

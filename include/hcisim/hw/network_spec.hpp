@@ -69,6 +69,11 @@ struct NicSpec {
 
   /// Throws InvalidArgument naming the NIC and the first bad figure.
   void validate() const;
+  /// The NIC a scenario gets when it names none ("generic-nic", unpriced): two ports of
+  /// `speed_gbps`, 5 us per side (a typical server NIC and stack) and receive interrupts at
+  /// most every 50 us (Intel's default throttle of 20,000 a second; the catalog's drivers
+  /// default to 10-50 us: data/nics.csv notes).
+  static NicSpec generic(double speed_gbps);
 };
 
 struct SwitchSpec {
@@ -104,7 +109,7 @@ enum class FabricKind { direct, single_switch, leaf_spine };
 
 struct FabricSpec {
   FabricKind kind = FabricKind::single_switch;
-  NicSpec nic;                      // every host's NIC (ports: those the host cables)
+  NicSpec nic = NicSpec::generic(0);   // every host's NIC (ports: those the host cables); give its speed
   int nic_cards = 1;                // NIC cards per host carrying those ports (for cost)
   int active_ports = 1;             // NIC ports carrying vSAN traffic
   Teaming teaming = Teaming::failover;

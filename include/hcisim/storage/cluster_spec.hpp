@@ -42,6 +42,9 @@ struct HostSpec {
   static constexpr bool memory_gb_allowed(double gb) { return gb == 0 || (gb >= 1 && gb <= 65536); }
 };
 
+/// Where an OSA disk group's elevator reduces (dedupes, compresses) what it destages.
+enum class DestageReduction : std::uint8_t { world, shared };
+
 /// OSA write buffer, destage and congestion parameters ([S6] [S12]).
 /// Values VMware does not publish are marked as calibration parameters.
 struct OsaSettings {
@@ -91,12 +94,12 @@ struct OsaSettings {
   // fingerprints, compression) runs at the algorithms' own rates. A calibration parameter.
   double lsom_cost_factor = 1.0;
   // Where the elevator's data reduction (SHA-1 fingerprints, LZ4) runs when the group has an
-  // LSOM world: on that world with the batch's per-operation work (true, the default), or on
-  // the host's shared cores, in FIFO order with their other work, before the batch's
-  // per-operation work takes the world (false: helper threads). ASSUMED: VMware publishes
-  // neither; the world is kept by the fit's loss (docs/accuracy.md, "Where the elevator's data
-  // reduction runs", shows seed 000 under both).
-  bool reduction_on_world = true;
+  // LSOM world (key cluster.osa.destage_reduction): on that world with the batch's
+  // per-operation work (world, the default), or on the host's shared cores, in FIFO order with
+  // their other work, before the batch's per-operation work takes the world (shared: helper
+  // threads). ASSUMED: VMware publishes neither; the world is kept by the fit's loss
+  // (docs/accuracy.md, "Where the elevator's data reduction runs", shows seed 000 under both).
+  DestageReduction destage_reduction = DestageReduction::world;
 };
 
 /// ESA log-structured layer parameters ([S41] [S44]).

@@ -31,6 +31,10 @@ usage:
       headline answers with their ranges (as run --range) instead
   hcisim catalog [devices | cpus | nics | switches | connections]...   (or: hcisim list)
       the catalogs' names, with the figures to choose by
+  hcisim keys [PREFIX] [--json | --csv]
+      every key of scenario, requirements and price files (or those whose path starts
+      with PREFIX, e.g. cluster.host.network): type, unit, default, range, what it sets,
+      and the range a value that stands in for unstated hardware could take
   hcisim --version
       the version and the data folder in use
   hcisim compare A B [--json | --csv] [--replications N] [--range] [--set KEY=VALUE]...
@@ -169,6 +173,7 @@ int read_command(int argc, char** argv, Args& a) {
                    std::strcmp(argv[i], "size") == 0 || std::strcmp(argv[i], "curve") == 0 ||
                    std::strcmp(argv[i], "accuracy") == 0 || std::strcmp(argv[i], "calibrate") == 0 ||
                    std::strcmp(argv[i], "catalog") == 0 || std::strcmp(argv[i], "list") == 0 ||
+                   std::strcmp(argv[i], "keys") == 0 ||
                    std::strcmp(argv[i], "help") == 0))
     a.command = argv[i++];
   return i;
@@ -270,7 +275,7 @@ void check_combinations(const Args& a, bool command_given) {
   std::error_code ec;
   if (!command_given && a.command == "run" && !a.files.empty() && !std::filesystem::exists(a.files[0], ec) &&
       a.files[0].find('.') == std::string::npos && a.files[0].find('/') == std::string::npos)
-    usage_error("unknown command '" + a.files[0] + "'; commands: run, sweep, compare, validate, capacity, knee, accuracy, calibrate, catalog");
+    usage_error("unknown command '" + a.files[0] + "'; commands: run, sweep, compare, validate, capacity, knee, accuracy, calibrate, catalog, keys");
 }
 
 // Options the command does not use are errors, not silently ignored.
@@ -296,7 +301,7 @@ void check_options_fit_command(const Args& a) {
       {a.starts_given && !(a.command == "accuracy" && a.cv), "--starts", {"calibrate", "accuracy --cv"}},
       {a.replications != 1 && !(a.range && (a.command == "knee" || a.command == "curve" || a.command == "size")),
        "--replications", {"accuracy", "calibrate", "run", "compare", "sweep", "knee --range", "curve --range", "size --range"}},
-      {a.json || a.csv, "--json/--csv", {"run", "compare", "capacity", "knee", "size", "curve"}},
+      {a.json || a.csv, "--json/--csv", {"run", "compare", "capacity", "knee", "size", "curve", "keys"}},
       {!a.sets.empty(), "--set", {"run", "sweep", "compare", "validate", "capacity", "knee", "accuracy", "calibrate", "curve"}},
       {a.knee_targets > 0, "--mean-ms/--p95-ms/--p99-ms", {"knee", "curve"}},
       {!a.prices.empty(), "--prices", {"run", "compare", "sweep", "capacity", "knee", "size"}},

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "hcisim/model/report/text_escape.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
 
 namespace hcisim::cli {
@@ -56,6 +57,83 @@ int cmd_catalog(const Args& a, const HardwareCatalog& cat) {
   return 0;
 }
 
+std::string number_text(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+// A key's range as `hcisim keys` prints it: its own words, else "lo .. hi".
+std::string range_text(const FileKey& k) {
+  if (!k.allowed.empty()) return std::string(k.allowed);
+  if (k.min == k.min && k.max == k.max) return number_text("%.17g", k.min) + " .. " + number_text("%.17g", k.max);
+  if (k.min == k.min) return "at least " + number_text("%.17g", k.min);
+  if (k.max == k.max) return "at most " + number_text("%.17g", k.max);
+  return {};
+}
+
+// The input files' keys (scenario.hpp, file_keys()): whose path starts with the prefix.
+int cmd_keys(const Args& a) {
+  if (a.files.size() > 1) usage_error("keys takes at most one PREFIX, e.g. hcisim keys cluster.host.network");
+  const std::vector<FileKey> keys = file_keys(a.files.empty() ? std::string_view{} : std::string_view(a.files[0]));
+  if (keys.empty())
+    usage_error("keys: no key starts with '" + a.files[0] + "'; try cluster, workload, policy, requirements or prices");
+  const auto number = [](double v) { return v == v ? number_text("%.17g", v) : std::string(); };
+  if (a.csv) {
+    std::printf("file,path,type,unit,default,min,max,allowed,description,assumed_min,assumed_max,assumed_why,replaced_by,"
+                "field\n");
+    for (const FileKey& k : keys)
+      std::printf("%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", csv_field(k.file).c_str(), csv_field(k.path).c_str(),
+                  csv_field(k.type).c_str(), csv_field(k.unit).c_str(), csv_field(k.default_text).c_str(),
+                  number(k.min).c_str(), number(k.max).c_str(), csv_field(k.allowed).c_str(),
+                  csv_field(k.description).c_str(), number(k.assumed_min).c_str(), number(k.assumed_max).c_str(),
+                  csv_field(k.assumed_why).c_str(), csv_field(k.replaced_by).c_str(), csv_field(k.field).c_str());
+    return 0;
+  }
+  if (a.json) {
+    std::printf("[\n");
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const FileKey& k = keys[i];
+      const auto num = [&](double v) { return v == v ? number_text("%.17g", v) : std::string("null"); };
+      std::printf("  {\"file\": %s, \"path\": %s, \"type\": %s, \"unit\": %s, \"default\": %s, \"min\": %s, "
+                  "\"max\": %s, \"allowed\": %s, \"description\": %s, \"assumed_min\": %s, \"assumed_max\": %s, "
+                  "\"assumed_why\": %s, \"replaced_by\": %s, \"field\": %s}%s\n",
+                  json_string(k.file).c_str(), json_string(k.path).c_str(), json_string(k.type).c_str(),
+                  json_string(k.unit).c_str(), json_string(k.default_text).c_str(), num(k.min).c_str(),
+                  num(k.max).c_str(), json_string(k.allowed).c_str(), json_string(k.description).c_str(),
+                  num(k.assumed_min).c_str(), num(k.assumed_max).c_str(), json_string(k.assumed_why).c_str(),
+                  json_string(k.replaced_by).c_str(), json_string(k.field).c_str(), i + 1 < keys.size() ? "," : "");
+    }
+    std::printf("]\n");
+    return 0;
+  }
+  std::string_view file;
+  for (const FileKey& k : keys) {
+    if (k.file != file) {
+      file = k.file;
+      std::printf("%s%s file keys (docs/reference.md, \"Every key\"):\n", &k == &keys.front() ? "" : "\n",
+                  std::string(file).c_str());
+    }
+    if (k.retired()) {
+      std::printf("  %-40s retired: %s\n", std::string(k.path).c_str(), std::string(k.replaced_by).c_str());
+      continue;
+    }
+    std::string what(k.type);
+    if (!k.unit.empty()) what += ", " + std::string(k.unit);
+    const std::string range = range_text(k);
+    std::printf("  %-40s %s; default %s%s%s\n      %s\n", std::string(k.path).c_str(), what.c_str(),
+                std::string(k.default_text).c_str(), range.empty() ? "" : "; ", range.c_str(),
+                std::string(k.description).c_str());
+    if (k.assumed())
+      std::printf("      assumed%s: %s\n",
+                  k.assumed_min == k.assumed_min
+                      ? (number_text(" %g", k.assumed_min) + " .." + number_text(" %g", k.assumed_max)).c_str()
+                      : "",
+                  std::string(k.assumed_why).c_str());
+  }
+  return 0;
+}
+
 int dispatch(const Args& a) {
   if (a.command == "help") {
     std::fputs(help_text(), stdout);
@@ -71,6 +149,7 @@ int dispatch(const Args& a) {
     std::printf("hcisim %s\ndata: %s\n", kVersion, data.c_str());
     return 0;
   }
+  if (a.command == "keys") return cmd_keys(a);
   HardwareCatalog cat = HardwareCatalog::load();
   if (!a.prices.empty()) cat.add_prices(load_price_file(a.prices, cat));
   if (a.command == "catalog" || a.command == "list") return cmd_catalog(a, cat);

@@ -70,22 +70,18 @@ Requirements::Demand read_demand(const YamlReader& w, bool named, Requirements& 
     if (d.name.empty() || d.name.size() > 64)
       w.fail_value(w.key_path("name"), d.name, "a workload's name, 1 to 64 characters", w.node()["name"]);
   } else {
-    w.expect_map({"iops", "block_size", "read_pct", "random_pct", "mean_ms", "p95_ms", "p99_ms", "capacity_tb",
-                  "compress_pct", "dedupe_pct", "vms", "guest_os"});
+    w.expect_keys();
   }
   d.iops = w.required_number("iops");
-  if (!(d.iops >= 1 && d.iops <= 1e9)) w.fail_value(w.key_path("iops"), w.text("iops", ""), "IOPS from 1 to 1e9", w.node()["iops"]);
   read_block_size(w, d);
-  d.read_pct = static_cast<double>(w.integer("read_pct", 70, 0, 100));
-  d.random_pct = static_cast<double>(w.integer("random_pct", 100, 0, 100));
+  d.read_pct = static_cast<double>(w.integer("read_pct"));
+  d.random_pct = static_cast<double>(w.integer("random_pct"));
   read_latency_target(w, d);
-  d.capacity_tb = w.number("capacity_tb", 0);
-  if (!(d.capacity_tb >= 0 && d.capacity_tb <= 1e6))
-    w.fail_value(w.key_path("capacity_tb"), w.text("capacity_tb", ""), "decimal TB from 0 to 1e6", w.node()["capacity_tb"]);
-  d.vms = static_cast<int>(w.integer("vms", 24, 1, 1000));
-  d.guest_os = w.choice("guest_os", "linux", {"linux", "windows"}) == "windows" ? GuestOs::windows : GuestOs::linux_os;
-  const double compress = static_cast<double>(w.integer("compress_pct", 0, 0, 100));
-  const double dedupe = static_cast<double>(w.integer("dedupe_pct", 0, 0, 100));
+  d.capacity_tb = w.number("capacity_tb");
+  d.vms = static_cast<int>(w.integer("vms"));
+  d.guest_os = w.choice("guest_os") == "windows" ? GuestOs::windows : GuestOs::linux_os;
+  const double compress = static_cast<double>(w.integer("compress_pct"));
+  const double dedupe = static_cast<double>(w.integer("dedupe_pct"));
   if (q.demands.empty()) {
     q.compress_pct = compress;
     q.dedupe_pct = dedupe;
@@ -121,11 +117,9 @@ void read_demands(const YamlReader& r, Requirements& q) {
 void read_growth(const YamlReader& r, Requirements& q) {
   if (!r.has("growth")) return;
   const YamlReader g = r.child("growth");
-  g.expect_map({"per_year_pct", "years"});
-  q.growth_pct_per_year = g.number("per_year_pct", 0);
-  if (!(q.growth_pct_per_year >= 0 && q.growth_pct_per_year <= 1000))
-    g.fail_value(g.key_path("per_year_pct"), g.text("per_year_pct", ""), "0..1000 % a year", g.node()["per_year_pct"]);
-  q.years = static_cast<int>(g.integer("years", 1, 0, 20));
+  g.expect_keys();
+  q.growth_pct_per_year = g.number("per_year_pct");
+  q.years = static_cast<int>(g.integer("years"));
 }
 
 // The hosts the cluster has: a count and a scenario's cluster.host keys without the network
@@ -133,11 +127,11 @@ void read_growth(const YamlReader& r, Requirements& q) {
 void read_existing(const YamlReader& r, Requirements& q, ExistingWhere& where) {
   if (!r.has("existing")) return;
   const YamlReader e = r.child("existing");
-  e.expect_map({"count", "host", "network"});
+  e.expect_keys();
   if (!e.has("count")) e.fail("count is missing: how many hosts the cluster has today, 1..63");
-  q.existing_hosts = static_cast<int>(e.integer("count", 1, 1, 63));
+  q.existing_hosts = static_cast<int>(e.integer("count", 1));
   const YamlReader eh = e.child("host");
-  eh.expect_map({"cpu", "disk_groups", "pool", "memory_gb"});
+  eh.as("scenario", "cluster.host").expect_map({"cpu", "disk_groups", "pool", "memory_gb"});
   q.existing_yaml = detail::flow(eh.node());
   if (!e.has("network"))
     e.fail("network is missing: the existing hosts' cluster.host.network (e.g. {nic: intel-x520-da1, speed_gbe: 10, "
@@ -155,7 +149,7 @@ void read_existing(const YamlReader& r, Requirements& q, ExistingWhere& where) {
 void read_host_range(const YamlReader& c, Requirements& q) {
   if (!c.has("hosts")) return;
   const YamlReader h = c.child("hosts");
-  h.expect_map({"min", "max"});
+  h.expect_keys();
   const long lowest = q.existing_hosts > 0 ? 0 : 2, highest = 64 - q.existing_hosts;
   q.min_hosts = static_cast<int>(h.integer("min", q.min_hosts, lowest, highest));
   q.max_hosts = static_cast<int>(h.integer("max", std::min(q.max_hosts, static_cast<int>(highest)), lowest, highest));
@@ -216,7 +210,7 @@ void label_blocks(Requirements& q) {
 // candidates: host counts, host models, networks, policies and data services.
 void read_candidates(const YamlReader& r, Requirements& q, const ExistingWhere& where) {
   const YamlReader c = r.child("candidates");
-  c.expect_map({"hosts", "host_models", "networks", "policies", "data_services"});
+  c.expect_keys();
   read_host_range(c, q);
   read_blocks(c, "host_models", q.host_models, true);
   if (q.existing_hosts > 0 && !c.has("networks")) {
@@ -232,7 +226,7 @@ void read_candidates(const YamlReader& r, Requirements& q, const ExistingWhere& 
   label_blocks(q);
   if (c.has("data_services")) {
     const YamlReader ds = c.child("data_services");
-    ds.expect_map({"compression", "dedupe", "reduction_ratio"});
+    ds.as("scenario", "data_services").expect_keys();
     q.data_services_yaml = detail::flow(ds.node());
   }
   for (std::size_t i = 0; i < q.host_models.size(); ++i)
@@ -258,32 +252,27 @@ void read_prices(const YamlReader& r, const std::string& path, HardwareCatalog& 
 void read_run(const YamlReader& r, Requirements& q) {
   if (!r.has("run")) return;
   const YamlReader run = r.child("run");
-  run.expect_map({"duration_s", "warmup_s", "seed", "max_simulations"});
-  q.max_simulations = static_cast<int>(run.integer("max_simulations", q.max_simulations, 1, 100000));
+  run.expect_keys();
+  q.max_simulations = static_cast<int>(run.integer("max_simulations", q.max_simulations));
   q.duration_s = run.number("duration_s", q.duration_s);
   q.warmup_s = run.number("warmup_s", q.warmup_s);
-  if (!(q.duration_s >= 0.05 && q.duration_s <= 60))
-    run.fail_value(run.key_path("duration_s"), run.text("duration_s", ""), "0.05..60 s", run.node()["duration_s"]);
-  if (!(q.warmup_s >= 0 && q.warmup_s <= 60))
-    run.fail_value(run.key_path("warmup_s"), run.text("warmup_s", ""), "0..60 s", run.node()["warmup_s"]);
-  q.seed = static_cast<std::uint64_t>(run.integer("seed", 1, 0, 2147483647L));
+  q.seed = static_cast<std::uint64_t>(run.integer("seed"));
 }
 
 // The file's keys, in the order they are read and checked.
 void read_keys(const YAML::Node& root, const std::string& path, HardwareCatalog& catalog, Requirements& q,
                ExistingWhere& where) {
-  const YamlReader r(root, path, "");
-  r.expect_map({"name", "workload", "workloads", "growth", "host_failures", "existing", "candidates", "prices", "run",
-                "top"});
+  const YamlReader r(root, path, "requirements");
+  r.expect_keys();
   q.name = r.text("name", path);
   read_demands(r, q);
   read_growth(r, q);
-  q.host_failures = static_cast<int>(r.integer("host_failures", 0, 0, 3));
+  q.host_failures = static_cast<int>(r.integer("host_failures"));
   read_existing(r, q, where);
   read_candidates(r, q, where);
   read_prices(r, path, catalog);
   read_run(r, q);
-  q.top = static_cast<int>(r.integer("top", 3, 1, 20));
+  q.top = static_cast<int>(r.integer("top"));
 }
 
 // The existing hosts' own keys, checked alone (three of them under RAID-1) so an error

@@ -14,9 +14,8 @@ namespace {
 using detail::YamlReader;
 
 double amount(const YamlReader& r, const char* key) {
-  const double usd = r.required_number(key);
-  if (!(usd >= 0) || usd > kMaxPriceUsd)
-    r.fail_value(r.key_path(key), r.child(key).scalar(), "US dollars from 0 to 1e9", r.node()[key]);
+  if (!r.has(key)) r.fail("missing key '" + r.key_path(key) + "'");
+  const double usd = r.number(key, 0, 0, kMaxPriceUsd, "US dollars from 0 to 1e9");
   return usd + 0.0;   // -0 is 0
 }
 
@@ -56,10 +55,10 @@ PriceBook parse_price_file(const std::string& text, const std::string& source, c
       text, source, "a price file is a map with the keys currency, source, host_base, cpus, devices, nics, switches and licences");
   PriceBook book;
   try {
-    const YamlReader r(root, source, "");
-    r.expect_map({"currency", "source", "host_base", "cpus", "devices", "nics", "switches", "licences"});
+    const YamlReader r(root, source, "prices");
+    r.expect_keys();
     if (!r.has("currency")) r.fail("missing key 'currency'; expected currency: USD (prices are US dollars)");
-    r.choice("currency", "", {"USD"});
+    r.choice("currency");
     const std::string from = r.text("source", "price file " + source);
     if (from.empty()) r.fail("source is empty; say where the prices come from, or leave the key out");
     if (r.has("host_base")) book.set_host_base({amount(r, "host_base"), from});
@@ -78,7 +77,7 @@ PriceBook parse_price_file(const std::string& text, const std::string& source, c
           m.fail_value(m.key_path(name.c_str()), name, std::string("a catalog name (") + e.what() + ")", kv.first);
         }
         const YamlReader s = m.child(name.c_str());
-        s.expect_map({"switch", "cable"});
+        s.expect_keys();
         if (!s.has("switch") && !s.has("cable")) s.fail("expected switch: USD and/or cable: USD");
         if (s.has("switch")) book.set(PriceBook::Part::switch_unit, name, {amount(s, "switch"), from});
         if (s.has("cable")) book.set(PriceBook::Part::cable, name, {amount(s, "cable"), from});
@@ -86,7 +85,7 @@ PriceBook parse_price_file(const std::string& text, const std::string& source, c
     }
     if (r.has("licences")) {
       const YamlReader l = r.child("licences");
-      l.expect_map({"per_core", "min_cores_per_socket", "per_tib_raw"});
+      l.expect_keys();
       if (!l.has("per_core") && !l.has("per_tib_raw") && !l.has("min_cores_per_socket"))
         l.fail("expected per_core: USD and/or per_tib_raw: USD");
       LicencePrices& lp = book.licences();
@@ -94,7 +93,7 @@ PriceBook parse_price_file(const std::string& text, const std::string& source, c
       if (l.has("per_core")) {
         lp.per_core_set = true;
         lp.per_core_usd = amount(l, "per_core");
-        lp.min_cores_per_socket = static_cast<int>(l.integer("min_cores_per_socket", 0, 0, 1024));
+        lp.min_cores_per_socket = static_cast<int>(l.integer("min_cores_per_socket"));
       } else if (l.has("min_cores_per_socket")) {
         l.fail("min_cores_per_socket is given without per_core; it only applies to a per-core licence");
       }

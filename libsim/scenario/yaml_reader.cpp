@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <optional>
+#include <stdexcept>
 #include <fstream>
 #include <vector>
 
@@ -79,12 +81,23 @@ void YamlReader::fail_value(const std::string& key_path, const std::string& valu
   throw InvalidArgument(where(at) + ": " + key_path + " = '" + shorten(value) + "' is not allowed; expected " + allowed);
 }
 
+namespace {
+
+std::string joined(const std::vector<std::string_view>& keys, const char* separator) {
+  std::string list;
+  for (const std::string_view k : keys) list += (list.empty() ? "" : separator) + std::string(k);
+  return list;
+}
+
+}  // namespace
+
 void YamlReader::expect_map(std::initializer_list<const char*> keys) const {
-  if (!node_.IsMap()) {
-    std::string list;
-    for (const char* k : keys) list += (list.empty() ? "" : ", ") + std::string(k);
-    fail("expected a map with keys " + list);
-  }
+  check_keys(std::vector<std::string_view>(keys.begin(), keys.end()));
+}
+
+void YamlReader::check_keys(const std::vector<std::string_view>& allowed) const {
+  if (!node_.IsMap()) fail("expected a map with keys " + joined(allowed, ", "));
+  const std::string section = canonical_section(kind_, section_);
   std::vector<std::string> seen;
   for (const auto& kv : node_) {
     if (!kv.first.IsScalar()) throw InvalidArgument(where(kv.first) + ": a key must be a plain name, not a list or map");
@@ -92,23 +105,54 @@ void YamlReader::expect_map(std::initializer_list<const char*> keys) const {
     if (std::find(seen.begin(), seen.end(), k) != seen.end())
       throw InvalidArgument(where(kv.first) + ": duplicate key '" + key_path(k.c_str()) + "'");
     seen.push_back(k);
-    bool known = false;
-    for (const char* allowed : keys) known = known || k == allowed;
-    if (!known) {
-      std::string list;
-      for (const char* a : keys) list += (list.empty() ? "" : ", ") + std::string(a);
-      throw InvalidArgument(where(kv.first) + ": unknown key '" + key_path(k.c_str()) + "'; allowed here: " + list);
+    if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
+    const std::optional<FileKey> retired = find_file_key(kind_, section.empty() ? k : section + "." + k);
+    if (retired && retired->retired())
+      throw InvalidArgument(where(kv.first) + ": key '" + key_path(k.c_str()) + "' was retired; use " +
+                            std::string(retired->replaced_by));
+    // The nearest allowed key a typo away, else the same key in another section.
+    std::string suggestion;
+    std::size_t best = 3;
+    for (const std::string_view a : allowed) {
+      const std::size_t d = edit_distance(k, a);
+      if (d < best && d <= std::max<std::size_t>(1, a.size() / 3)) best = d, suggestion = key_path(std::string(a).c_str());
     }
+    if (suggestion.empty()) suggestion = did_you_mean(kind_, section, k);
+    throw InvalidArgument(where(kv.first) + ": unknown key '" + key_path(k.c_str()) + "'" +
+                          (suggestion.empty() ? std::string(";") : "; did you mean '" + suggestion + "'?") +
+                          " allowed here: " + joined(allowed, ", "));
   }
+}
+
+void YamlReader::expect_keys() const {
+  const std::string section = canonical_section(kind_, section_);
+  std::vector<std::string_view> keys;
+  for (const std::string_view k : section_keys(kind_, section)) {
+    const auto row = find_file_key(kind_, section.empty() ? std::string(k) : section + "." + std::string(k));
+    if (row && !row->retired()) keys.push_back(k);
+  }
+  check_keys(keys);
 }
 
 YamlReader YamlReader::child(const char* key) const {
   if (!has(key)) fail("missing key '" + key_path(key) + "'");
-  return YamlReader(node_[key], file_, key_path(key));
+  return YamlReader(node_[key], file_, key_path(key), kind_, section_.empty() ? key : section_ + "." + key);
 }
 
 YamlReader YamlReader::item(std::size_t index) const {
-  return YamlReader(node_[index], file_, path_ + "[" + std::to_string(index) + "]");
+  return YamlReader(node_[index], file_, path_ + "[" + std::to_string(index) + "]", kind_, section_ + "[]");
+}
+
+YamlReader YamlReader::as(std::string_view kind, std::string section) const {
+  return YamlReader(node_, file_, path_, kind, std::move(section));
+}
+
+FileKey YamlReader::row(const char* key) const {
+  const std::string section = canonical_section(kind_, section_);
+  const std::optional<FileKey> k = find_file_key(kind_, section.empty() ? key : section + "." + key);
+  if (!k) throw std::logic_error("hcisim: no row for key '" + section + "." + key + "' in the " + std::string(kind_) +
+                                 " key table (libsim/scenario/file_keys.cpp)");
+  return *k;
 }
 
 std::string YamlReader::scalar() const {
@@ -135,6 +179,30 @@ double YamlReader::number(const char* key, double fallback) const {
   double v = 0;
   const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc{} || p != s.data() + s.size() || !std::isfinite(v)) fail_value(key_path(key), s, "a number", n);
+  return in_range(key, v, row(key));
+}
+
+double YamlReader::number(const char* key, double fallback, double lo, double hi, const std::string& allowed) const {
+  if (!has(key)) return fallback;
+  const YAML::Node n = node_[key];
+  const std::string s = n.IsScalar() ? n.Scalar() : describe(n);
+  double v = 0;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || p != s.data() + s.size() || !std::isfinite(v) || !(v >= lo && v <= hi))
+    fail_value(key_path(key), s, allowed, n);
+  return v;
+}
+
+double YamlReader::number(const char* key) const {
+  const FileKey k = row(key);
+  if (!(k.default_number == k.default_number))
+    throw std::logic_error("hcisim: key '" + std::string(k.path) + "' has no numeric default in the key table");
+  return number(key, k.default_number);
+}
+
+double YamlReader::in_range(const char* key, double v, const FileKey& k) const {
+  if ((k.min == k.min && v < k.min) || (k.max == k.max && v > k.max))
+    fail_value(key_path(key), node_[key].Scalar(), describe_range(k), node_[key]);
   return v;
 }
 
@@ -142,6 +210,16 @@ double YamlReader::required_number(const char* key) const {
   if (!has(key)) fail("missing key '" + key_path(key) + "'");
   return number(key, 0);
 }
+
+long YamlReader::integer(const char* key, long fallback) const {
+  if (!has(key)) return fallback;
+  const FileKey k = row(key);
+  const double v = number(key, 0);
+  if (v != std::floor(v)) fail_value(key_path(key), node_[key].Scalar(), describe_range(k), node_[key]);
+  return static_cast<long>(v);
+}
+
+long YamlReader::integer(const char* key) const { return static_cast<long>(number(key)); }
 
 long YamlReader::integer(const char* key, long fallback, long lo, long hi) const {
   if (!has(key)) return fallback;
@@ -160,15 +238,25 @@ bool YamlReader::flag(const char* key, bool fallback) const {
   fail_value(key_path(key), s, "true or false", node_[key]);
 }
 
-std::string YamlReader::choice(const char* key, const std::string& fallback,
-                               std::initializer_list<const char*> allowed) const {
-  const std::string s = text(key, fallback);
-  std::string list;
-  for (const char* a : allowed) {
-    if (s == a) return s;
-    list += (list.empty() ? "" : " | ") + std::string(a);
-  }
-  fail_value(key_path(key), s, list, node_[key]);
+bool YamlReader::flag(const char* key) const {
+  const FileKey k = row(key);
+  if (k.default_text != "true" && k.default_text != "false")
+    throw std::logic_error("hcisim: key '" + std::string(k.path) + "' has no true/false default in the key table");
+  return flag(key, k.default_text == "true");
 }
+
+std::string YamlReader::choice(const char* key, const std::string& fallback) const {
+  const std::string s = text(key, fallback);
+  const FileKey k = row(key);
+  // The row's allowed values, "a | b | c".
+  for (std::string_view rest = k.allowed; !rest.empty();) {
+    const std::size_t bar = rest.find(" | ");
+    if (rest.substr(0, bar) == s) return s;
+    rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 3);
+  }
+  fail_value(key_path(key), s, std::string(k.allowed), node_[key]);
+}
+
+std::string YamlReader::choice(const char* key) const { return choice(key, std::string(row(key).default_text)); }
 
 }  // namespace hcisim::detail

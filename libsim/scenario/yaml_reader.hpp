@@ -1,6 +1,7 @@
 // A thin reader over yaml-cpp nodes that knows where it is (file, line, key path), so every
-// error can say "file:line: key path = value is not allowed; expected ...", and that rejects
-// keys it was not told about (typo protection). Private to libsim.
+// error can say "file:line: key path = value is not allowed; expected ...", and which section
+// of which file's key table it reads (file_keys.hpp): a key's range and default come from its
+// row, and keys the table does not hold are refused with a "did you mean". Private to libsim.
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -8,7 +9,10 @@
 #include <cstddef>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "file_keys.hpp"
 
 namespace hcisim::detail {
 
@@ -26,7 +30,9 @@ YAML::Node parse_yaml_map(const std::string& text, const std::string& source, co
 
 class YamlReader {
  public:
-  YamlReader(YAML::Node node, std::string file, std::string path) : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)) {}
+  /// The top of a file of kind `kind` ("scenario", "requirements" or "prices": its key table).
+  YamlReader(YAML::Node node, std::string file, std::string_view kind)
+      : node_(std::move(node)), file_(std::move(file)), kind_(kind) {}
 
   const YAML::Node& node() const { return node_; }
   const std::string& path() const { return path_; }
@@ -36,20 +42,41 @@ class YamlReader {
   bool is_scalar() const { return node_.IsScalar(); }
   bool has(const char* key) const { return node_.IsMap() && node_[key]; }
 
-  /// Fails unless this is a map whose keys are all in `keys`.
+  /// Fails unless this is a map whose keys are all in the key table's section (a retired key
+  /// names its replacement; an unknown one the key it most likely meant).
+  void expect_keys() const;
+  /// The same for the keys `keys`, where a section takes only some of its table's keys.
   void expect_map(std::initializer_list<const char*> keys) const;
   YamlReader child(const char* key) const;
   YamlReader item(std::size_t index) const;
+  /// This node read as the table section `section` (a requirements file's existing.host is a
+  /// scenario's cluster.host).
+  YamlReader as(std::string_view kind, std::string section) const;
+  /// The table row of `key` in this section; a key the table lacks is a programming error.
+  FileKey row(const char* key) const;
+  const std::string& section() const { return section_; }
   std::size_t size() const { return node_.size(); }
 
   std::string text(const char* key, const std::string& fallback) const;
   std::string required_text(const char* key) const;
+  /// A number within its row's range ("allowed" names the range in errors).
   double number(const char* key, double fallback) const;
+  /// The same, defaulting to its row's default.
+  double number(const char* key) const;
+  /// A number in [lo, hi] for a key the table does not list by name (a price file's catalog
+  /// names); `allowed` says so in errors.
+  double number(const char* key, double fallback, double lo, double hi, const std::string& allowed) const;
   double required_number(const char* key) const;
+  /// A whole number within its row's range.
+  long integer(const char* key, long fallback) const;
+  long integer(const char* key) const;
+  /// A whole number in [lo, hi], where the range depends on other keys.
   long integer(const char* key, long fallback, long lo, long hi) const;
   bool flag(const char* key, bool fallback) const;
-  /// One of `allowed`.
-  std::string choice(const char* key, const std::string& fallback, std::initializer_list<const char*> allowed) const;
+  bool flag(const char* key) const;
+  /// One of its row's "a | b | c" values.
+  std::string choice(const char* key, const std::string& fallback) const;
+  std::string choice(const char* key) const;
   /// This node as a scalar string.
   std::string scalar() const;
 
@@ -63,9 +90,17 @@ class YamlReader {
   std::string key_path(const char* key) const { return path_.empty() ? key : path_ + "." + key; }
 
  private:
+  YamlReader(YAML::Node node, std::string file, std::string path, std::string_view kind, std::string section)
+      : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)), kind_(kind), section_(std::move(section)) {}
+  void check_keys(const std::vector<std::string_view>& allowed) const;
+  // The number at `key` checked against `row`'s range.
+  double in_range(const char* key, double v, const FileKey& row) const;
+
   YAML::Node node_;
   std::string file_;
   std::string path_;
+  std::string_view kind_;    // which file's key table
+  std::string section_;      // the schema path: path_ with "[]" for list indices
 };
 
 }  // namespace hcisim::detail

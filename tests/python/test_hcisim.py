@@ -85,7 +85,7 @@ def test_sweep_is_a_grid_dataframe_equal_to_single_runs():
 
 
 def test_bad_input_is_a_value_error_naming_the_key():
-    with pytest.raises(ValueError, match=r"workload\.read_pct = 150 is not allowed"):
+    with pytest.raises(ValueError, match=r"workload\.read_pct = '150' is not allowed"):
         hcisim.run(set={"workload.read_pct": 150})
     with pytest.raises(ValueError, match="does not exist"):
         hcisim.run("no-such-file.yaml")
@@ -100,7 +100,7 @@ def test_bad_input_is_a_value_error_naming_the_key():
     # A bad point fails before any run, named by its value (each point is read again when it
     # runs: scenario/runner.hpp, run_sweep with a loader): the good point first, one at a time,
     # would take minutes if it ran.
-    with pytest.raises(hcisim.InvalidInput, match=r"^workload\.read_pct=150: .*read_pct = 150 is not allowed"):
+    with pytest.raises(hcisim.InvalidInput, match=r"^workload\.read_pct=150: .*read_pct = '150' is not allowed"):
         hcisim.sweep(SEED000, vary={"workload.read_pct": [50, 150]}, set={"workload.duration_s": 3600}, jobs=1)
     with pytest.raises(hcisim.InvalidInput, match="does not exist"):
         hcisim.run(pathlib.Path("no-such-scenario"))
@@ -145,7 +145,7 @@ def test_a_sweep_on_a_two_worker_dask_cluster_equals_the_serial_run():
         # Input that is bad when read fails in the client, before any task is sent (first, on a
         # fresh cluster, so that no earlier task can show in the stream).
         with distributed.get_task_stream(client) as tasks:
-            with pytest.raises(ValueError, match=r"^workload\.read_pct=150: .*read_pct = 150"):
+            with pytest.raises(ValueError, match=r"^workload\.read_pct=150: .*read_pct = '150'"):
                 hcisim.sweep(SEED000, vary={"workload.read_pct": [50, 150]}, set=SHORT, client=client)
         assert tasks.data == []
         with distributed.get_task_stream(client) as tasks:
@@ -336,7 +336,7 @@ def test_every_answer_can_carry_its_range():
     assert list(df["range_seeds"]) == [2, 2] and list(df["iops_found"]) == [2, 2]
     assert (df["iops_low"] <= df["iops"]).all() and (df["iops"] <= df["iops_high"]).all()
     assert "pooled_p99_ms_calibration_sd" in df.columns
-    with pytest.raises(hcisim.InvalidInput, match=r"^workload\.read_pct=150: .*read_pct = 150"):
+    with pytest.raises(hcisim.InvalidInput, match=r"^workload\.read_pct=150: .*read_pct = '150'"):
         hcisim.sweep(SEED000, vary={"workload.read_pct": [50, 150]}, set=SHORT, range_seeds=2)
     for bad in (1, 101, 2.5, True):
         with pytest.raises(hcisim.InvalidInput, match="range_seeds"):

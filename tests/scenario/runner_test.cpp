@@ -50,7 +50,7 @@ TEST_CASE("sweep_points: every combination, the last axis fastest, bad values na
   CHECK(points[4].scenario.workload.outstanding_per_vmdk == 2);
   CHECK_THROWS_WITH(sweep_points(default_scenario_yaml(), "<built-in default>", kShort,
                                  {{"workload.read_pct", {"50", "150"}}}, cat()),
-                    Catch::StartsWith("workload.read_pct=150: ") && Catch::Contains("read_pct = 150"));
+                    Catch::StartsWith("workload.read_pct=150: ") && Catch::Contains("read_pct = '150'"));
   CHECK_THROWS_AS(sweep_points(default_scenario_yaml(), "x", {}, {{"workload.read_pct", {}}}, cat()), InvalidArgument);
   // The settings alone (what sweep reads each point from again when it runs it), same order.
   const auto settings = sweep_settings(axes);
@@ -83,7 +83,7 @@ TEST_CASE("sweep_points: every combination, the last axis fastest, bad values na
   CHECK(reads == 12);
   reads = 0;
   CHECK_THROWS_WITH(run_sweep(load, {{"workload.read_pct", {"50", "150", "60"}}}, 2),
-                    Catch::StartsWith("workload.read_pct=150: ") && Catch::Contains("read_pct = 150"));
+                    Catch::StartsWith("workload.read_pct=150: ") && Catch::Contains("read_pct = '150'"));
   CHECK(reads == 2);
 }
 

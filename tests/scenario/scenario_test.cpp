@@ -314,7 +314,7 @@ TEST_CASE("alias bombs, second documents and empty windows are bad input") {
   // Scale factors without an upper bound overflowed int64 nanoseconds later, in messages
   // that named no key. They are bounded where they are read.
   CHECK_THROWS_WITH(parse(kExample, {"cluster.esa.gc_factor=1e13"}),
-                    Catch::Contains("esa.gc_factor = 1e+13 is not allowed; expected a number > 0 and <= 100"));
+                    Catch::Contains("esa.gc_factor = '1e13' is not allowed; expected a number > 0 and <= 100"));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.esa.cpu_per_io_factor=1e15"}),
                     Catch::Contains("esa.cpu_per_io_factor") && Catch::Contains("<= 100"));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.osa.lsom_cost_factor=1e13"}),
@@ -405,11 +405,11 @@ TEST_CASE("alias bombs, second documents and empty windows are bad input") {
                     Catch::StartsWith("test.yaml (--set): cluster failed_hosts: 2 failed hosts"));
   // The same for the workload: a one-key check at its key, a several-key check at workload:.
   CHECK_THROWS_WITH(parse(replace(kExample, "  duration_s: 30\n", "  duration_s: 0\n")),
-                    Catch::StartsWith("test.yaml:22: workload.duration_s = 0 is not allowed"));
+                    Catch::StartsWith("test.yaml:22: workload.duration_s = '0' is not allowed"));
   CHECK_THROWS_WITH(parse(kExample, {"workload.block_size=1"}),
                     Catch::StartsWith("test.yaml (--set): workload.block_size bytes = 1 is not allowed"));
   CHECK_THROWS_WITH(parse(kExample, {"workload.read_pct=101"}),
-                    Catch::StartsWith("test.yaml (--set): workload.read_pct = 101 is not allowed"));
+                    Catch::StartsWith("test.yaml (--set): workload.read_pct = '101' is not allowed"));
   CHECK_THROWS_WITH(parse(kExample, {"workload.vms=2000", "workload.outstanding_per_vmdk=1024"}),
                     Catch::StartsWith("test.yaml:20: workload: vms x vmdks_per_vm x outstanding_per_vmdk = "));
   // A place is given once ("file:20: workload: file (--set): ..." before).

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hcisim/report/capacity_answer.hpp"
@@ -93,5 +95,42 @@ CapacityReport scenario_capacity(const Scenario& s);
 /// The same under the scenario's reserve rule and, beside it, the other one (a 2-node
 /// cluster has only slack), for `hcisim capacity` and Python's hcisim.capacity().
 CapacityAnswer capacity_answer(const Scenario& s);
+
+/// One key of an input file: a scenario, a requirements file (`hcisim size`) or a price file.
+/// Each key is declared once (libsim/scenario/file_keys.cpp): the readers take its range and
+/// default from here, `--set` and unknown keys are checked against it (with a "did you mean"),
+/// and `hcisim keys`, hcisim.keys() and docs/reference.md list it.
+struct FileKey {
+  static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  std::string_view file;           // "scenario", "requirements" or "prices"
+  // Dotted path from the file's top; "[]" marks a list's items ("workload.groups[].name").
+  // A path under "drive." is a drive given by its figures, wherever a drive goes.
+  std::string_view path;
+  // number | integer | flag | choice | size | text | name | map | list | forms (a value of
+  // several forms, read by its own code: `duration_s: auto`, a drive's name or figures).
+  std::string_view type;
+  std::string_view unit;           // "GB" (decimal), "GiB", "us", "Gbit/s", "%", ...; "" for none
+  std::string_view default_text;   // what a file that leaves the key out gets
+  double min = kNone, max = kNone; // the allowed range of a number (kNone: no bound)
+  std::string_view allowed;        // what the error says is allowed, or a choice's values
+  std::string_view description;    // one line
+  // A value that stands in for hardware or history a file does not state: the range it could
+  // plausibly take (kNone: not assumed) and why.
+  double assumed_min = kNone, assumed_max = kNone;
+  std::string_view assumed_why;
+  std::string_view replaced_by;    // a retired key: what to write instead ("" for a live key)
+  std::string_view field;          // the C++ field it sets (scenario keys)
+  // Reads the key's value back from a scenario (numeric scenario keys; nullptr otherwise).
+  double (*value)(const Scenario&) = nullptr;
+  double default_number = kNone;   // default_text as a number, when it is one (filled in)
+
+  bool retired() const { return !replaced_by.empty(); }
+  bool assumed() const { return !assumed_why.empty(); }
+};
+
+/// The keys of the three input files whose path starts with `prefix` ("" for all, or e.g.
+/// "cluster.host.network", "requirements", "prices"), in the order of the files and their
+/// sections; retired keys last in their section.
+std::vector<FileKey> file_keys(std::string_view prefix = {});
 
 }  // namespace hcisim

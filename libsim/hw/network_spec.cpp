@@ -33,6 +33,12 @@ NicSpec NicSpec::generic(double speed_gbps) {
   return n;
 }
 
+const char* SwitchSpec::default_name(double link_gbps) {
+  if (link_gbps <= 10) return "dell-s4048-on";
+  if (link_gbps <= 25) return "dell-s5248f-on";
+  return "dell-s5232f-on";
+}
+
 void SwitchSpec::validate() const {
   validate_link_speed(port_speed_gbps, "switch '" + name + "' port_speed_gbps");
   check::in_range(ports, 2, 1024, "switch '" + name + "' ports");

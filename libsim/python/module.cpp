@@ -323,4 +323,27 @@ PYBIND11_MODULE(_hcisim, m) {
   m.def("accuracy", &accuracy, py::arg("sets"), py::arg("seeds"), py::arg("replications"), py::arg("jobs"));
   m.attr("accuracy_columns") = std::vector<std::string>(std::begin(kAccuracyColumns), std::end(kAccuracyColumns));
   m.def("data_dir", &default_data_dir);
+  // The input files' keys (scenario.hpp, file_keys): one dict per key; NaN for no bound.
+  m.def("keys", [](const std::string& prefix) {
+    py::list out;
+    for (const FileKey& k : file_keys(prefix)) {
+      py::dict d;
+      d["file"] = std::string(k.file);
+      d["path"] = std::string(k.path);
+      d["type"] = std::string(k.type);
+      d["unit"] = std::string(k.unit);
+      d["default"] = std::string(k.default_text);
+      d["min"] = k.min;
+      d["max"] = k.max;
+      d["allowed"] = std::string(k.allowed);
+      d["description"] = std::string(k.description);
+      d["assumed_min"] = k.assumed_min;
+      d["assumed_max"] = k.assumed_max;
+      d["assumed_why"] = std::string(k.assumed_why);
+      d["replaced_by"] = std::string(k.replaced_by);
+      d["field"] = std::string(k.field);
+      out.append(d);
+    }
+    return out;
+  }, py::arg("prefix"));
 }

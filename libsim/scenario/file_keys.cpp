@@ -110,7 +110,8 @@ constexpr FileKey kScenario[] = {
      .allowed = "1, 2.5, 5, 10, 25, 40, 50, 100, 200 or 400", .description = "the host links' line rate",
      HCISIM_FIELD(cluster.fabric.link_gbps)},
     {.path = "cluster.host.network.ports", .type = "integer", .default_text = "1", .min = 1, .max = 8,
-     .description = "NIC ports per host cabled for vSAN", HCISIM_FIELD(cluster.fabric.nic.ports)},
+     .description = "NIC ports per host cabled for vSAN",
+     .field = "fabric.nic.ports (at least), fabric.active_ports (lacp)"},
     {.path = "cluster.host.network.teaming", .type = "choice", .default_text = "lacp with ports > 1, else failover",
      .allowed = "failover | lacp",
      .description = "failover: one active port (port-ID teaming); lacp: flows spread over the ports by hash",
@@ -127,7 +128,7 @@ constexpr FileKey kScenario[] = {
     {.path = "cluster.host.network.switch", .type = "name",
      .default_text = "Dell S4048-ON to 10 GbE, S5248F-ON to 25, S5232F-ON above", .allowed = "a name in data/switches.csv",
      .description = "the top-of-rack switch (each leaf of a leaf-spine)",
-     .assumed_why = "an unstated switch is a common data-centre model of the links' speed (default_switch_name)"},
+     .assumed_why = "an unstated switch is a common data-centre model of the links' speed (SwitchSpec::default_name)"},
     {.path = "cluster.host.network.fabric", .type = "choice", .default_text = "single_switch",
      .allowed = "single_switch | direct | leaf_spine", .description = "one switch, hosts cabled directly (2 hosts), or leaf-spine",
      HCISIM_FIELD(cluster.fabric.kind)},
@@ -516,18 +517,20 @@ std::string canonical_section(std::string_view file, std::string_view section) {
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
+  // Optimal string alignment: insertions, deletions, substitutions and swaps of neighbours.
+  // The distance is at least the lengths' difference: a long key (a file's megabyte of
+  // letters) is far from every name without a table of its length.
+  const std::size_t longer = std::max(a.size(), b.size()), shorter = std::min(a.size(), b.size());
+  if (longer - shorter > 8) return longer - shorter;
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
-  }
-  return row[b.size()];
+  return d[a.size()][b.size()];
 }
 
 std::string did_you_mean(std::string_view file, std::string_view section, std::string_view key) {

@@ -29,7 +29,7 @@ std::string did_you_mean(std::string_view file, std::string_view section, std::s
 /// What an error says is allowed for `k`: its own text, else its range and unit.
 std::string describe_range(const FileKey& k);
 
-/// Levenshtein distance (insertions, deletions, substitutions).
+/// Edit distance: insertions, deletions, substitutions and swaps of neighbouring letters.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
 }  // namespace hcisim::detail

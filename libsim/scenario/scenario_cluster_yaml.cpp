@@ -102,12 +102,6 @@ std::vector<DriveSpec> read_drive_list(const YamlReader& r, const HardwareCatalo
   return out;
 }
 
-SwitchSpec default_switch(double gbps, const HardwareCatalog& cat) {
-  if (gbps <= 10) return cat.network_switch("dell-s4048-on");
-  if (gbps <= 25) return cat.network_switch("dell-s5248f-on");
-  return cat.network_switch("dell-s5232f-on");
-}
-
 // A host's own parts: its CPU and its disk groups or storage pool (the network is the
 // cluster's). `h` is cluster.host or an item of cluster.more_hosts.
 HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat, std::vector<std::string>& notes) {
@@ -296,14 +290,14 @@ void read_switches(const YamlReader& n, double speed, long total, const Hardware
     if (f.leaf.port_speed_gbps > 0 && f.leaf.port_speed_gbps < speed)
       note_exceeds(n, "speed_gbe", speed, f.leaf.port_speed_gbps, "switch", f.leaf.name, notes);
   } else {
-    f.leaf = default_switch(speed, cat);
+    f.leaf = cat.network_switch(SwitchSpec::default_name(speed));
   }
   const std::string fabric = n.choice("fabric");
   f.kind = fabric == "direct" ? FabricKind::direct : fabric == "leaf_spine" ? FabricKind::leaf_spine : FabricKind::single_switch;
   f.hosts_per_leaf = static_cast<int>(n.integer("hosts_per_leaf", std::min<long>(total, 16)));
   f.spines = static_cast<int>(n.integer("spines"));
   f.uplink_gbps = n.number("uplink_gbe");
-  f.spine = cat.network_switch("dell-s5232f-on");
+  f.spine = cat.network_switch(SwitchSpec::default_spine_name());
 }
 
 // cluster.host.network: NIC, teaming, fabric.

@@ -39,6 +39,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <string_view>
@@ -51,6 +52,7 @@
 #include "hcisim/core/check.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/storage/capacity.hpp"
+#include "file_keys.hpp"
 #include "scenario_sections.hpp"
 #include "yaml_reader.hpp"
 
@@ -125,6 +127,25 @@ class NodeBudget final : public YAML::EventHandler {
   int nodes_ = 0;
 };
 
+// A --set key must be in the key table: an unknown one is refused before the run with the
+// key it most likely meant, a retired one with its replacement. `section` is the schema path
+// of the map the key is set in.
+void check_set_key(const std::string& assignment, const std::string& section, const std::string& key) {
+  // A more_hosts item takes its count and cluster.host's keys.
+  const std::string canonical = section == "cluster.more_hosts[]" && key != "count"
+                                    ? std::string("cluster.host")
+                                    : detail::canonical_section("scenario", section);
+  const std::optional<FileKey> row = detail::find_file_key("scenario", canonical.empty() ? key : canonical + "." + key);
+  const std::string path = section.empty() ? key : section + "." + key;
+  if (row && row->retired())
+    throw InvalidArgument("--set '" + assignment + "': key '" + path + "' was retired; use " + std::string(row->replaced_by));
+  if (row) return;
+  const std::string suggestion = detail::did_you_mean("scenario", canonical, key);
+  throw InvalidArgument("--set '" + assignment + "': unknown key '" + path + "'" +
+                        (suggestion.empty() ? std::string() : "; did you mean '" + suggestion + "'?") +
+                        " (hcisim keys lists every key)");
+}
+
 // --set key.path=value: replace or create the node at the path.
 void apply_override(YAML::Node& root, const std::string& assignment_text) {
   const std::string assignment = detail::shorten(assignment_text);
@@ -161,10 +182,13 @@ void apply_override(YAML::Node& root, const std::string& assignment_text) {
     throw InvalidArgument("--set '" + assignment + "': '" + key + "' is not an item of the list (" +
                           std::to_string(list.size()) + " items: an index from 0, or a group's name)");
   };
-  // Walk down with fresh handles (yaml-cpp nodes are references; assignment would rebind).
+  // Walk down with fresh handles (yaml-cpp nodes are references; assignment would rebind),
+  // keeping the key's place in the key table ("[]" for a list's item).
   std::vector<YAML::Node> chain{root};
+  std::string section;
   for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
     YAML::Node next;
+    section += chain.back().IsSequence() ? "[]" : (section.empty() ? "" : ".") + keys[i];
     if (chain.back().IsSequence()) {
       next = chain.back()[item_of(chain.back(), keys[i])];
     } else {
@@ -178,8 +202,12 @@ void apply_override(YAML::Node& root, const std::string& assignment_text) {
       throw InvalidArgument("--set '" + assignment + "': '" + keys[i] + "' is not a map or a list");
     chain.push_back(next);
   }
-  if (chain.back().IsSequence()) chain.back()[item_of(chain.back(), keys.back())] = value;
-  else chain.back()[keys.back()] = value;
+  if (chain.back().IsSequence()) {
+    chain.back()[item_of(chain.back(), keys.back())] = value;
+    return;
+  }
+  check_set_key(assignment, section, keys.back());
+  chain.back()[keys.back()] = value;
 }
 
 }  // namespace
@@ -454,6 +482,11 @@ Scenario from_specs(std::string name, ClusterSpec cluster, WorkloadSpec workload
   s.workload = std::move(workload);
   s.threads_per_vmdk = std::min(s.workload.threads_per_vmdk, s.workload.outstanding_per_vmdk);
   if (catalog) {
+    // The switches a file without `switch:` gets (SwitchSpec::default_name).
+    FabricSpec& f = s.cluster.fabric;
+    if (f.leaf.name.empty())
+      f.leaf = catalog->network_switch(SwitchSpec::default_name(f.link_gbps > 0 ? f.link_gbps : f.nic.speed_gbps));
+    if (f.spine.name.empty()) f.spine = catalog->network_switch(SwitchSpec::default_spine_name());
     s.prices = catalog->prices();
     // A cluster taken from a calibrated scenario keeps its constants (they are scaled once).
     if (!s.cluster.calibrated) catalog->calibration().apply_settings(s.cluster);

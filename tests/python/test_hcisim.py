@@ -234,6 +234,18 @@ def test_ctrl_c_stops_a_long_run_a_sweep_and_an_accuracy_table():
     assert hcisim.run(set=SHORT)["iops"] > 0
 
 
+def test_keys_lists_every_key_with_its_range_and_assumptions():
+    every = hcisim.keys()
+    assert set(every["file"]) == {"scenario", "requirements", "prices"}
+    net = hcisim.keys("cluster.host.network")
+    rx = net[net["path"] == "cluster.host.network.rx_queues"].iloc[0]
+    assert (rx["min"], rx["max"], rx["default"]) == (0, 64, "4")
+    assert rx["assumed_min"] <= 4 <= rx["assumed_max"] and rx["assumed_why"]
+    assert (net["path"].str.startswith("cluster.host.network")).all()
+    with pytest.raises(hcisim.InvalidInput, match="no key starts with"):
+        hcisim.keys("no.such.key")
+
+
 def test_capacity_answers_at_once_under_both_rules():
     c = hcisim.capacity()
     assert c["capacity_reserve"] == "slack" and c["hosts_up"] == 4

@@ -220,3 +220,18 @@ TEST_CASE("JSON and CSV carry the inputs and the scenario's warnings") {
   CHECK(table.text(0, "warnings").rfind("workload: the VMs' data", 0) == 0);
   CHECK(table.text(0, "workload").find("4k 70% read") == 0);
 }
+
+TEST_CASE("a fabric built in code without a switch gets the switch a file without one gets") {
+  for (const char* speed : {"10", "25", "100"}) {
+    INFO(speed << " GbE");
+    const Scenario file = parse_scenario(default_scenario_yaml(), "<built-in default>",
+                                         {std::string("cluster.host.network={speed_gbe: ") + speed + "}"}, cat());
+    ClusterSpec cluster = file.cluster;
+    cluster.fabric.leaf = SwitchSpec{};
+    cluster.fabric.spine = SwitchSpec{};
+    const Scenario built = make_scenario(file.name, cluster, file.workload, cat(), file.seed);
+    CHECK(built.cluster.fabric.leaf.name == file.cluster.fabric.leaf.name);
+    CHECK(built.cluster.fabric.leaf.ports == file.cluster.fabric.leaf.ports);
+    CHECK(built.cluster.fabric.spine.name == file.cluster.fabric.spine.name);
+  }
+}

@@ -86,6 +86,12 @@ struct SwitchSpec {
   std::string source;
 
   void validate() const;
+
+  /// The catalog switch (data/switches.csv) a cluster gets when it names none: a common
+  /// data-centre top-of-rack model of the links' speed, Dell S4048-ON up to 10 GbE, S5248F-ON
+  /// up to 25 and S5232F-ON above; the spines of a leaf-spine fabric are the last.
+  static const char* default_name(double link_gbps);
+  static const char* default_spine_name() { return "dell-s5232f-on"; }
 };
 
 /// How a host's NIC ports carry vSAN traffic. vSAN uses one vmknic: with port-ID
@@ -114,8 +120,11 @@ struct FabricSpec {
   int active_ports = 1;             // NIC ports carrying vSAN traffic
   Teaming teaming = Teaming::failover;
   double link_gbps = 0;             // host links; 0 = the NIC's port speed
-  SwitchSpec leaf;                  // the ToR (single_switch) or each leaf
-  SwitchSpec spine;                 // leaf_spine only
+  // The ToR (single_switch) or each leaf, and the spines (leaf_spine only). Left empty (no
+  // name), make_scenario takes SwitchSpec::default_name's and default_spine_name's from the
+  // catalog, as a scenario file without `switch:` does.
+  SwitchSpec leaf;
+  SwitchSpec spine;
   int hosts_per_leaf = 0;           // leaf_spine only
   int spines = 2;                   // leaf_spine only
   double uplink_gbps = 100;         // leaf_spine only: each leaf-spine link

@@ -30,7 +30,7 @@ __version__ = _hcisim.version
 InvalidInput = _hcisim.InvalidInput
 
 __all__ = ["run", "compare", "sweep", "replicate", "timeline", "accuracy", "capacity", "knee", "size", "curve",
-           "data_dir", "InvalidInput", "__version__"]
+           "keys", "data_dir", "InvalidInput", "__version__"]
 
 
 def _value(v):
@@ -396,6 +396,22 @@ def accuracy(seeds=None, set=None, replications=1, jobs=0):
     for col in ("predicted", "error_pct", "predicted_min", "predicted_max"):
         df[col] = df[col].where(~unpredicted)
     return df
+
+
+def keys(prefix=""):
+    """Every key of scenario, requirements and price files (the CLI's ``hcisim keys``), or those
+    whose path starts with ``prefix`` (e.g. "cluster.host.network", or "requirements"), as a
+    pandas DataFrame: file, path, type, unit, default, min, max (NaN: no bound), allowed,
+    description, the assumed range of a value that stands in for unstated hardware
+    (assumed_min, assumed_max, assumed_why), replaced_by for a retired key, and the C++ field."""
+    import pandas as pd
+
+    if not isinstance(prefix, str):
+        raise TypeError("keys: prefix is a key path's start, e.g. 'cluster.host.network'")
+    rows = _hcisim.keys(prefix)
+    if not rows:
+        raise InvalidInput(f"keys: no key starts with {prefix!r}; try cluster, workload, policy, requirements or prices")
+    return pd.DataFrame(rows)
 
 
 def data_dir():

@@ -1,0 +1,125 @@
+// The key table (scenario.hpp, file_keys): each row is what the readers do. A file that leaves
+// a key out gets the row's default; a value beyond the row's range is refused naming the key;
+// unknown keys, in a file or through --set, are refused with the key they most likely meant.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <string>
+
+#include "hcisim/core/check.hpp"
+#include "hcisim/scenario/scenario.hpp"
+#include "shared_catalog.hpp"
+
+using namespace hcisim;
+
+namespace file_keys_test {
+
+// Only what a scenario must have: every other key takes its default.
+const char* kMinimal = R"(cluster:
+  hosts: 4
+  host:
+    cpu: {cores: 8, ghz: 3}
+    network: {speed_gbe: 10}
+    disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]
+workload: {vms: 4}
+)";
+
+Scenario parse(const std::vector<std::string>& sets = {}) { return parse_scenario(kMinimal, "min.yaml", sets, test::cat()); }
+
+std::string error_of(const std::vector<std::string>& sets) {
+  try {
+    (void)parse(sets);
+  } catch (const InvalidArgument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+bool is_plain(const FileKey& k) {
+  const std::string_view p = k.path;
+  return p.find("[]") == std::string_view::npos && p.substr(0, 6) != "drive." && p.find('<') == std::string_view::npos;
+}
+
+}  // namespace file_keys_test
+
+using namespace file_keys_test;
+
+TEST_CASE("the key table: one row per key, each with a type, a description and a consistent range", "[keys]") {
+  const std::set<std::string_view> types{"number", "integer", "flag", "choice", "size", "text", "name", "map", "list", "forms"};
+  std::set<std::string> seen;
+  for (const FileKey& k : file_keys()) {
+    INFO(k.file << ": " << k.path);
+    CHECK(seen.insert(std::string(k.file) + ":" + std::string(k.path)).second);
+    CHECK(types.count(k.type) == 1);
+    CHECK(!k.description.empty());
+    CHECK(!k.default_text.empty());
+    if (k.min == k.min && k.max == k.max) CHECK(k.min <= k.max);
+    if (k.type == "choice") CHECK(!k.allowed.empty());
+    if (k.assumed_min == k.assumed_min) {
+      CHECK(k.assumed());
+      CHECK(k.assumed_min <= k.assumed_max);
+      if (k.min == k.min) CHECK(k.assumed_min >= k.min);
+      if (k.max == k.max) CHECK(k.assumed_max <= k.max);
+    }
+    if (k.retired()) CHECK(!file_keys(k.replaced_by).empty());
+  }
+  // The prefix selects by path, or a whole file by its name.
+  for (const FileKey& k : file_keys("cluster.host.network")) CHECK(k.path.substr(0, 20) == "cluster.host.network");
+  const auto of_file = [](const std::vector<FileKey>& keys, std::string_view file) {
+    return std::count_if(keys.begin(), keys.end(), [&](const FileKey& k) { return k.file == file; });
+  };
+  CHECK(of_file(file_keys("prices"), "prices") == of_file(file_keys(), "prices"));
+  CHECK(of_file(file_keys("prices"), "prices") >= 10);
+  CHECK(file_keys("no.such").empty());
+}
+
+TEST_CASE("a scenario that leaves a key out gets the key table's default", "[keys]") {
+  const Scenario s = parse();
+  int checked = 0;
+  for (const FileKey& k : file_keys()) {
+    if (k.file != "scenario" || k.value == nullptr) continue;
+    const bool boolean = k.default_text == "true" || k.default_text == "false";
+    if (!(k.default_number == k.default_number) && !boolean) continue;   // a default that depends on other keys
+    INFO(k.path << " = " << k.value(s) << ", the table says " << k.default_text);
+    CHECK(k.value(s) == Approx(boolean ? (k.default_text == "true" ? 1.0 : 0.0) : k.default_number));
+    ++checked;
+  }
+  CHECK(checked >= 30);
+}
+
+TEST_CASE("a value beyond a key's range is refused at that key, with the range the table gives", "[keys]") {
+  int checked = 0;
+  for (const FileKey& k : file_keys()) {
+    if (k.file != "scenario" || !is_plain(k) || (k.type != "number" && k.type != "integer")) continue;
+    for (const double beyond : {k.min - 1, k.max * 2 + 1}) {
+      if (!(beyond == beyond)) continue;   // no bound on that side
+      char value[64];
+      std::snprintf(value, sizeof value, "%.17g", beyond);
+      const std::string set = std::string(k.path) + "=" + value;
+      INFO("--set " << set);
+      const std::string error = error_of({set});
+      CHECK_THAT(error, Catch::Contains(std::string(k.path)));
+      ++checked;
+    }
+  }
+  CHECK(checked >= 60);
+}
+
+TEST_CASE("an unknown key, in the file or through --set, names the key it most likely meant", "[keys]") {
+  CHECK_THAT(error_of({"workload.vsm=4"}), Catch::Contains("unknown key 'workload.vsm'; did you mean 'workload.vms'?"));
+  CHECK_THAT(error_of({"cluster.host.mtu=9000"}),
+             Catch::Contains("unknown key 'cluster.host.mtu'; did you mean 'cluster.host.network.mtu'?"));
+  CHECK_THAT(error_of({"cluster.host.network.rx_queus=2"}), Catch::Contains("did you mean 'cluster.host.network.rx_queues'?"));
+  CHECK_THAT(error_of({"cluster.nothing_like_it=1"}), Catch::Contains("unknown key 'cluster.nothing_like_it' (hcisim keys"));
+  // In a file: at its line, with the keys allowed there.
+  std::string typo = kMinimal;
+  typo.replace(typo.find("network:"), 8, "netwrok:");
+  CHECK_THROWS_WITH(parse_scenario(typo, "min.yaml", {}, test::cat()),
+                    Catch::StartsWith("min.yaml:5: unknown key 'cluster.host.netwrok'; did you mean "
+                                      "'cluster.host.network'? allowed here: cpu, memory_gb, network, disk_groups, pool"));
+  // A list item's keys are its section's: a workload group takes the workload's keys.
+  CHECK_THAT(error_of({"workload.groups=[{name: a, vms: 2}, {name: b, blok_size: 8k}]"}),
+             Catch::Contains("unknown key 'workload.groups[1].blok_size'; did you mean 'workload.groups[1].block_size'?"));
+}

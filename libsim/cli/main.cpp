@@ -2,6 +2,7 @@
 // in cli.hpp's files; here the catalog listing, the dispatch and the exit codes).
 // Exit codes: 0 ok, 2 bad input (file, key, argument), 1 internal error.
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -57,18 +58,19 @@ int cmd_catalog(const Args& a, const HardwareCatalog& cat) {
   return 0;
 }
 
-std::string number_text(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
+// `v` in the fewest digits that read back as `v` (0.95, not 0.94999999999999996).
+std::string number_text(double v) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc{} ? std::string(buf, end) : std::string("?");
 }
 
 // A key's range as `hcisim keys` prints it: its own words, else "lo .. hi".
 std::string range_text(const FileKey& k) {
   if (!k.allowed.empty()) return std::string(k.allowed);
-  if (k.min == k.min && k.max == k.max) return number_text("%.17g", k.min) + " .. " + number_text("%.17g", k.max);
-  if (k.min == k.min) return "at least " + number_text("%.17g", k.min);
-  if (k.max == k.max) return "at most " + number_text("%.17g", k.max);
+  if (k.min == k.min && k.max == k.max) return number_text(k.min) + " .. " + number_text(k.max);
+  if (k.min == k.min) return "at least " + number_text(k.min);
+  if (k.max == k.max) return "at most " + number_text(k.max);
   return {};
 }
 
@@ -78,7 +80,7 @@ int cmd_keys(const Args& a) {
   const std::vector<FileKey> keys = file_keys(a.files.empty() ? std::string_view{} : std::string_view(a.files[0]));
   if (keys.empty())
     usage_error("keys: no key starts with '" + a.files[0] + "'; try cluster, workload, policy, requirements or prices");
-  const auto number = [](double v) { return v == v ? number_text("%.17g", v) : std::string(); };
+  const auto number = [](double v) { return v == v ? number_text(v) : std::string(); };
   if (a.csv) {
     std::printf("file,path,type,unit,default,min,max,allowed,description,assumed_min,assumed_max,assumed_why,replaced_by,"
                 "field\n");
@@ -94,7 +96,7 @@ int cmd_keys(const Args& a) {
     std::printf("[\n");
     for (std::size_t i = 0; i < keys.size(); ++i) {
       const FileKey& k = keys[i];
-      const auto num = [&](double v) { return v == v ? number_text("%.17g", v) : std::string("null"); };
+      const auto num = [&](double v) { return v == v ? number_text(v) : std::string("null"); };
       std::printf("  {\"file\": %s, \"path\": %s, \"type\": %s, \"unit\": %s, \"default\": %s, \"min\": %s, "
                   "\"max\": %s, \"allowed\": %s, \"description\": %s, \"assumed_min\": %s, \"assumed_max\": %s, "
                   "\"assumed_why\": %s, \"replaced_by\": %s, \"field\": %s}%s\n",
@@ -127,7 +129,7 @@ int cmd_keys(const Args& a) {
     if (k.assumed())
       std::printf("      assumed%s: %s\n",
                   k.assumed_min == k.assumed_min
-                      ? (number_text(" %g", k.assumed_min) + " .." + number_text(" %g", k.assumed_max)).c_str()
+                      ? (" " + number_text(k.assumed_min) + " .. " + number_text(k.assumed_max)).c_str()
                       : "",
                   std::string(k.assumed_why).c_str());
   }

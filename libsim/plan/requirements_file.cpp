@@ -64,8 +64,7 @@ void read_latency_target(const YamlReader& w, Requirements::Demand& d) {
 Requirements::Demand read_demand(const YamlReader& w, bool named, Requirements& q) {
   Requirements::Demand d;
   if (named) {
-    w.expect_map({"name", "iops", "block_size", "read_pct", "random_pct", "mean_ms", "p95_ms", "p99_ms", "capacity_tb",
-                  "compress_pct", "dedupe_pct", "vms", "guest_os"});
+    w.expect_keys({"name"});
     d.name = w.required_text("name");
     if (d.name.empty() || d.name.size() > 64)
       w.fail_value(w.key_path("name"), d.name, "a workload's name, 1 to 64 characters", w.node()["name"]);
@@ -131,7 +130,7 @@ void read_existing(const YamlReader& r, Requirements& q, ExistingWhere& where) {
   if (!e.has("count")) e.fail("count is missing: how many hosts the cluster has today, 1..63");
   q.existing_hosts = static_cast<int>(e.integer("count", 1));
   const YamlReader eh = e.child("host");
-  eh.as("scenario", "cluster.host").expect_map({"cpu", "disk_groups", "pool", "memory_gb"});
+  eh.as("scenario", "cluster.host").expect_keys({}, {"network"});
   q.existing_yaml = detail::flow(eh.node());
   if (!e.has("network"))
     e.fail("network is missing: the existing hosts' cluster.host.network (e.g. {nic: intel-x520-da1, speed_gbe: 10, "

@@ -9,10 +9,16 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace hcisim {
 
 namespace {
+
+// Rows are designated initializers that leave the fields they do not name at FileKey's
+// defaults; g++ 12 warns of that anyway (g++ 13 no longer does for designated initializers).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 // The C++ field a key sets, and a reader of it for tests and sensitivity studies.
 #define HCISIM_FIELD(expr) \
@@ -55,14 +61,18 @@ constexpr FileKey kScenario[] = {
     {.path = "cluster.resync", .type = "map", .default_text = "off", .description = "rebuilding the failed hosts' components"},
     {.path = "cluster.resync.active", .type = "flag", .default_text = "false",
      .description = "rebuild the failed hosts' components during the run", HCISIM_FIELD(cluster.resync.active)},
-    {.path = "cluster.resync.throttle_mbps", .type = "number", .unit = "Mbit/s", .default_text = "0", .min = 0, .max = 512,
-     .allowed = "0 (no cap) or 1 .. 512 Mb/s",
-     .description = "the resync throttle (esxcli vsan resync throttle); 0: no cap", HCISIM_FIELD(cluster.resync.throttle_mbps)},
+    {.path = "cluster.resync.throttle_mbit_s", .type = "number", .unit = "Mbit/s", .default_text = "0", .min = 0,
+     .max = 512, .allowed = "0 (no cap) or 1 .. 512 Mbit/s",
+     .description = "each host's resync traffic cap, megabits a second (esxcli vsan resync throttle); 0: no cap",
+     HCISIM_FIELD(cluster.resync.throttle_mbit_s)},
     {.path = "cluster.resync.outstanding", .type = "integer", .default_text = "4", .min = 1, .max = 64,
      .description = "resync copies in flight per rebuilding host",
      .assumed_min = 1, .assumed_max = 16,
      .assumed_why = "vSAN's adaptive resync scheduler is not published: 4 copies in flight, from one to four times that",
      HCISIM_FIELD(cluster.resync.outstanding)},
+    {.path = "cluster.resync.throttle_mbps", .type = "number", .unit = "Mbit/s", .default_text = "none",
+     .description = "the resync throttle, in megabits a second where throughput_mbps elsewhere is megabytes",
+     .replaced_by = "cluster.resync.throttle_mbit_s (the same figure, megabits a second)"},
     {.path = "cluster.host", .type = "map", .default_text = "required", .description = "the first `hosts` hosts' parts"},
     {.path = "cluster.more_hosts", .type = "list", .default_text = "none",
      .description = "hosts that differ, after cluster.host's: each {count} and cluster.host's keys but network"},
@@ -85,7 +95,7 @@ constexpr FileKey kScenario[] = {
     {.path = "cluster.host.cpu.threads_per_core", .type = "integer", .default_text = "the model's, else 2", .min = 1,
      .max = 8, .description = "hardware threads per core", HCISIM_FIELD(cluster.hosts.front().cpu.threads_per_core)},
     {.path = "cluster.host.cpu.ghz", .type = "number", .unit = "GHz", .default_text = "the model's sustained all-core clock",
-     .min = 0, .max = kNone, .allowed = "a clock > 0 GHz", .description = "the clock busy cores run at",
+     .min = 0.1, .max = 10, .allowed = "a clock of 0.1 .. 10 GHz", .description = "the clock busy cores run at",
      HCISIM_FIELD(cluster.hosts.front().cpu.ghz)},
     {.path = "cluster.host.memory_gb", .type = "number", .unit = "GiB", .default_text = "0", .min = 0, .max = 65536,
      .allowed = "1 .. 65536 (GiB of memory per host), or 0: not stated",
@@ -187,7 +197,7 @@ constexpr FileKey kScenario[] = {
     // cluster.resync is above; cluster.osa
     {.path = "cluster.osa.write_buffer_gb", .type = "number", .unit = "GB", .default_text = "600", .min = 0.001, .max = 1e5,
      .allowed = "0.001 .. 100000 GB", .description = "logical write buffer per disk group (all-flash: 600, or 1600 selectable)",
-     HCISIM_FIELD(cluster.osa.write_buffer.count() / 1e9)},
+     HCISIM_FIELD(cluster.osa.write_buffer.gb())},
     {.path = "cluster.osa.hybrid_read_cache_share", .type = "number", .default_text = "0.7", .min = 0, .max = 0.95,
      .description = "hybrid: the cache drive's share that is read cache", HCISIM_FIELD(cluster.osa.hybrid_read_cache_share)},
     {.path = "cluster.osa.destage_start_fill", .type = "number", .default_text = "0.3", .min = 0, .max = 1,
@@ -395,6 +405,8 @@ constexpr FileKey kRequirements[] = {
      .max = 64, .description = "the most"},
     {.path = "candidates.host_models", .type = "list", .default_text = "required",
      .description = "host models: each a name and a scenario's cluster.host keys but network"},
+    {.path = "candidates.host_models[].name", .type = "text", .default_text = "required",
+     .description = "the host model's name in the answers"},
     {.path = "candidates.networks", .type = "list", .default_text = "required (existing: theirs)",
      .description = "networks: each a scenario's cluster.host.network"},
     {.path = "candidates.policies", .type = "list", .default_text = "required", .description = "policies: each a scenario's policy"},
@@ -440,6 +452,7 @@ constexpr FileKey kPrices[] = {
 };
 
 #undef HCISIM_FIELD
+#pragma GCC diagnostic pop
 
 struct File {
   std::string_view name;
@@ -462,13 +475,21 @@ FileKey completed(const FileKey& row, std::string_view file) {
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
+// Whether `path` is `prefix` or lies under it (cluster.host selects cluster.host.cpu, not
+// cluster.hosts).
+bool under(std::string_view path, std::string_view prefix) {
+  if (!starts_with(path, prefix)) return false;
+  return path.size() == prefix.size() || path[prefix.size()] == '.' || path[prefix.size()] == '[' ||
+         prefix.back() == '.';
+}
+
 }  // namespace
 
 std::vector<FileKey> file_keys(std::string_view prefix) {
   std::vector<FileKey> out;
   for (const File& f : kFiles)
     for (const FileKey* k = f.begin; k != f.end; ++k)
-      if (prefix.empty() || prefix == f.name || starts_with(k->path, prefix)) out.push_back(completed(*k, f.name));
+      if (prefix.empty() || prefix == f.name || under(k->path, prefix)) out.push_back(completed(*k, f.name));
   return out;
 }
 
@@ -552,20 +573,23 @@ std::string did_you_mean(std::string_view file, std::string_view section, std::s
   return {};
 }
 
+std::string number_text(double v) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);   // the shortest text that reads back as v
+  return ec == std::errc{} ? std::string(buf, end) : std::string("?");
+}
+
 std::string describe_range(const FileKey& k) {
   if (!k.allowed.empty()) return std::string(k.allowed);
-  char buf[160];
   const bool integer = k.type == "integer";
-  const char* what = integer ? "a whole number" : "a number";
+  std::string out = integer ? "a whole number" : "a number";
   if (k.min == k.min && k.max == k.max)
-    std::snprintf(buf, sizeof buf, integer ? "%s in [%.17g, %.17g]" : "%s from %.17g to %.17g", what, k.min, k.max);
+    out += integer ? " in [" + number_text(k.min) + ", " + number_text(k.max) + "]"
+                   : " from " + number_text(k.min) + " to " + number_text(k.max);
   else if (k.min == k.min)
-    std::snprintf(buf, sizeof buf, "%s of at least %.17g", what, k.min);
+    out += " of at least " + number_text(k.min);
   else if (k.max == k.max)
-    std::snprintf(buf, sizeof buf, "%s of at most %.17g", what, k.max);
-  else
-    std::snprintf(buf, sizeof buf, "%s", what);
-  std::string out = buf;
+    out += " of at most " + number_text(k.max);
   if (!k.unit.empty() && !integer) out += " " + std::string(k.unit);
   return out;
 }

@@ -13,10 +13,15 @@ namespace {
 
 using detail::YamlReader;
 
+// A price at a key of the table (host_base, a switch's switch and cable, the licences).
 double amount(const YamlReader& r, const char* key) {
   if (!r.has(key)) r.fail("missing key '" + r.key_path(key) + "'");
-  const double usd = r.number(key, 0, 0, kMaxPriceUsd, "US dollars from 0 to 1e9");
-  return usd + 0.0;   // -0 is 0
+  return r.number(key, 0) + 0.0;   // -0 is 0
+}
+
+// A price of a catalog part, at its name in a map of names (cpus, devices, nics).
+double part_amount(const YamlReader& r, const char* name) {
+  return r.number(name, 0, 0, kMaxPriceUsd, "US dollars from 0 to 1e9") + 0.0;
 }
 
 // A key of a name map: a plain name, given once.
@@ -44,7 +49,7 @@ void read_parts(const YamlReader& r, const char* key, PriceBook::Part part, cons
     } catch (const InvalidArgument& e) {
       m.fail_value(m.key_path(name.c_str()), name, std::string("a catalog name (") + e.what() + ")", kv.first);
     }
-    book.set(part, name, {amount(m, name.c_str()), source});
+    book.set(part, name, {part_amount(m, name.c_str()), source});
   }
 }
 

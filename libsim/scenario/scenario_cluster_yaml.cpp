@@ -202,7 +202,7 @@ std::vector<std::pair<long, HostSpec>> read_host_kinds(const YamlReader& c, cons
   if (more.size() > 64) more.fail(std::to_string(more.size()) + " items; a cluster has at most 64 hosts");
   for (std::size_t i = 0; i < more.size(); ++i) {
     const YamlReader m = more.item(i);
-    m.expect_map({"count", "cpu", "disk_groups", "pool", "memory_gb"});
+    m.as("scenario", "cluster.host").expect_keys({"count"}, {"network"});
     const long count = m.integer("count", 0);
     if (count == 0) m.fail("missing key 'count' (1 to 64 hosts of this kind)");
     total += count;
@@ -328,11 +328,11 @@ void read_resync(const YamlReader& c, ClusterSpec& out) {
   const YamlReader rs = c.child("resync");
   rs.expect_keys();
   out.resync.active = rs.flag("active");
-  out.resync.throttle_mbps = rs.number("throttle_mbps");
-  const double t = out.resync.throttle_mbps;
+  out.resync.throttle_mbit_s = rs.number("throttle_mbit_s");
+  const double t = out.resync.throttle_mbit_s;
   if (t > 0 && t < 1)   // esxcli vsan resync throttle's range: 0 or 1 .. 512
-    rs.fail_value(rs.key_path("throttle_mbps"), rs.text("throttle_mbps", ""), describe_range(rs.row("throttle_mbps")),
-                  rs.node()["throttle_mbps"]);
+    rs.fail_value(rs.key_path("throttle_mbit_s"), rs.text("throttle_mbit_s", ""), describe_range(rs.row("throttle_mbit_s")),
+                  rs.node()["throttle_mbit_s"]);
   out.resync.outstanding = static_cast<int>(rs.integer("outstanding", out.resync.outstanding));
   if (out.resync.active && out.failed_hosts.empty())
     rs.fail("cluster.resync.active rebuilds the components of failed hosts; list them in cluster.failed_hosts");

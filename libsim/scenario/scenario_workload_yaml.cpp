@@ -49,12 +49,9 @@ WorkloadSpec read_workload_spec(const YamlReader& w, const ClusterSpec& cluster,
       return easy_run(cluster, parse_easy_run_profile(v), release);
     });
   }
-  // Written, vms is a count of 1..10000. Left out, the source's count stays (easy_run's, one VM
-  // for a DiskSpd command line), else 0: one VM per host. An explicit 0 used to mean the
-  // latter without saying so, and overrode easy_run's count.
-  if (w.has("vms") && w.number("vms", 1) == 0)
-    w.fail_value(w.key_path("vms"), "0", "a whole number in [1, 10000] (leave vms out for the source's count, or one VM per host)",
-                 w.node()["vms"]);
+  // Written, vms is a count of 1..10000 (an explicit 0 is refused: it used to mean one VM per
+  // host without saying so). Left out, the source's count stays (easy_run's, one VM for a
+  // DiskSpd command line), else 0: one VM per host.
   spec.vms = static_cast<int>(w.integer("vms", spec.vms));
   spec.vmdks_per_vm = static_cast<int>(w.integer("vmdks_per_vm", spec.vmdks_per_vm));
   spec.outstanding_per_vmdk = static_cast<int>(w.integer("outstanding_per_vmdk", spec.outstanding_per_vmdk));

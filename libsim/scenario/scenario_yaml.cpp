@@ -3,7 +3,7 @@
 //   cluster:                               (required)
 //     hosts (required), architecture: osa | esa, witness_host: bool (2-node),
 //     failed_hosts: [esx02, ...] (hosts down for the whole run; the cluster runs degraded)
-//     resync: {active: bool (rebuild their components during the run), throttle_mbps, outstanding}
+//     resync: {active: bool (rebuild their components during the run), throttle_mbit_s, outstanding}
 //     host:                                (required) the template of the first `hosts` hosts
 //       cpu: {model: <catalog>, sockets, cores (per socket), threads_per_core, ghz (the clock its
 //             busy cores run at; a model's default is its sustained all-core clock, cpus.csv)}

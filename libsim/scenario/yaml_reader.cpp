@@ -117,19 +117,27 @@ void YamlReader::check_keys(const std::vector<std::string_view>& allowed) const 
       const std::size_t d = edit_distance(k, a);
       if (d < best && d <= std::max<std::size_t>(1, a.size() / 3)) best = d, suggestion = key_path(std::string(a).c_str());
     }
-    if (suggestion.empty()) suggestion = did_you_mean(kind_, section, k);
+    // Else the table's nearest key, unless it is one of this section that this map does not
+    // take (a more_hosts item has no network).
+    if (suggestion.empty()) {
+      suggestion = did_you_mean(kind_, section, k);
+      const std::string_view rest = std::string_view(suggestion).substr(std::min(suggestion.size(), section.size() + 1));
+      if (!section.empty() && suggestion.rfind(section + ".", 0) == 0 &&
+          std::find(allowed.begin(), allowed.end(), rest) == allowed.end())
+        suggestion.clear();
+    }
     throw InvalidArgument(where(kv.first) + ": unknown key '" + key_path(k.c_str()) + "'" +
                           (suggestion.empty() ? std::string(";") : "; did you mean '" + suggestion + "'?") +
                           " allowed here: " + joined(allowed, ", "));
   }
 }
 
-void YamlReader::expect_keys() const {
+void YamlReader::expect_keys(std::initializer_list<const char*> also, std::initializer_list<const char*> but) const {
   const std::string section = canonical_section(kind_, section_);
-  std::vector<std::string_view> keys;
+  std::vector<std::string_view> keys(also.begin(), also.end());
   for (const std::string_view k : section_keys(kind_, section)) {
     const auto row = find_file_key(kind_, section.empty() ? std::string(k) : section + "." + std::string(k));
-    if (row && !row->retired()) keys.push_back(k);
+    if (row && !row->retired() && std::find(but.begin(), but.end(), k) == but.end()) keys.push_back(k);
   }
   check_keys(keys);
 }
@@ -219,7 +227,12 @@ long YamlReader::integer(const char* key, long fallback) const {
   return static_cast<long>(v);
 }
 
-long YamlReader::integer(const char* key) const { return static_cast<long>(number(key)); }
+long YamlReader::integer(const char* key) const {
+  const FileKey k = row(key);
+  if (!(k.default_number == k.default_number))
+    throw std::logic_error("hcisim: key '" + std::string(k.path) + "' has no numeric default in the key table");
+  return integer(key, static_cast<long>(k.default_number));
+}
 
 long YamlReader::integer(const char* key, long fallback, long lo, long hi) const {
   if (!has(key)) return fallback;

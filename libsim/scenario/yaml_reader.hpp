@@ -42,10 +42,12 @@ class YamlReader {
   bool is_scalar() const { return node_.IsScalar(); }
   bool has(const char* key) const { return node_.IsMap() && node_[key]; }
 
-  /// Fails unless this is a map whose keys are all in the key table's section (a retired key
-  /// names its replacement; an unknown one the key it most likely meant).
-  void expect_keys() const;
-  /// The same for the keys `keys`, where a section takes only some of its table's keys.
+  /// Fails unless this is a map whose keys are all in the key table's section, with the keys
+  /// `also` and without those in `but` (a requirements file's existing.host is cluster.host
+  /// but network); a retired key names its replacement, an unknown one the key it most likely
+  /// meant.
+  void expect_keys(std::initializer_list<const char*> also = {}, std::initializer_list<const char*> but = {}) const;
+  /// The same for exactly the keys `keys` (a map the table does not describe).
   void expect_map(std::initializer_list<const char*> keys) const;
   YamlReader child(const char* key) const;
   YamlReader item(std::size_t index) const;
@@ -99,7 +101,7 @@ class YamlReader {
   YAML::Node node_;
   std::string file_;
   std::string path_;
-  std::string_view kind_;    // which file's key table
+  std::string_view kind_;    // which file's key table: a string literal
   std::string section_;      // the schema path: path_ with "[]" for list indices
 };
 

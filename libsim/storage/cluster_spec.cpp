@@ -150,8 +150,8 @@ void validate_settings(const ClusterSpec& spec) {
     check::non_negative_at_most(spec.stack_latency_us, 1e6, "stack_latency_us");
     check::non_negative_at_most(spec.client_cache_mb, 1e9, "client_cache_mb");
     // esxcli vsan resync throttle set --level takes 0 (off) .. 512 Mb/s ([S57]).
-    if (!(spec.resync.throttle_mbps == 0 || (spec.resync.throttle_mbps >= 1 && spec.resync.throttle_mbps <= 512)))
-      check::fail("resync.throttle_mbps", spec.resync.throttle_mbps, "0 (no cap) or 1 .. 512 Mb/s (esxcli's range)");
+    if (!(spec.resync.throttle_mbit_s == 0 || (spec.resync.throttle_mbit_s >= 1 && spec.resync.throttle_mbit_s <= 512)))
+      check::fail("resync.throttle_mbit_s", spec.resync.throttle_mbit_s, "0 (no cap) or 1 .. 512 Mb/s (esxcli's range)");
     check::in_range(spec.resync.outstanding, 1, 64, "resync.outstanding");
     if (!(osa.destage_idle_fill >= 0 && osa.destage_idle_fill <= osa.destage_start_fill))
       check::fail("osa.destage_idle_fill", osa.destage_idle_fill,

@@ -84,7 +84,7 @@ void ClusterCore::pump_resync(int host) {
     }
     std::int64_t bytes = std::min(Cluster::kResyncCopy, job.total - job.issued);
     if (!with_back_end([&](auto& be) { return be.resync_room(*this, job, bytes); })) return;
-    if (spec_.resync.throttle_mbps > 0) {
+    if (spec_.resync.throttle_mbit_s > 0) {
       if (engine_.now() < rh.next_free) {
         if (!rh.pump_scheduled) {
           rh.pump_scheduled = true;
@@ -96,7 +96,7 @@ void ClusterCore::pump_resync(int host) {
       // (k for erasure coding), as stored. bytes x 8 / (Mb/s x 1e6) s = bytes x 8000 / Mb/s ns.
       const double traffic = static_cast<double>(sources_per_copy()) *
                              static_cast<double>(with_back_end([&](const auto& be) { return be.stored_bytes(*this, bytes); }));
-      rh.next_free = engine_.now() + Time::round_ns(traffic * 8000.0 / spec_.resync.throttle_mbps);
+      rh.next_free = engine_.now() + Time::round_ns(traffic * 8000.0 / spec_.resync.throttle_mbit_s);
     }
     const std::int64_t at = job.issued;
     job.issued += bytes;

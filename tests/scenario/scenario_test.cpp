@@ -685,10 +685,10 @@ TEST_CASE("cluster.failed_hosts names hosts that are down: the run is degraded a
   CHECK_THAT(format_hcibench(r), Catch::Contains("Resync: not running"));
   std::vector<std::string> rebuild = sets;
   rebuild.push_back("cluster.resync.active=true");
-  rebuild.push_back("cluster.resync.throttle_mbps=400");
+  rebuild.push_back("cluster.resync.throttle_mbit_s=400");
   const Scenario rs = parse(kExample, rebuild);
   CHECK(rs.cluster.resync.active);
-  CHECK(rs.cluster.resync.throttle_mbps == 400);
+  CHECK(rs.cluster.resync.throttle_mbit_s == 400);
   const RunResult during = simulate(rs);
   CHECK(during.counters.resync_bytes > 0);
   CHECK(during.result.iops < r.result.iops);   // the rebuild takes CPU, links and devices
@@ -701,12 +701,12 @@ TEST_CASE("cluster.failed_hosts names hosts that are down: the run is degraded a
   CHECK(cell("resync_mb_per_s") == Approx(static_cast<double>(during.counters.resync_bytes) / 1e6 / during.result.seconds));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.resync.active=true"}),
                     Catch::Contains("cluster.resync") && Catch::Contains("list them in cluster.failed_hosts"));
-  CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx02]", "cluster.resync.throttle_mbps=-5"}),
-                    Catch::Contains("cluster.resync.throttle_mbps = '-5' is not allowed"));
-  CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx02]", "cluster.resync.throttle_mbps=1e-11"}),
-                    Catch::Contains("is not allowed; expected 0 (no cap) or 1 .. 512 Mb/s"));
-  CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx02]", "cluster.resync.throttle_mbps=800"}),
-                    Catch::Contains("cluster.resync.throttle_mbps = '800'"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx02]", "cluster.resync.throttle_mbit_s=-5"}),
+                    Catch::Contains("cluster.resync.throttle_mbit_s = '-5' is not allowed"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx02]", "cluster.resync.throttle_mbit_s=1e-11"}),
+                    Catch::Contains("is not allowed; expected 0 (no cap) or 1 .. 512 Mbit/s"));
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx02]", "cluster.resync.throttle_mbit_s=800"}),
+                    Catch::Contains("cluster.resync.throttle_mbit_s = '800'"));
   CHECK_THROWS_WITH(parse(kExample, {"cluster.failed_hosts=[esx02]", "cluster.resync.outstanding=0"}),
                     Catch::Contains("cluster.resync.outstanding"));
 }
@@ -750,7 +750,7 @@ TEST_CASE("cluster.more_hosts adds hosts that differ: their own CPU and storage,
                     Catch::Contains("test.yaml:") && Catch::Contains("at most 60: a cluster has 1 to 64 hosts in all"));
   CHECK_THROWS_WITH(parse(replace(text, "    - count: 2\n", "    - count: 2\n      network: {speed_gbe: 25}\n")),
                     Catch::Contains("unknown key 'cluster.more_hosts[0].network'") &&
-                        Catch::Contains("allowed here: count, cpu, disk_groups, pool"));
+                        Catch::Contains("allowed here: count, cpu, memory_gb, disk_groups, pool"));
   CHECK_THROWS_WITH(parse(replace(kExample, "policy: {raid: raid1", "  more_hosts: {count: 2}\npolicy: {raid: raid1")),
                     Catch::Contains("more_hosts") && Catch::Contains("expected a list of {count, cpu, disk_groups or pool, memory_gb}"));
   CHECK_THROWS_WITH(parse(replace(text, "      disk_groups:\n        - {cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb, lexar-nm620-2tb]}\n",

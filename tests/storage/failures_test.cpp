@@ -356,7 +356,7 @@ TEST_CASE("resync: without a spare host the components stay absent, the throttle
     CHECK(d.cluster->counters().bg_network_bytes == 0);
   }
   ClusterSpec spec = test::osa_cluster(4);
-  spec.resync.throttle_mbps = 80;   // 10 MB/s: a 1 MiB piece every 104.9 ms
+  spec.resync.throttle_mbit_s = 80;   // 10 MB/s: a 1 MiB piece every 104.9 ms
   Degraded d(spec, 0, 8_MiB);
   d.cluster->start_resync();
   d.engine.run_for(Time::from_seconds(0.5));
@@ -365,8 +365,8 @@ TEST_CASE("resync: without a spare host the components stay absent, the throttle
   d.engine.run();
   CHECK(d.cluster->resync_status().rebuilt == 1);
   CHECK(d.engine.now().seconds() == Approx(7 * 1048576 * 8 / 80e6).epsilon(0.01));   // + the last copy's few us
-  spec.resync.throttle_mbps = -1;
-  CHECK_THROWS_WITH(spec.validate(), Catch::Contains("resync.throttle_mbps"));
+  spec.resync.throttle_mbit_s = -1;
+  CHECK_THROWS_WITH(spec.validate(), Catch::Contains("resync.throttle_mbit_s"));
 }
 
 TEST_CASE("resync competes with the VMs: fewer IOPS while it runs, Little's law still holds") {
@@ -402,7 +402,7 @@ TEST_CASE("resync: a piece waits for room in a full write buffer, and destage ke
 TEST_CASE("resync: erasure coding reads k pieces per piece rebuilt, the throttle caps that traffic into the new host") {
   ClusterSpec spec = test::osa_cluster(5);
   spec.policy = {RaidLevel::raid5, 1};
-  spec.resync.throttle_mbps = 80;   // 10 MB/s of traffic: 3 MiB per piece, one every 314.6 ms
+  spec.resync.throttle_mbit_s = 80;   // 10 MB/s of traffic: 3 MiB per piece, one every 314.6 ms
   Degraded d(spec, 1, 12_MiB);      // a 4 MiB column: 4 pieces
   d.cluster->start_resync();
   d.engine.run();

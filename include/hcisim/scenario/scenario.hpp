@@ -128,9 +128,10 @@ struct FileKey {
   bool assumed() const { return !assumed_why.empty(); }
 };
 
-/// The keys of the three input files whose path starts with `prefix` ("" for all, or e.g.
-/// "cluster.host.network", "requirements", "prices"), in the order of the files and their
-/// sections; retired keys last in their section.
+/// The keys of the three input files under `prefix` ("" for all; a path such as
+/// "cluster.host.network" for it and the keys below it; "scenario", "requirements" or "prices"
+/// for a whole file), in the order of the files and their sections (a section's retired keys
+/// after its live ones).
 std::vector<FileKey> file_keys(std::string_view prefix = {});
 
 }  // namespace hcisim

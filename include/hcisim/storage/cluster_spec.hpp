@@ -117,7 +117,7 @@ struct EsaSettings {
 /// with `active` false models that first hour, one with `active` true the rebuild after it.
 struct ResyncSettings {
   bool active = false;           // rebuild absent components during the run
-  double throttle_mbps = 0;      // cap on each host's resync traffic, Mb/s (esxcli vsan resync
+  double throttle_mbit_s = 0;    // cap on each host's resync traffic, Mbit/s (esxcli vsan resync
                                  // throttle set --level; 0 = no cap)
   int outstanding = 4;           // resync copies in flight per rebuilding host (our assumption;
                                  // vSAN's adaptive resync scheduler is not modelled)

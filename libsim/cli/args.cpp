@@ -275,7 +275,7 @@ void check_combinations(const Args& a, bool command_given) {
   std::error_code ec;
   if (!command_given && a.command == "run" && !a.files.empty() && !std::filesystem::exists(a.files[0], ec) &&
       a.files[0].find('.') == std::string::npos && a.files[0].find('/') == std::string::npos)
-    usage_error("unknown command '" + a.files[0] + "'; commands: run, sweep, compare, validate, capacity, knee, accuracy, calibrate, catalog, keys");
+    usage_error("unknown command '" + a.files[0] + "'; commands: run, sweep, compare, validate, capacity, knee, curve, size, accuracy, calibrate, catalog, keys");
 }
 
 // Options the command does not use are errors, not silently ignored.

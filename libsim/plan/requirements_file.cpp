@@ -167,6 +167,8 @@ void read_blocks(const YamlReader& c, const char* key, std::vector<Requirements:
     Requirements::Block b;
     if (named) {
       b.label = item.required_text("name");
+      if (b.label.empty() || b.label.size() > 64)
+        item.fail_value(item.key_path("name"), b.label, "a host model's name, 1 to 64 characters", item.node()["name"]);
       n.remove("name");
     } else {
       b.label = detail::flow(n);
@@ -339,11 +341,40 @@ void check_blocks_valid(const Requirements& q, const std::string& path, const Ha
       }
 }
 
+// Each demand's grown IOPS over its VMs is what each VM is asked for (an open loop's rate, at
+// most 1e8 a VM): said of the demand's own keys, not of a candidate.
+void check_demand_per_vm(const Requirements& q, const std::string& path) {
+  for (std::size_t g = 0; g < q.demands.size(); ++g) {
+    const double per_vm = q.group_iops(g) / q.demands[g].vms;
+    if (per_vm <= 1e8) continue;
+    const std::string at = q.grouped() ? "workloads[" + std::to_string(g) + "]" : "workload";
+    throw InvalidArgument(path + ": " + at + ".iops (" + detail::fmt("%.3g", q.group_iops(g)) + " grown) over " + at +
+                          ".vms (" + std::to_string(q.demands[g].vms) + ") is " + detail::fmt("%.3g", per_vm) +
+                          " IOPS a VM; expected at most 1e8 a VM: give more vms");
+  }
+}
+
+// Every design is built before one is simulated, at about 50 KB each: a grid of tens of
+// thousands takes gigabytes. At most kMaxDesigns, said with the product that exceeds it.
+constexpr double kMaxDesigns = 10000;
+void check_design_count(const Requirements& q, const std::string& path) {
+  const double counts = q.max_hosts - q.min_hosts + 1.0;
+  const double designs = static_cast<double>(q.host_models.size()) * static_cast<double>(q.networks.size()) *
+                         static_cast<double>(q.policies.size()) * counts;
+  if (designs <= kMaxDesigns) return;
+  throw InvalidArgument(path + ": candidates: " + std::to_string(q.host_models.size()) + " host models x " +
+                        std::to_string(q.networks.size()) + " networks x " + std::to_string(q.policies.size()) +
+                        " policies x " + detail::fmt("%.0f", counts) + " host counts (" + std::to_string(q.min_hosts) +
+                        " .. " + std::to_string(q.max_hosts) + ") = " + detail::fmt("%.0f", designs) +
+                        " designs; at most " + detail::fmt("%.0f", kMaxDesigns) +
+                        " are searched: narrow candidates.hosts or the lists");
+}
+
 }  // namespace
 
 Requirements read_requirements(const std::string& path, HardwareCatalog& catalog) {
   const YAML::Node root = detail::parse_yaml_map(
-      detail::read_small_file(path, "requirements file", 1u << 20), path,
+      detail::read_small_file(path, "requirements file", 1u << 20), path, "a requirements file",
       "a requirements file is a map with the keys name, workload (or workloads), growth, host_failures, existing, candidates, "
       "prices, run and top");
   Requirements q;
@@ -359,6 +390,8 @@ Requirements read_requirements(const std::string& path, HardwareCatalog& catalog
                           ", grown by " + detail::fmt("%g", q.growth_pct_per_year) + " % a year for " + std::to_string(q.years) +
                           " years, comes to " + detail::fmt("%.3g", q.demand_iops()) + " IOPS and " +
                           detail::fmt("%.3g", q.demand_capacity_gb() / 1000) + " TB; expected at most 1e9 IOPS and 1e6 TB");
+  check_demand_per_vm(q, path);
+  check_design_count(q, path);
   if (q.existing_hosts > 0) check_existing(q, where, catalog);
   check_blocks_valid(q, path, catalog);
   return q;

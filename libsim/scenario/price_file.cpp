@@ -57,7 +57,7 @@ void read_parts(const YamlReader& r, const char* key, PriceBook::Part part, cons
 
 PriceBook parse_price_file(const std::string& text, const std::string& source, const HardwareCatalog& catalog) {
   const YAML::Node root = detail::parse_yaml_map(
-      text, source, "a price file is a map with the keys currency, source, host_base, cpus, devices, nics, switches and licences");
+      text, source, "a price file", "a price file is a map with the keys currency, source, host_base, cpus, devices, nics, switches and licences");
   PriceBook book;
   try {
     const YamlReader r(root, source, "prices");

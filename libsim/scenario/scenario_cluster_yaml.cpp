@@ -264,7 +264,9 @@ void read_ports(const YamlReader& n, double speed, ClusterSpec& out, std::vector
   // More ports than the card has take more cards (report/cost.hpp prices cards).
   f.nic_cards = n.has("nic") ? static_cast<int>((ports + f.nic.ports - 1) / f.nic.ports) : 1;
   f.nic.ports = std::max(f.nic.ports, static_cast<int>(ports));
-  f.teaming = n.choice("teaming", ports > 1 ? "lacp" : "failover") == "lacp" ? Teaming::lacp : Teaming::failover;
+  // Without `teaming`, more ports are active/standby: vSAN's one vmknic uses one of them
+  // ([S29] [S65]); LACP only when the file says so.
+  f.teaming = n.choice("teaming") == "lacp" ? Teaming::lacp : Teaming::failover;
   f.active_ports = f.teaming == Teaming::lacp ? static_cast<int>(ports) : 1;
   f.rx_queues = static_cast<int>(n.integer("rx_queues", f.rx_queues));
   out.network.framing.mtu = static_cast<int>(n.integer("mtu"));

@@ -3,6 +3,7 @@
 // and explicit keys, or groups of them that run at once.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,20 @@
 namespace hcisim::detail {
 
 namespace {
+
+// A disk's size needs its unit: a bare number is bytes, and "14336" meant as MB would be a
+// 14 KiB disk that the client cache holds whole (block sizes may stay bytes).
+void check_size_has_unit(const YamlReader& w, const char* key) {
+  const std::string text = w.text(key, "");
+  if (text.empty() || text.find_first_not_of("0123456789.") != std::string::npos) return;
+  const double n = std::strtod(text.c_str(), nullptr);
+  char allowed[240];
+  std::snprintf(allowed, sizeof allowed,
+                "a size with its unit (binary: k, m, g, t), e.g. %sm (%.3g GiB) or %sg (%.3g TiB); a bare number "
+                "would be %s bytes",
+                text.c_str(), n / 1024, text.c_str(), n / 1024, text.c_str());
+  w.fail_value(w.key_path(key), text, allowed, w.node()[key]);
+}
 
 // One workload's keys (`workload:`, or a group with the workload's keys laid under its own).
 // `threads_per_vmdk` gets DiskSpd's -t.
@@ -57,8 +72,10 @@ WorkloadSpec read_workload_spec(const YamlReader& w, const ClusterSpec& cluster,
   spec.outstanding_per_vmdk = static_cast<int>(w.integer("outstanding_per_vmdk", spec.outstanding_per_vmdk));
   if (w.has("block_size"))
     spec.block = at_key("block_size", [&w](const std::string& v) { return parse_size(v, w.key_path("block_size")); });
-  if (w.has("vmdk_size"))
+  if (w.has("vmdk_size")) {
+    check_size_has_unit(w, "vmdk_size");
     spec.vmdk_size = at_key("vmdk_size", [&w](const std::string& v) { return parse_size(v, w.key_path("vmdk_size")); });
+  }
   spec.read_pct = w.number("read_pct", spec.read_pct);
   spec.random_pct = w.number("random_pct", spec.random_pct);
   spec.working_set_pct = w.number("working_set_pct", spec.working_set_pct);

@@ -8,7 +8,12 @@
 #include <optional>
 #include <stdexcept>
 #include <fstream>
+#include <sstream>
 #include <vector>
+
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include "hcisim/core/check.hpp"
 
@@ -30,13 +35,78 @@ std::string read_small_file(const std::string& path, const std::string& what, st
   return text;
 }
 
-YAML::Node parse_yaml_map(const std::string& text, const std::string& source, const std::string& expected) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw InvalidArgument(source + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
+namespace {
+}  // namespace
+
+// yaml-cpp's depth guard reports "bad file"; say what it means. The guard counts
+// 2000 parser recursions, about four per level of lists or maps: 498 levels parse, 499 do not.
+std::string yaml_error(const YAML::Exception& e) {
+  if (dynamic_cast<const YAML::DeepRecursion*>(&e) != nullptr)
+    return "lists or maps nested too deeply (the YAML reader stops at about 500 levels of nesting)";
+  return e.msg;
+}
+
+namespace {
+
+// Counts a document's nodes as the parser streams them, before any tree is built: yaml-cpp
+// builds the whole tree first, and 500,000 unknown keys (5.4 MB) took 476 MB before the
+// first was reported. A scenario, a price or a requirements file has a few hundred nodes.
+constexpr int kMaxFileNodes = 100000;
+class NodeBudget final : public YAML::EventHandler {
+ public:
+  explicit NodeBudget(std::string source) : source_(std::move(source)) {}
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { count(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { count(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { count(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    count(m);
   }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    count(m);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void count(const YAML::Mark& m) {
+    if (++nodes_ > kMaxFileNodes)
+      throw InvalidArgument(source_ + ":" + std::to_string(m.line + 1) + ": more than " + std::to_string(kMaxFileNodes) +
+                            " YAML nodes (keys, values, list items); an input file has a few hundred");
+  }
+  std::string source_;
+  int nodes_ = 0;
+};
+
+
+}  // namespace
+
+YAML::Node load_one_document(const std::string& text, const std::string& source, const std::string& what) {
+  try {
+    {
+      std::istringstream in(text);
+      YAML::Parser parser(in);
+      NodeBudget budget(source);
+      while (parser.HandleNextDocument(budget)) {
+      }
+    }
+    // Every document is read, so a later one is neither ignored nor left unchecked.
+    const std::vector<YAML::Node> docs = YAML::LoadAll(text);
+    if (docs.size() > 1) {
+      const int line = docs[1].Mark().line;   // -1 for an empty document
+      throw InvalidArgument(source + (line >= 0 ? ":" + std::to_string(line + 1) : std::string()) +
+                            ": a second YAML document; " + what + " holds one (remove the '---' and what follows)");
+    }
+    return docs.empty() ? YAML::Node() : docs.front();
+  } catch (const YAML::ParserException& e) {
+    throw InvalidArgument(source + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + yaml_error(e));
+  }
+}
+
+YAML::Node parse_yaml_map(const std::string& text, const std::string& source, const std::string& what,
+                          const std::string& expected) {
+  const YAML::Node root = load_one_document(text, source, what);
   if (!root.IsMap()) throw InvalidArgument(source + ": " + expected);
   return root;
 }

@@ -24,9 +24,17 @@ std::string shorten(const std::string& value);
 /// a directory, an unreadable file or a larger one is an InvalidArgument naming it.
 std::string read_small_file(const std::string& path, const std::string& what, std::size_t max_bytes);
 
-/// `text` parsed as one YAML map; a syntax error names `source` and its line, anything but a
-/// map says `expected` ("a price file is a map with the keys ...").
-YAML::Node parse_yaml_map(const std::string& text, const std::string& source, const std::string& expected);
+/// The one YAML document of `text`, read the guarded way: its nodes counted as they stream
+/// (at most 100,000, before a tree is built), a second document refused (`what` holds one:
+/// "a price file"), and a syntax error named by `source` and its line. Null for empty text.
+YAML::Node load_one_document(const std::string& text, const std::string& source, const std::string& what);
+
+/// The same, and a map: anything else says `expected` ("a price file is a map with ...").
+YAML::Node parse_yaml_map(const std::string& text, const std::string& source, const std::string& what,
+                          const std::string& expected);
+
+/// A yaml-cpp error in words (its depth guard's "bad file": nested too deeply).
+std::string yaml_error(const YAML::Exception& e);
 
 class YamlReader {
  public:

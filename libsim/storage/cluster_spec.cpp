@@ -180,6 +180,12 @@ bool DiskGroupSpec::hybrid() const {
   return !capacity.empty() && capacity.front().device.kind == DeviceKind::hdd;
 }
 
+double DiskGroupSpec::write_buffer_bytes(const OsaSettings& osa) const {
+  const double cache_bytes = cache.device.capacity_gb * 1e9;
+  const double share = hybrid() ? 1.0 - osa.hybrid_read_cache_share : 1.0;
+  return std::min(cache_bytes * share, static_cast<double>(osa.write_buffer.count()));
+}
+
 void ClusterSpec::validate() const {
   if (hosts.empty()) reject("hosts", "at least one host is needed");
   if (policy.stripe_width < 1 || policy.stripe_width > 12)

@@ -37,8 +37,7 @@ void OsaBackEnd::build(ClusterCore& c) {
       // All-flash: the cache device is all write buffer, capped at the logical limit (600 GB).
       // Hybrid: 30 % write buffer, 70 % read cache.
       const double cache_bytes = dgs.cache.device.capacity_gb * 1e9;
-      const double wb_share = dg.hybrid ? 1.0 - spec.osa.hybrid_read_cache_share : 1.0;
-      const double wb = std::min(cache_bytes * wb_share, static_cast<double>(spec.osa.write_buffer.count()));
+      const double wb = dgs.write_buffer_bytes(spec.osa);
       dg.buffer = WriteBuffer(Bytes{static_cast<std::int64_t>(wb)}, spec.osa);
       dg.buffer.track_runs(dg.hybrid);   // only disks pay per extent (pump_destage)
       if (spec.osa.lsom_worlds_per_dg > 0)

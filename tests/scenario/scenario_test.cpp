@@ -27,7 +27,7 @@ cluster:
   architecture: osa                      # osa | esa
   host:
     cpu: {cores: 8, ghz: 3.2}
-    network: {speed_gbe: 10, ports: 1}   # ports > 1: teaming / LACP
+    network: {speed_gbe: 10, ports: 1}   # ports > 1: active/standby, or teaming: lacp
     disk_groups:                         # osa: 1..5 groups
       - cache: optane-p4800x-750gb
         capacity: [lexar-nm620-2tb]

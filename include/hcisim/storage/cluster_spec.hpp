@@ -23,11 +23,16 @@ struct DriveSpec {
 };
 
 /// OSA: one cache device + 1..7 capacity devices ([S6]).
+struct OsaSettings;
+
 struct DiskGroupSpec {
   DriveSpec cache;
   std::vector<DriveSpec> capacity;
   /// Hybrid when the capacity devices are disks: the cache is then 70 % read cache.
   bool hybrid() const;
+  /// The write buffer's bytes: all-flash, the whole cache device up to the logical limit
+  /// (OsaSettings::write_buffer, 600 GB); hybrid, its write share (30 %), up to the same limit.
+  double write_buffer_bytes(const OsaSettings& osa) const;
 };
 
 struct HostSpec {

@@ -15,7 +15,9 @@ namespace hcisim {
 
 /// `jobs` <= 0 means one thread per hardware thread. An exception thrown by `run` does not
 /// leave its thread (that would be std::terminate): every index still runs, and afterwards
-/// the exception of the lowest failing index is rethrown here.
+/// the exception of the lowest failing index is rethrown here. Threads the system refuses (an
+/// address-space limit, a pids cgroup, threads-max) are done without: the indices run on the
+/// threads that did start, or on the calling thread if none did.
 inline void parallel_for(std::size_t n, int jobs, const std::function<void(std::size_t)>& run) {
   const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const std::size_t threads = std::min(n, static_cast<std::size_t>(jobs > 0 ? jobs : hw));
@@ -31,7 +33,19 @@ inline void parallel_for(std::size_t n, int jobs, const std::function<void(std::
     }
   };
   std::vector<std::thread> pool;
-  for (std::size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
+  try {
+    pool.reserve(threads);
+  } catch (const std::exception&) {
+    // emplace_back below allocates as it goes
+  }
+  for (std::size_t t = 0; t < threads; ++t) {
+    try {
+      pool.emplace_back(worker);
+    } catch (const std::exception&) {
+      break;   // the system starts no more threads: go on with those it did
+    }
+  }
+  if (pool.empty()) worker();
   for (auto& t : pool) t.join();
   for (const std::exception_ptr& e : failed)
     if (e) std::rethrow_exception(e);

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -183,6 +184,10 @@ int main(int argc, char** argv) {
   } catch (const hcisim::InvalidArgument& e) {
     std::fprintf(stderr, "hcisim: %s\n", e.what());
     return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "hcisim: out of memory: the run needs more memory than this process may use (ulimit -v, a "
+                         "container's limit); try fewer --jobs (each thread holds a run) or a smaller scenario\n");
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "hcisim: internal error: %s\n", e.what());
     return 1;

@@ -321,6 +321,33 @@ TEST_CASE("bad requirements name the file and the block and why", "[sizing][erro
   CHECK(error_of(wide) == "no error");
 }
 
+TEST_CASE("requirements that would overrun the search or ask the impossible of a VM are refused at their keys",
+          "[sizing][errors]") {
+  // 40 x 1 x 2 x 62 = 4,960 designs are searched; 40 x 4 x 2 x 62 = 19,840 are not (each design is
+  // built before one runs: gigabytes).
+  std::string many = grid_yaml();
+  std::string models;
+  for (int i = 0; i < 40; ++i)
+    models += "    - {name: m" + std::to_string(i) + ", cpu: {model: intel-core-i7-11700b}, disk_groups: [{cache: "
+              "optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]}\n";
+  many = replaced(many, "  host_models:\n", "  host_models:\n" + models);
+  many = replaced(many, "{min: 3, max: 5}", "{min: 3, max: 64}");
+  many = replaced(many, "  networks: [{nic: intel-x520-da1, speed_gbe: 10, switch: ubiquiti-usw-aggregation}]",
+                  "  networks: [{speed_gbe: 10}, {speed_gbe: 25}, {speed_gbe: 100}, {speed_gbe: 10, mtu: 9000}]");
+  CHECK_THAT(error_of(many), Catch::Contains("candidates: 42 host models x 4 networks x 2 policies x 62 host counts (3 .. 64) "
+                                             "= 20832 designs; at most 10000 are searched"));
+  // A demand of 1e9 IOPS (the most allowed) on 8 VMs asks 1.25e8 of each: said of the demand.
+  CHECK_THAT(error_of(replaced(grid_yaml(), "iops: 110000", "iops: 1e9")),
+             Catch::Contains("workload.iops (1e+09 grown) over workload.vms (8) is 1.25e+08 IOPS a VM; expected at most 1e8"));
+  CHECK_THAT(error_of(replaced(grid_yaml(), "name: 2dg", "name: ''")),
+             Catch::Contains("candidates.host_models[1].name = '' is not allowed; expected a host model's name, 1 to 64"));
+  // A second document is refused, not ignored; the node budget holds here too.
+  CHECK_THAT(error_of(grid_yaml("---\nname: other\n")), Catch::Contains("a second YAML document; a requirements file holds one"));
+  std::string big = grid_yaml("extra: [");
+  for (int i = 0; i < 100001; ++i) big += "1,";
+  CHECK_THAT(error_of(big + "1]\n"), Catch::Contains("more than 100000 YAML nodes"));
+}
+
 TEST_CASE("a demand's guest_os reaches every candidate's VMs, and a bad one is named", "[sizing]") {
   HardwareCatalog cat = test::cat();
   const Requirements linux_vms = requirements_of(grid_yaml(), cat);

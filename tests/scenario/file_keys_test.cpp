@@ -128,6 +128,30 @@ TEST_CASE("an unknown key, in the file or through --set, names the key it most l
              Catch::Contains("unknown key 'workload.groups[1].blok_size'; did you mean 'workload.groups[1].block_size'?"));
 }
 
+TEST_CASE("a disk size needs its unit, data the caches hold whole is said, and more ports are active/standby", "[keys]") {
+  // A bare number would be bytes: "102400" meant as MB is a 100 KiB disk.
+  CHECK_THAT(error_of({"workload.vmdk_size=102400"}),
+             Catch::Contains("workload.vmdk_size = '102400' is not allowed; expected a size with its unit") &&
+                 Catch::Contains("102400m (100 GiB)"));
+  CHECK(file_keys_test::parse({"workload.vmdk_size=100g"}).workload.vmdk_size.count() == std::int64_t{100} << 30);
+  // 4 VMs x 16 MiB fit the hosts' client caches (4 x 1 GiB): the run measures memory.
+  const Scenario tiny = file_keys_test::parse({"workload.vmdk_size=16m"});
+  REQUIRE(tiny.warnings.size() == 1);
+  CHECK_THAT(tiny.warnings[0], Catch::Contains("fits in the hosts' client read caches"));
+  // 4 VMs x 16 GiB x 2 copies fill 4 x 600 GB write buffers below the elevator's start (30 %):
+  // nothing reaches the capacity drives.
+  const Scenario buffered = file_keys_test::parse({"workload.vmdk_size=16g"});
+  REQUIRE(buffered.warnings.size() == 1);
+  CHECK_THAT(buffered.warnings[0], Catch::Contains("fits in the write buffers below the fill where destage starts"));
+  CHECK(file_keys_test::parse({"workload.vmdk_size=200g"}).warnings.empty());
+  // Two ports without teaming: active/standby, one carries vSAN; LACP when stated.
+  const Scenario two = file_keys_test::parse({"cluster.host.network.ports=2"});
+  CHECK(two.cluster.fabric.teaming == Teaming::failover);
+  CHECK(two.cluster.fabric.active_ports == 1);
+  const Scenario lacp = file_keys_test::parse({"cluster.host.network.ports=2", "cluster.host.network.teaming=lacp"});
+  CHECK(lacp.cluster.fabric.active_ports == 2);
+}
+
 TEST_CASE("a retired key, in the file or through --set, names the key that replaced it", "[keys]") {
   CHECK_THAT(error_of({"cluster.resync.throttle_mbps=400"}),
              Catch::Contains("key 'cluster.resync.throttle_mbps' was retired; use cluster.resync.throttle_mbit_s"));

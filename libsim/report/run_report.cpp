@@ -345,7 +345,8 @@ void json_answers(std::ostream& os, const RunResult& r) {
      << "  \"iops\": " << num(w.iops) << ",\n"
      << "  \"read_iops\": " << num(w.read_iops) << ",\n"
      << "  \"write_iops\": " << num(w.write_iops) << ",\n"
-     << "  \"throughput_mbps\": " << num(w.throughput_mbps) << ",\n"
+     << "  \"throughput_mib_s\": " << num(w.throughput_mbps) << ",\n"
+     << "  \"throughput_mbps\": " << num(w.throughput_mbps) << ",\n"   // the same MiB/s: its old name, for a release
      << "  \"read_latency_ms\": " << num(w.read_latency_ms) << ",\n"
      << "  \"write_latency_ms\": " << num(w.write_latency_ms) << ",\n"
      << "  \"read_p95_ms\": " << num(w.read_p95_ms) << ",\n"
@@ -370,7 +371,8 @@ void json_groups(std::ostream& os, const RunResult& r) {
     os << (i ? ", " : "") << "{\"name\": " << json_string(g.name) << ", \"workload\": " << json_string(g.workload)
        << ", \"vms\": " << g.vms << ", \"configured_outstanding_io\": " << g.configured_outstanding
        << ", \"iops\": " << num(x.iops) << ", \"read_iops\": " << num(x.read_iops) << ", \"write_iops\": "
-       << num(x.write_iops) << ", \"throughput_mbps\": " << num(x.throughput_mbps) << ", \"read_latency_ms\": "
+       << num(x.write_iops) << ", \"throughput_mib_s\": " << num(x.throughput_mbps)
+       << ", \"throughput_mbps\": " << num(x.throughput_mbps) << ", \"read_latency_ms\": "
        << num(x.read_latency_ms) << ", \"write_latency_ms\": " << num(x.write_latency_ms) << ", \"read_p95_ms\": "
        << num(x.read_p95_ms) << ", \"write_p95_ms\": " << num(x.write_p95_ms) << ", \"pooled_latency_ms\": "
        << num(x.pooled_latency_ms) << ", \"read_p99_ms\": " << num(x.read_p99_ms) << ", \"write_p99_ms\": "
@@ -420,6 +422,7 @@ void json_hosts(std::ostream& os, const RunResult& r) {
     os << (i ? ", " : "") << "{\"host\": " << json_string(r.hosts[i].host)
        << ", \"cpu_usage_pct\": " << num(r.hosts[i].cpu_usage_pct)
        << ", \"cpu_utilization_pct\": " << num(r.hosts[i].cpu_utilization_pct)
+       << ", \"client_cache_mib\": " << num(r.hosts[i].client_cache_mb)
        << ", \"client_cache_mb\": " << num(r.hosts[i].client_cache_mb) << ", \"cpu_cores_by_stage\": {";
     for (int st = 0; st < kCpuStages; ++st)
       os << (st ? ", " : "") << json_string(cpu_stage_name(static_cast<CpuStage>(st))) << ": "
@@ -481,7 +484,7 @@ std::string to_json(const RunResult& r) {
 }
 
 std::string csv_header() {
-  std::string h = "scenario,job_name,version,seed,vms,iops,read_iops,write_iops,throughput_mbps,read_latency_ms,"
+  std::string h = "scenario,job_name,version,seed,vms,iops,read_iops,write_iops,throughput_mib_s,throughput_mbps,read_latency_ms,"
                   "write_latency_ms,read_p95_ms,write_p95_ms,pooled_latency_ms,pooled_read_p95_ms,pooled_write_p95_ms,"
                   "read_p99_ms,write_p99_ms,outstanding_io,configured_outstanding_io,simulated_ios";
   for (const char* op : {"read_", "write_"})
@@ -505,6 +508,7 @@ std::string csv_row(const RunResult& r) {
   std::ostringstream os;
   os << q(r.scenario) << "," << q(r.job_name) << "," << r.version << "," << r.seed << "," << r.vms << "," << num(w.iops)
      << "," << num(w.read_iops) << "," << num(w.write_iops) << "," << num(w.throughput_mbps) << ","
+     << num(w.throughput_mbps) << ","
      << num(w.read_latency_ms) << "," << num(w.write_latency_ms) << "," << num(w.read_p95_ms) << ","
      << num(w.write_p95_ms) << "," << num(w.pooled_latency_ms) << "," << num(w.pooled_read_p95_ms) << ","
      << num(w.pooled_write_p95_ms) << "," << num(w.read_p99_ms) << "," << num(w.write_p99_ms) << ","

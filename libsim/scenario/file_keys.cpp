@@ -97,13 +97,13 @@ constexpr FileKey kScenario[] = {
     {.path = "cluster.host.cpu.ghz", .type = "number", .unit = "GHz", .default_text = "the model's sustained all-core clock",
      .min = 0.1, .max = 10, .allowed = "a clock of 0.1 .. 10 GHz", .description = "the clock busy cores run at",
      HCISIM_FIELD(cluster.hosts.front().cpu.ghz)},
-    {.path = "cluster.host.memory_gb", .type = "number", .unit = "GiB", .default_text = "0", .min = 0, .max = 65536,
+    {.path = "cluster.host.memory_gib", .type = "number", .unit = "GiB", .default_text = "0", .min = 0, .max = 65536,
      .allowed = "1 .. 65536 (GiB of memory per host), or 0: not stated",
      .description = "memory per host, which sizes the client cache (0.4 % of it, up to client_cache_mb); 0: not stated",
      .assumed_min = 64, .assumed_max = 256,
      .assumed_why = "not stated, the client cache is client_cache_mb; 64 GiB (seed 000's hosts, 262 MiB of cache) to "
                     "256 GiB, where 0.4 % reaches the 1 GiB maximum",
-     HCISIM_FIELD(cluster.hosts.front().memory_gb)},
+     HCISIM_FIELD(cluster.hosts.front().memory_gib)},
     {.path = "cluster.host.network", .type = "map", .default_text = "required", .description = "the NIC, its ports and the fabric"},
     {.path = "cluster.host.disk_groups", .type = "list", .default_text = "none", .allowed = "1 .. 5 of {cache, capacity}",
      .description = "OSA: disk groups of one cache drive and 1 .. 7 capacity drives"},
@@ -114,6 +114,9 @@ constexpr FileKey kScenario[] = {
      .allowed = "a drive or a list of drives (with count)", .description = "the group's capacity drives"},
     {.path = "cluster.host.pool", .type = "forms", .default_text = "none", .allowed = "a drive or a list of drives (with count)",
      .description = "ESA: the storage pool's drives"},
+    {.path = "cluster.host.memory_gb", .type = "number", .unit = "GiB", .default_text = "none",
+     .description = "host memory, in binary GiB under a decimal name",
+     .replaced_by = "cluster.host.memory_gib (the same figure: GiB, as DIMMs are counted)"},
 
     // cluster.host.network
     {.path = "cluster.host.network.speed_gbe", .type = "number", .unit = "Gbit/s", .default_text = "the NIC's; required without nic",

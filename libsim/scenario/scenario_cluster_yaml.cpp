@@ -159,10 +159,10 @@ HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat, std
   if (h.has("pool")) host.pool = read_drive_list(h.child("pool"), cat);
   // Memory, which sizes the DOM client cache (ClusterSpec::client_cache_mb_of); absent or 0:
   // not stated.
-  host.memory_gb = h.number("memory_gb");
-  if (!HostSpec::memory_gb_allowed(host.memory_gb))
-    h.fail_value(h.key_path("memory_gb"), h.text("memory_gb", ""), "1 .. 65536 (GiB of memory per host), or 0: not stated",
-                 h.node()["memory_gb"]);
+  host.memory_gib = h.number("memory_gib");
+  if (!HostSpec::memory_gib_allowed(host.memory_gib))
+    h.fail_value(h.key_path("memory_gib"), h.text("memory_gib", ""), "1 .. 65536 (GiB of memory per host), or 0: not stated",
+                 h.node()["memory_gib"]);
   return host;
 }
 
@@ -197,7 +197,7 @@ std::vector<std::pair<long, HostSpec>> read_host_kinds(const YamlReader& c, cons
   if (!c.has("more_hosts")) return templates;
   const YamlReader more = c.child("more_hosts");
   if (!more.is_sequence() || more.size() == 0)
-    more.fail("expected a list of {count, cpu, disk_groups or pool, memory_gb}: hosts beyond cluster.hosts that differ from "
+    more.fail("expected a list of {count, cpu, disk_groups or pool, memory_gib}: hosts beyond cluster.hosts that differ from "
               "cluster.host");
   if (more.size() > 64) more.fail(std::to_string(more.size()) + " items; a cluster has at most 64 hosts");
   for (std::size_t i = 0; i < more.size(); ++i) {

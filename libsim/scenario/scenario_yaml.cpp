@@ -7,7 +7,7 @@
 //     host:                                (required) the template of the first `hosts` hosts
 //       cpu: {model: <catalog>, sockets, cores (per socket), threads_per_core, ghz (the clock its
 //             busy cores run at; a model's default is its sustained all-core clock, cpus.csv)}
-//       memory_gb: GiB of memory (1..65536; absent or 0: not stated), which sizes the client
+//       memory_gib: GiB of memory (1..65536; absent or 0: not stated), which sizes the client
 //             cache: 0.4 % of it up to cluster.client_cache_mb (ClusterSpec::client_cache_mb_of)
 //       network: {speed_gbe, ports, teaming: failover | lacp, nic: <catalog>, mtu, transport: tcp | rdma,
 //                 switch: <catalog>, fabric: single_switch | direct | leaf_spine, hosts_per_leaf,
@@ -18,9 +18,9 @@
 //       disk_groups: [{cache: D, capacity: [D, ...]}]             (OSA)
 //       pool: [D, ...]                                             (ESA)
 //       where D = catalog name | {device: <catalog>, count, connection} | inline figures
-//     more_hosts: [{count, cpu, memory_gb, disk_groups | pool}, ...]   hosts that differ, after
+//     more_hosts: [{count, cpu, memory_gib, disk_groups | pool}, ...]   hosts that differ, after
 //                 the `hosts` of `host` (esx01..), on the cluster's network; 64 hosts in all;
-//                 nothing is inherited from `host` (memory_gb too: absent = not stated)
+//                 nothing is inherited from `host` (memory_gib too: absent = not stated)
 //     client_cache_mb: the client cache's maximum per host, MiB (1024; 0 = off)
 //     osa: {write_buffer_gb, destage_start_fill, congestion_start_fill, ...}
 //     esa: {lfs_overhead, gc_factor, stripe_unit_kb, cpu_per_io_factor}
@@ -336,7 +336,7 @@ std::string cluster_rule_where(const YamlReader& r, const std::string& message, 
   if (message.rfind("cluster (host.network)", 0) == 0 && c.has("host") && c.node()["host"].IsMap() &&
       c.node()["host"]["network"])
     return c.where(c.node()["host"]["network"]);
-  // Within a host's section: the key the message names after the host (cpu, memory_gb, pool,
+  // Within a host's section: the key the message names after the host (cpu, memory_gib, pool,
   // disk_groups), and within disk_groups the group it names, and its cache or capacity key
   // (a group of 8 capacity devices was put at cpu:'s line).
   const auto at_host = [&](const YAML::Node& host) {
@@ -351,7 +351,7 @@ std::string cluster_rule_where(const YamlReader& r, const std::string& message, 
         if (named("]." + std::string(key)) && group.IsMap() && group[key]) return c.where(group[key]);
       return c.where(group);
     }
-    for (const char* key : {"disk_groups", "pool", "cpu", "memory_gb"}) {
+    for (const char* key : {"disk_groups", "pool", "cpu", "memory_gib"}) {
       const std::string after_host = ")." + std::string(key);
       const std::size_t at = message.find(after_host);
       const char next = at == std::string::npos ? 'x' : message.c_str()[at + after_host.size()];
@@ -578,7 +578,7 @@ cluster:
   architecture: osa
   host:
     cpu: {model: intel-core-i7-11700b}
-    memory_gb: 64                        # the write-up's 64 GB kit: a 262 MiB client cache
+    memory_gib: 64                        # the write-up's 64 GB kit: a 262 MiB client cache
     network: {nic: intel-x520-da1, speed_gbe: 10, switch: ubiquiti-usw-aggregation}
     disk_groups:
       - cache: optane-p4800x-750gb

@@ -99,8 +99,8 @@ void validate_host(const ClusterSpec& spec, std::size_t h) {
   } catch (const InvalidArgument& e) {
     reject(at + ".cpu", e.what());
   }
-  if (!HostSpec::memory_gb_allowed(host.memory_gb))
-    check::fail("cluster " + at + ".memory_gb", host.memory_gb, "1 .. 65536 GiB, or 0 (not stated)");
+  if (!HostSpec::memory_gib_allowed(host.memory_gib))
+    check::fail("cluster " + at + ".memory_gib", host.memory_gib, "1 .. 65536 GiB, or 0 (not stated)");
   if (spec.architecture == Architecture::esa) validate_esa_host(host, at);
   else validate_osa_host(spec, host, at);
 }
@@ -218,8 +218,8 @@ void ClusterSpec::validate() const {
 }
 
 double ClusterSpec::client_cache_mb_of(std::size_t h) const {
-  const double memory_gb = hosts.at(h).memory_gb;
-  return memory_gb > 0 ? std::min(client_cache_mb, kClientCacheMemoryShare * memory_gb * 1024.0) : client_cache_mb;
+  const double memory_gib = hosts.at(h).memory_gib;
+  return memory_gib > 0 ? std::min(client_cache_mb, kClientCacheMemoryShare * memory_gib * 1024.0) : client_cache_mb;
 }
 
 Layout ClusterSpec::layout() const {

@@ -122,7 +122,7 @@ TEST_CASE("an unknown key, in the file or through --set, names the key it most l
   typo.replace(typo.find("network:"), 8, "netwrok:");
   CHECK_THROWS_WITH(parse_scenario(typo, "min.yaml", {}, test::cat()),
                     Catch::StartsWith("min.yaml:5: unknown key 'cluster.host.netwrok'; did you mean "
-                                      "'cluster.host.network'? allowed here: cpu, memory_gb, network, disk_groups, pool"));
+                                      "'cluster.host.network'? allowed here: cpu, memory_gib, network, disk_groups, pool"));
   // A list item's keys are its section's: a workload group takes the workload's keys.
   CHECK_THAT(error_of({"workload.groups=[{name: a, vms: 2}, {name: b, blok_size: 8k}]"}),
              Catch::Contains("unknown key 'workload.groups[1].blok_size'; did you mean 'workload.groups[1].block_size'?"));

@@ -750,9 +750,9 @@ TEST_CASE("cluster.more_hosts adds hosts that differ: their own CPU and storage,
                     Catch::Contains("test.yaml:") && Catch::Contains("at most 60: a cluster has 1 to 64 hosts in all"));
   CHECK_THROWS_WITH(parse(replace(text, "    - count: 2\n", "    - count: 2\n      network: {speed_gbe: 25}\n")),
                     Catch::Contains("unknown key 'cluster.more_hosts[0].network'") &&
-                        Catch::Contains("allowed here: count, cpu, memory_gb, disk_groups, pool"));
+                        Catch::Contains("allowed here: count, cpu, memory_gib, disk_groups, pool"));
   CHECK_THROWS_WITH(parse(replace(kExample, "policy: {raid: raid1", "  more_hosts: {count: 2}\npolicy: {raid: raid1")),
-                    Catch::Contains("more_hosts") && Catch::Contains("expected a list of {count, cpu, disk_groups or pool, memory_gb}"));
+                    Catch::Contains("more_hosts") && Catch::Contains("expected a list of {count, cpu, disk_groups or pool, memory_gib}"));
   CHECK_THROWS_WITH(parse(replace(text, "      disk_groups:\n        - {cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb, lexar-nm620-2tb]}\n",
                                   "      pool: [samsung-pm1733-3.84tb]\n")),
                     Catch::Contains("OSA has no storage pool"));
@@ -761,25 +761,25 @@ TEST_CASE("cluster.more_hosts adds hosts that differ: their own CPU and storage,
                     Catch::StartsWith("test.yaml:21: cluster hosts[4] (esx05).disk_groups[0].capacity: 8 capacity devices"));
 }
 
-TEST_CASE("cluster.host.memory_gb sizes each host's client cache: 0.4 % of it, up to client_cache_mb") {
+TEST_CASE("cluster.host.memory_gib sizes each host's client cache: 0.4 % of it, up to client_cache_mb") {
   // VMware: the client cache takes "0.4 % up to 1GB of DRAM per host" (cluster_spec.hpp).
   const Scenario unstated = parse(kExample);
-  CHECK(unstated.cluster.hosts[0].memory_gb == 0);
+  CHECK(unstated.cluster.hosts[0].memory_gib == 0);
   CHECK(unstated.cluster.client_cache_mb_of(0) == 1024);   // not stated: the rule's maximum
-  const std::string nuc = replace(kExample, "    cpu: {cores: 8, ghz: 3.2}\n", "    cpu: {cores: 8, ghz: 3.2}\n    memory_gb: 64\n");
-  const std::string more = "  more_hosts:\n    - count: 1\n      cpu: {cores: 16, ghz: 3.0}\n      memory_gb: 16\n"
+  const std::string nuc = replace(kExample, "    cpu: {cores: 8, ghz: 3.2}\n", "    cpu: {cores: 8, ghz: 3.2}\n    memory_gib: 64\n");
+  const std::string more = "  more_hosts:\n    - count: 1\n      cpu: {cores: 16, ghz: 3.0}\n      memory_gib: 16\n"
                            "      disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]\n"
-                           "    - count: 1\n      cpu: {cores: 16, ghz: 3.0}\n      memory_gb: 512\n"
+                           "    - count: 1\n      cpu: {cores: 16, ghz: 3.0}\n      memory_gib: 512\n"
                            "      disk_groups: [{cache: optane-p4800x-750gb, capacity: [lexar-nm620-2tb]}]\n";
   const Scenario s = parse(replace(nuc, "policy: {raid: raid1", more + "policy: {raid: raid1"));
   REQUIRE(s.cluster.hosts.size() == 6);
-  CHECK(s.cluster.hosts[0].memory_gb == 64);
+  CHECK(s.cluster.hosts[0].memory_gib == 64);
   CHECK(s.cluster.client_cache_mb_of(0) == Approx(262.144));    // 0.4 % of 64 GiB
   CHECK(s.cluster.client_cache_mb_of(4) == Approx(65.536));     // a more_hosts item's own 16 GiB
   CHECK(s.cluster.client_cache_mb_of(5) == 1024);               // 0.4 % of 512 GiB, capped at 1 GiB
-  // A more_hosts item inherits nothing from cluster.host: without memory_gb it is not stated.
-  const Scenario bare = parse(replace(nuc, "policy: {raid: raid1", replace(more, "      memory_gb: 16\n", "") + "policy: {raid: raid1"));
-  CHECK(bare.cluster.hosts[4].memory_gb == 0);
+  // A more_hosts item inherits nothing from cluster.host: without memory_gib it is not stated.
+  const Scenario bare = parse(replace(nuc, "policy: {raid: raid1", replace(more, "      memory_gib: 16\n", "") + "policy: {raid: raid1"));
+  CHECK(bare.cluster.hosts[4].memory_gib == 0);
   CHECK(bare.cluster.client_cache_mb_of(4) == 1024);
   const Scenario off = parse(nuc, {"cluster.client_cache_mb=0"});
   CHECK(off.cluster.client_cache_mb_of(0) == 0);
@@ -792,14 +792,14 @@ TEST_CASE("cluster.host.memory_gb sizes each host's client cache: 0.4 % of it, u
 
   // Bad input names the key and what is allowed.
   for (const char* bad : {"0.5", "-64", "70000"})
-    CHECK_THROWS_WITH(parse(replace(nuc, "memory_gb: 64", std::string("memory_gb: ") + bad)),
-                      Catch::Contains("test.yaml:") && Catch::Contains("cluster.host.memory_gb = '" + std::string(bad) + "'") &&
+    CHECK_THROWS_WITH(parse(replace(nuc, "memory_gib: 64", std::string("memory_gib: ") + bad)),
+                      Catch::Contains("test.yaml:") && Catch::Contains("cluster.host.memory_gib = '" + std::string(bad) + "'") &&
                           Catch::Contains("1 .. 65536 (GiB of memory per host), or 0: not stated"));
-  CHECK_THROWS_WITH(parse(replace(nuc, "memory_gb: 64", "memory_gb: lots")),
-                    Catch::Contains("cluster.host.memory_gb = 'lots'") && Catch::Contains("a number"));
+  CHECK_THROWS_WITH(parse(replace(nuc, "memory_gib: 64", "memory_gib: lots")),
+                    Catch::Contains("cluster.host.memory_gib = 'lots'") && Catch::Contains("a number"));
   ClusterSpec spec = s.cluster;
-  spec.hosts[1].memory_gb = 0.25;
-  CHECK_THROWS_WITH(spec.validate(), Catch::Contains("hosts[1] (esx02).memory_gb = 0.25 is not allowed") &&
+  spec.hosts[1].memory_gib = 0.25;
+  CHECK_THROWS_WITH(spec.validate(), Catch::Contains("hosts[1] (esx02).memory_gib = 0.25 is not allowed") &&
                                          Catch::Contains("1 .. 65536 GiB"));
 }
 

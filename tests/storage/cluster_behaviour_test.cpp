@@ -438,7 +438,7 @@ TEST_CASE("a host's memory sizes its client cache: 0.4 % of it serves that share
   // the same working set.
   ClusterSpec spec = test::osa_cluster(3);
   spec.client_cache_mb = 1024;
-  spec.hosts[0].memory_gb = 128;
+  spec.hosts[0].memory_gib = 128;
   Engine engine;
   Recorder rec;
   Cluster cluster(engine, spec, {}, 4, rec);

@@ -58,7 +58,7 @@ struct Requirements {
   // host count of a host model to them (0 allowed). On a candidate network other than theirs,
   // their NICs, switch ports and cables are priced too (the cluster is re-cabled). 0: none.
   int existing_hosts = 0;
-  std::string existing_yaml;           // their cluster.host keys (cpu, memory_gb, disk_groups or pool)
+  std::string existing_yaml;           // their cluster.host keys (cpu, memory_gib, disk_groups or pool)
   std::string existing_network_yaml;   // their cluster.host.network
   // The candidates: YAML flow text of each block, as a scenario's keys take it.
   struct Block {

@@ -42,9 +42,9 @@ struct HostSpec {
   std::vector<DriveSpec> pool;              // ESA only: the host's NVMe devices
   /// The host's memory in GiB (as DIMMs are counted: 64 for 64 GB); 0 = not stated. It sizes
   /// the DOM client cache (ClusterSpec::client_cache_mb_of).
-  double memory_gb = 0;
-  /// memory_gb's rule: 0 (not stated) or 1 .. 65536 GiB (the largest servers hold 24-32 TiB).
-  static constexpr bool memory_gb_allowed(double gb) { return gb == 0 || (gb >= 1 && gb <= 65536); }
+  double memory_gib = 0;
+  /// memory_gib's rule: 0 (not stated) or 1 .. 65536 GiB (the largest servers hold 24-32 TiB).
+  static constexpr bool memory_gib_allowed(double gb) { return gb == 0 || (gb >= 1 && gb <= 65536); }
 };
 
 /// Where an OSA disk group's elevator reduces (dedupes, compresses) what it destages.
@@ -164,7 +164,7 @@ struct ClusterSpec {
   /// The in-memory DOM client read cache of each host: from vSAN 6.2 on it takes "0.4 % up to
   /// 1GB of DRAM per host" (VMware, "The data locality discussion revisited, part 2",
   /// Virtual Blocks blog, 2016-06); that later releases and ESA keep the rule is ASSUMED (no
-  /// later figure was found). This is that maximum: a host whose memory_gb is stated
+  /// later figure was found). This is that maximum: a host whose memory_gib is stated
   /// gets 0.4 % of its memory up to it, one whose memory is not stated gets all of it (the
   /// rule's value from 250 GiB of memory up). 0 turns the cache off. A read from a VM hits
   /// it with probability cache / (working set of that host's VMDKs).

@@ -49,7 +49,9 @@ usage:
               [--set KEY=VALUE]...
       the highest IOPS whose mean, p95 or p99 latency (all I/Os) stays at or under X ms:
       offered load (an open loop with the workload's outstanding I/O as its cap) is bisected
-      to 1 %, each round's probes in parallel; prints the knee, its bottleneck and the probes;
+      to 1 %, two probes a round whatever --jobs (which runs them at once); a closed loop
+      whose window is short for its outstanding I/O is lengthened up to 8 times, else the
+      knee is not found and says so; prints the knee, its bottleneck and the probes;
       --range: the knee on N seeds with its range, as run --range
   hcisim size REQUIREMENTS [--json] [--jobs N] [--prices FILE] [--range [--replications N]] [--no-prune]
       inverse sizing: the cheapest designs of the file's candidates (host models, networks,

@@ -11,8 +11,35 @@
 #include "hcisim/model/core/parallel.hpp"
 #include "hcisim/model/report/text_escape.hpp"
 #include "hcisim/plan/knee.hpp"
+#include "hcisim/report/run_report.hpp"
 
 namespace hcisim {
+
+namespace {
+
+// The pilot, its window checked as the knee's closed loop is (report/run_report.hpp,
+// window_problem: 400 completions and Little's law within 10 %): lengthened, window and
+// warm-up doubled, up to kMaxWindowScale times; still short, the model says so.
+RunResult pilot_that_holds(const Scenario& pilot, const ProgressFn& progress, AnalyticModel& m) {
+  for (double scale = 1;; scale *= 2) {
+    Scenario s = pilot;
+    if (scale > 1 && !s.workload.auto_duration) {
+      s.workload.duration_s *= scale;
+      s.workload.warmup_s *= scale;
+    }
+    RunResult r = simulate(s, progress);
+    const std::string problem = window_problem(r.result, "the pilot", true, kRunCompletionsForP95, "demand estimate");
+    m.pilot_window_scale = scale;
+    if (problem.empty() || r.result.simulated_ios == 0) return r;
+    if (scale * 2 > kMaxWindowScale) {
+      m.window_note = problem + " even " + std::to_string(static_cast<int>(scale)) +
+                      " times longer; its demands rest on it (lengthen workload.duration_s)";
+      return r;
+    }
+  }
+}
+
+}  // namespace
 
 AnalyticModel analytic_model(const Scenario& scenario, const ProgressFn& progress) {
   const WorkloadSpec& w = scenario.workload;
@@ -34,7 +61,7 @@ AnalyticModel analytic_model(const Scenario& scenario, const ProgressFn& progres
   pilot.workload.outstanding_per_vmdk = m.pilot_outstanding_per_vmdk;
   pilot.workload.validate();
   const auto t0 = std::chrono::steady_clock::now();
-  const RunResult r = simulate(pilot, progress);
+  const RunResult r = pilot_that_holds(pilot, progress, m);
   m.pilot_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   m.pilot_iops = r.result.iops;
   m.pilot_latency_ms = r.result.pooled_latency_ms;
@@ -161,6 +188,7 @@ std::string format_curve(const CurveReport& r) {
                 m.stations.size(), m.pilot_outstanding_per_vmdk, m.pilot_iops, m.pilot_latency_ms, m.pilot_wall_s,
                 m.delay_s * 1e6, m.overlap, r.mva_ms);
   std::string out = "Scenario: " + r.scenario + "\n" + buf;
+  if (!m.window_note.empty()) out += "Warning: " + m.window_note + "\n";
   std::snprintf(buf, sizeof buf, "%16s %12s %12s%s\n", "outstanding/VMDK", "IOPS", "mean ms",
                 r.checked ? "   sim IOPS  sim mean ms  IOPS diff" : "");
   out += buf;
@@ -196,7 +224,9 @@ std::string to_json(const CurveReport& r) {
   std::string j = "{\"scenario\": " + json_string(r.scenario) + ", \"stations\": " + std::to_string(m.stations.size()) +
                   ", \"delay_ms\": " + json_number(m.delay_s * 1e3) + ", \"overlap\": " + json_number(m.overlap) +
                   ", \"pilot_iops\": " + json_number(m.pilot_iops) +
-                  ", \"pilot_latency_ms\": " + json_number(m.pilot_latency_ms) + ", \"mva_ms\": " + json_number(r.mva_ms) +
+                  ", \"pilot_latency_ms\": " + json_number(m.pilot_latency_ms) +
+                  ", \"pilot_window_scale\": " + json_number(m.pilot_window_scale) +
+                  ", \"pilot_window_note\": " + json_string(m.window_note) + ", \"mva_ms\": " + json_number(r.mva_ms) +
                   ", \"points\": [";
   for (std::size_t i = 0; i < r.curve.size(); ++i) {
     const CurvePoint& p = r.curve[i];

@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <thread>
 
 #include "hcisim/core/check.hpp"
 #include "hcisim/model/report/text_escape.hpp"
 #include "hcisim/model/core/parallel.hpp"
+#include "hcisim/report/run_report.hpp"
 #include "hcisim/scenario/simulation.hpp"
 
 namespace hcisim {
@@ -33,6 +33,35 @@ double statistic(const WorkloadResult& w, const LatencyHistogram (&pooled)[2], L
 
 double latency_statistic(const RunResult& r, LatencyStat s) { return statistic(r.result, r.pooled, s); }
 double latency_statistic(const GroupResult& g, LatencyStat s) { return statistic(g.result, g.pooled, s); }
+
+double completions_needed(LatencyStat s) {
+  const double q = s == LatencyStat::p95 ? 0.95 : s == LatencyStat::p99 ? 0.99 : 0.0;
+  return q > 0 ? std::ceil(20 / (1 - q) - 1e-9) : 20;
+}
+
+namespace {
+
+std::string count_text(double v) { return std::to_string(static_cast<long long>(std::llround(v))); }
+std::string seconds_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// One closed loop's window (the run's or a group's): enough completions for the statistic,
+// and Little's law within 10 % (report/run_report.hpp).
+std::string workload_window_problem(const WorkloadResult& w, const std::string& who, LatencyStat s) {
+  return window_problem(w, who, true, completions_needed(s), latency_stat_name(s));
+}
+
+}  // namespace
+
+std::string closed_loop_window_problem(const RunResult& r, LatencyStat s) {
+  std::string p = workload_window_problem(r.result, "the closed loop", s);
+  for (const GroupResult& g : r.groups)
+    if (p.empty()) p = workload_window_problem(g.result, "group '" + g.name + "'", s);
+  return p;
+}
 
 namespace {
 
@@ -80,7 +109,8 @@ int rated_groups(const Scenario& scenario) {
 class KneeSearch {
  public:
   KneeSearch(const Scenario& scenario, const KneeTarget& target, const KneeOptions& options, int rated)
-      : scenario_(scenario),
+      : base_(scenario),
+        scenario_(scenario),
         target_(target),
         options_(options),
         groups_(!scenario.groups.empty()),
@@ -88,7 +118,9 @@ class KneeSearch {
         hosts_(static_cast<int>(scenario.cluster.hosts.size())),
         vms_(scenario.workload.vm_count(hosts_)) {}
 
-  RunResult closed_loop(KneeResult& k);
+  RunResult closed_loop(double scale);
+  std::string window_problem(const RunResult& closed) const;
+  void set_shares(const RunResult& closed, KneeResult& k);
   bool raise_ceiling(double& hi, KneeResult& k) const;
   void bisect(double hi, KneeResult& k) const;
   bool fast(const RunResult& r) const;
@@ -97,8 +129,13 @@ class KneeSearch {
  private:
   Scenario probe_scenario(double x) const;
   bool delivered(const RunResult& r, double x) const;
+  bool enough(const RunResult& r) const;
+  LatencyStat group_stat(std::size_t g) const {
+    return options_.group_targets.empty() ? target_.stat : options_.group_targets[g].stat;
+  }
 
-  const Scenario& scenario_;
+  const Scenario& base_;        // as given
+  Scenario scenario_;           // its windows as the closed loop's check left them
   const KneeTarget& target_;
   const KneeOptions& options_;
   const bool groups_;
@@ -108,40 +145,81 @@ class KneeSearch {
   std::vector<double> share_;   // each group's share of the offered load (one workload: none)
 };
 
+// A window and warm-up `scale` times the scenario's (an automatic window sets its own).
+void scale_window(Scenario& s, double scale) {
+  const auto lengthen = [scale](WorkloadSpec& w) {
+    if (w.auto_duration || scale == 1) return;
+    w.duration_s *= scale;
+    w.warmup_s *= scale;
+  };
+  lengthen(s.workload);
+  for (WorkloadSpec& g : s.groups) lengthen(g);
+}
+
 // The ceiling: the closed loop keeps every slot busy; an open loop with the same slots
-// completes no more. Sets each group's share of the offered load (one workload: all of it).
-RunResult KneeSearch::closed_loop(KneeResult& k) {
+// completes no more. Its window and warm-up are `scale` times the scenario's, and so are
+// every probe's after it.
+RunResult KneeSearch::closed_loop(double scale) {
+  scenario_ = base_;
+  scale_window(scenario_, scale);
   Scenario closed_scenario = scenario_;
   for (WorkloadSpec& g : closed_scenario.groups) g.iops_limit_per_vm = 0;
   if (groups_) closed_scenario.workload = closed_scenario.groups.front();
-  RunResult closed = simulate(closed_scenario, options_.run_progress);
-  if (groups_) {
-    double total = 0;
-    for (std::size_t g = 0; g < scenario_.groups.size(); ++g) {
-      const WorkloadSpec& x = scenario_.groups[g];
-      share_.push_back(rated_ ? x.iops_limit_per_vm * x.vm_count(hosts_) : closed.groups[g].result.iops);
-      total += share_.back();
-    }
-    if (!(total > 0)) throw InvalidArgument("knee: the groups' closed loop completed no I/O; lengthen workload.duration_s");
-    for (double& x : share_) x /= total;
-    k.group_names.clear();
-    for (const WorkloadSpec& x : scenario_.groups) k.group_names.push_back(x.name);
-    k.group_share = share_;
-  }
-  return closed;
+  return simulate(closed_scenario, options_.run_progress);
 }
 
-// A probe at `x` IOPS offered in all: each group gets its share, spread over its VMs.
+// The closed loop's window against Little's law and the completions each statistic needs
+// (with a target per group, each group's own).
+std::string KneeSearch::window_problem(const RunResult& closed) const {
+  std::string p = closed_loop_window_problem(closed, target_.stat);
+  for (std::size_t g = 0; g < closed.groups.size() && p.empty() && !options_.group_targets.empty(); ++g)
+    if (static_cast<double>(closed.groups[g].result.simulated_ios) < completions_needed(group_stat(g)))
+      p = "group '" + closed.groups[g].name + "' completed " + std::to_string(closed.groups[g].result.simulated_ios) +
+          " I/Os in its window; a " + latency_stat_name(group_stat(g)) + " needs at least " +
+          count_text(completions_needed(group_stat(g)));
+  return p;
+}
+
+// Each group's share of the offered load: the groups' own rates, or the closed loop's
+// (which the window check has made rest on enough I/Os).
+void KneeSearch::set_shares(const RunResult& closed, KneeResult& k) {
+  if (!groups_) return;
+  double total = 0;
+  share_.clear();
+  for (std::size_t g = 0; g < scenario_.groups.size(); ++g) {
+    const WorkloadSpec& x = scenario_.groups[g];
+    share_.push_back(rated_ ? x.iops_limit_per_vm * x.vm_count(hosts_) : closed.groups[g].result.iops);
+    total += share_.back();
+  }
+  for (double& x : share_) x /= total;
+  k.group_names.clear();
+  for (const WorkloadSpec& x : scenario_.groups) k.group_names.push_back(x.name);
+  k.group_share = share_;
+}
+
+// A probe at `x` IOPS offered in all: each group gets its share, spread over its VMs. A
+// window too short to complete a statistic's worth of I/Os at that rate (in every group) is
+// lengthened to hold them, up to kMaxWindowScale times the scenario's.
 Scenario KneeSearch::probe_scenario(double x) const {
   Scenario s = scenario_;
+  double smallest = 1;
+  for (std::size_t g = 0; g < share_.size(); ++g) smallest = std::min(smallest, share_[g]);
+  double needed = completions_needed(target_.stat);
+  for (const KneeTarget& t : options_.group_targets) needed = std::max(needed, completions_needed(t.stat));
+  const double window = 1.25 * needed / std::max(1e-9, x * smallest);   // 97 % delivered, and spare
+  const auto lengthen = [&](WorkloadSpec& w, double base_s) {
+    if (!w.auto_duration && window > w.duration_s) w.duration_s = std::min(window, kMaxWindowScale * base_s);
+  };
   if (!groups_) {
     s.workload.iops_limit_per_vm = std::max(0.001, x / vms_);
+    lengthen(s.workload, base_.workload.duration_s);
     s.workload.validate();
     return s;
   }
   for (std::size_t g = 0; g < s.groups.size(); ++g) {
     WorkloadSpec& y = s.groups[g];
     y.iops_limit_per_vm = std::max(0.001, x * share_[g] / y.vm_count(hosts_));
+    lengthen(y, base_.groups[g].duration_s);
     y.validate();
   }
   s.workload = s.groups.front();
@@ -166,12 +244,21 @@ bool KneeSearch::delivered(const RunResult& r, double x) const {
   return true;
 }
 
+// A pass must rest on a statistic's worth of I/Os, in the run and in every group: a probe
+// whose window could not be lengthened enough does not pass.
+bool KneeSearch::enough(const RunResult& r) const {
+  if (static_cast<double>(r.result.simulated_ios) < completions_needed(target_.stat)) return false;
+  for (std::size_t g = 0; g < r.groups.size(); ++g)
+    if (static_cast<double>(r.groups[g].result.simulated_ios) < completions_needed(group_stat(g))) return false;
+  return true;
+}
+
 // Groups at their own mix can reach more than the closed loop's mix did: hi must fail, so it
 // doubles while it passes. A pass 8 times over is the knee itself (true, `k` filled).
 bool KneeSearch::raise_ceiling(double& hi, KneeResult& k) const {
   for (int i = 0; groups_ && i < 8; ++i) {
     const RunResult top = simulate(probe_scenario(hi), options_.run_progress);
-    if (!(fast(top) && delivered(top, hi))) break;
+    if (!(fast(top) && delivered(top, hi) && enough(top))) break;
     if (i == 7) {
       k.found = k.ceiling = true;
       k.iops = k.offered_iops = top.result.iops;
@@ -184,11 +271,11 @@ bool KneeSearch::raise_ceiling(double& hi, KneeResult& k) const {
   return false;
 }
 
-// Bisection (k-section with `jobs` probes a round) on the offered IOPS over (lo, hi]: lo
-// passes (0 trivially), hi fails. The knee is the highest pass.
+// Bisection (k-section with kKneeProbesPerRound probes a round, `jobs` of them at once) on
+// the offered IOPS over (lo, hi]: lo passes (0 trivially), hi fails. The knee is the highest
+// pass. The grid is the same whatever the job count, and so is the knee.
 void KneeSearch::bisect(double hi, KneeResult& k) const {
-  const int per_round =
-      options_.jobs > 0 ? options_.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int per_round = kKneeProbesPerRound;
   double lo = 0;
   const KneeProbe* best = nullptr;
   // The interval's width against the ceiling: a target no load meets narrows towards 0 and
@@ -202,14 +289,14 @@ void KneeSearch::bisect(double hi, KneeResult& k) const {
       offered.push_back(x);
     }
     std::vector<RunResult> results(runs.size());
-    parallel_for(runs.size(), per_round, [&](std::size_t i) { results[i] = simulate(runs[i], options_.run_progress); });
+    parallel_for(runs.size(), options_.jobs, [&](std::size_t i) { results[i] = simulate(runs[i], options_.run_progress); });
     const std::size_t first = k.probes.size();
     for (std::size_t i = 0; i < results.size(); ++i) {
       KneeProbe p;
       p.offered_iops = offered[i];
       p.achieved_iops = results[i].result.iops;
       p.latency_ms = latency_statistic(results[i], target_.stat);
-      p.pass = fast(results[i]) && delivered(results[i], p.offered_iops);
+      p.pass = fast(results[i]) && delivered(results[i], p.offered_iops) && enough(results[i]);
       p.bottleneck = results[i].bottleneck;
       for (const GroupResult& g : results[i].groups) p.group_iops.push_back(g.result.iops);
       k.probes.push_back(p);
@@ -234,16 +321,24 @@ void KneeSearch::bisect(double hi, KneeResult& k) const {
   }
 }
 
-// Enough completions in the closed loop for the statistic: a percentile needs at least 20
-// samples beyond it.
-void check_completions(const RunResult& closed, const KneeTarget& target) {
-  const double q = target.stat == LatencyStat::p95 ? 0.95 : target.stat == LatencyStat::p99 ? 0.99 : 0.0;
-  const double needed = q > 0 ? std::ceil(20 / (1 - q) - 1e-9) : 1;
-  const double completed = static_cast<double>(closed.pooled[0].count() + closed.pooled[1].count());
-  if (completed < needed)
-    throw InvalidArgument("knee: the closed loop completed " + std::to_string(static_cast<long long>(completed)) +
-                          " I/Os in its window; a " + latency_stat_name(target.stat) + " needs at least " +
-                          std::to_string(static_cast<long long>(needed)) + " (lengthen workload.duration_s)");
+// The closed loop, its window lengthened (doubled, up to kMaxWindowScale times) until it
+// holds its I/O; false, with the knee not found and the note why, when even the longest
+// does not.
+bool closed_loop_that_holds(KneeSearch& search, const KneeOptions& options, KneeResult& k, RunResult& closed) {
+  for (double scale = 1;; scale *= 2) {
+    closed = search.closed_loop(scale);
+    k.window_scale = scale;
+    k.outstanding = closed.configured_outstanding;
+    const std::string problem = search.window_problem(closed);
+    if (problem.empty()) return true;
+    if (scale * 2 > kMaxWindowScale) {
+      k.window_short = true;
+      k.window_note = "window too short for " + std::to_string(closed.configured_outstanding) +
+                      " outstanding I/Os: even " + std::to_string(static_cast<int>(scale)) + " times longer (" +
+                      seconds_text(closed.result.seconds) + " s), " + problem + "; lengthen " + options.duration_key;
+      return false;
+    }
+  }
 }
 
 }  // namespace
@@ -253,12 +348,14 @@ KneeResult find_knee(const Scenario& scenario, const KneeTarget& target, const K
   KneeSearch search(scenario, target, options, rated_groups(scenario));
   KneeResult k;
   k.target = target;
-  const RunResult closed = search.closed_loop(k);
-  check_completions(closed, target);
+  RunResult closed;
+  const bool holds = closed_loop_that_holds(search, options, k, closed);
   k.closed_loop_iops = closed.result.iops;
   k.capacity = closed.capacity;
   k.cost = closed.cost;
   k.closed_loop_latency_ms = latency_statistic(closed, target.stat);
+  if (!holds) return k;
+  search.set_shares(closed, k);
   if (search.fast(closed) && !search.mixed()) {
     k.found = k.ceiling = true;
     k.iops = k.offered_iops = k.closed_loop_iops;
@@ -288,7 +385,9 @@ std::string format_knee(const std::string& scenario_name, const KneeResult& k) {
   const std::string stat = latency_stat_name(k.target.stat);
   std::string out = "Scenario: " + scenario_name + "\n";
   out += "Target: " + stat + " latency <= " + fmt("%g", k.target.limit_ms) + " ms\n";
-  if (!k.found) {
+  if (k.window_short) {
+    out += "Knee: not found: " + k.window_note + "\n";
+  } else if (!k.found) {
     out += "No offered load meets it: even the lightest probe's " + stat + " latency is above the target.\n";
   } else if (k.ceiling) {
     out += "Knee: " + fmt("%.0f", k.iops) + " IOPS at " + stat + " " + fmt("%.3f", k.latency_ms) +
@@ -309,7 +408,11 @@ std::string format_knee(const std::string& scenario_name, const KneeResult& k) {
   }
   out += format_cost(k.cost, k.capacity, k.iops, "at the knee");
   out += "Closed loop at the configured outstanding I/O: " + fmt("%.0f", k.closed_loop_iops) + " IOPS, " + stat + " " +
-         fmt("%.3f", k.closed_loop_latency_ms) + " ms\n";
+         fmt("%.3f", k.closed_loop_latency_ms) + " ms";
+  if (k.window_scale > 1)
+    out += std::string(k.window_short ? " (" : " (its window and every probe's ") + "lengthened " +
+           fmt("%g", k.window_scale) + " times to hold its " + std::to_string(k.outstanding) + " outstanding I/Os)";
+  out += "\n";
   if (!k.probes.empty()) {
     out += "Probes (open loop, in the order run):\n      offered     achieved   " + stat + " ms  pass\n";
     for (const KneeProbe& p : k.probes) {
@@ -328,6 +431,8 @@ std::string to_json(const std::string& scenario_name, const KneeResult& k) {
                   ", \"ceiling\": " + (k.ceiling ? "true" : "false") + ", \"knee_iops\": " + json_number(k.iops) + ", \"offered_iops\": " + json_number(k.offered_iops) +
                   ", \"latency_ms\": " + json_number(k.latency_ms) + ", \"bottleneck\": " + json_string(k.bottleneck) +
                   ", \"resolution_iops\": " + json_number(k.resolution_iops) +
+                  ", \"window_scale\": " + json_number(k.window_scale) + ", \"window_too_short\": " +
+                  (k.window_short ? "true" : "false") + ", \"window_note\": " + json_string(k.window_note) +
                   ", \"closed_loop_iops\": " + json_number(k.closed_loop_iops) +
                   ", \"closed_loop_latency_ms\": " + json_number(k.closed_loop_latency_ms) +
                   ", \"cost\": " + cost_json(k.cost, k.capacity, k.iops) + ", \"groups\": [";

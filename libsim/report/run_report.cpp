@@ -205,6 +205,20 @@ std::string none_completed_warning(const std::string& what, double seconds) {
          "workload.duration_s";
 }
 
+std::string window_problem(const WorkloadResult& w, const std::string& who, bool closed_loop, double needed,
+                           const std::string& stat) {
+  const double completed = static_cast<double>(w.simulated_ios);
+  if (completed < needed)
+    return who + " completed " + fmt("%.0f", completed) + " I/Os in its window; a " + stat + " needs at least " +
+           fmt("%.0f", needed);
+  const double little = w.iops * w.pooled_latency_ms / 1e3;
+  if (closed_loop && std::abs(little - w.outstanding_io) > 0.1 * w.outstanding_io)
+    return who + "'s IOPS x mean latency holds " + fmt("%.0f", little) + " of its " + fmt("%.0f", w.outstanding_io) +
+           " I/Os in flight (Little's law, 10 % allowed): its window is short against its latency, and counts only "
+           "the I/Os that finished early";
+  return "";
+}
+
 namespace {
 // Printed under the result block (the JSON and CSV carry them in warnings).
 std::string window_lines(const RunResult& r) {

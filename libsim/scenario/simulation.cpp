@@ -172,6 +172,7 @@ class Run {
   void check_amplification() const;
   void collect_answers(RunResult& r);
   void collect_window_warnings(RunResult& r) const;
+  void collect_short_window_warnings(RunResult& r) const;
   void collect_hosts(RunResult& r, std::vector<int>& counts) const;
   void collect_devices_and_buffers(RunResult& r, std::vector<int>& counts) const;
   void collect_lsom_and_ports(RunResult& r, std::vector<int>& counts) const;
@@ -496,6 +497,25 @@ void Run::collect_window_warnings(RunResult& r) const {
   for (const GroupResult& g : r.groups)
     if (g.result.simulated_ios == 0)
       r.window_warnings.push_back(none_completed_warning("workload group '" + g.name + "': no I/O", secs));
+  collect_short_window_warnings(r);
+}
+
+// A window that cannot carry its answers (report/run_report.hpp, window_problem): too few
+// completions for a p95, or a closed loop whose IOPS x mean latency misses the I/Os in flight
+// (Little's law). The numbers stand; the warning says what they rest on.
+void Run::collect_short_window_warnings(RunResult& r) const {
+  const auto warn = [&r](const WorkloadResult& w, const std::string& who, bool closed) {
+    const std::string p = window_problem(w, who, closed, kRunCompletionsForP95, "p95");
+    if (!p.empty()) r.window_warnings.push_back(p + "; lengthen workload.duration_s");
+  };
+  const auto closed = [](const WorkloadSpec& w) { return w.iops_limit_per_vm == 0 && w.latency_target_ms == 0; };
+  bool all_closed = true;
+  for (const VmWorkload* l : load_.all()) all_closed = all_closed && closed(l->spec());
+  warn(r.result, "the run", all_closed);
+  const std::vector<const VmWorkload*> loads = load_.all();
+  for (std::size_t g = 0; g < r.groups.size() && g < loads.size(); ++g)
+    if (r.groups[g].result.simulated_ios > 0)
+      warn(r.groups[g].result, "workload group '" + r.groups[g].name + "'", closed(loads[g]->spec()));
 }
 
 // The hosts that are up: their CPU (rows, stages, shared cores) and their NICs' receive

@@ -465,3 +465,41 @@ top: 1
   CHECK_THAT(error_of(head + "existing: {count: 3, host: " + host + ", network: " + net + "}\n" + esa),
              Catch::Contains("is ESA (a pool) and the existing hosts are OSA (disk_groups)"));
 }
+
+TEST_CASE("size holds enough I/O in every window: verdicts sized to the demand, knees too short reported", "[sizing]") {
+  HardwareCatalog cat = test::cat();
+  SizingOptions o;
+  o.jobs = 2;
+  // A demand of 3 IOPS: a 0.3 s window holds one I/O, on which every design once passed. The
+  // verdict's window holds 400 x 1.25 at the demand instead.
+  {
+    const Requirements req = requirements_of(replaced(replaced(grid_yaml(), "iops: 110000", "iops: 3"), "top: 2", "top: 1"), cat);
+    SizingOptions fast = o;
+    fast.knee = false;
+    const SizingResult r = size_cluster(req, cat, fast);
+    REQUIRE(r.answers.size() == 1);
+    const Design& d = r.answers.front();
+    CHECK(d.achieved_iops >= 0.97 * 3);
+    CHECK(d.window_note.empty());
+    CHECK_THAT(format_sizing(r), !Catch::Contains("rests on"));
+  }
+  // Many VMs at 32 outstanding each: the knee's closed loop holds 12,800 I/Os, far more than
+  // its window (0.05 s, 0.4 s lengthened) can carry. The answer stands, its knee "not found"
+  // naming the requirements' key (once the size threw and lost every answer).
+  {
+    const std::string yaml = replaced(replaced(replaced(grid_yaml(), "vms: 8}", "vms: 100}"), "top: 2", "top: 1"),
+                                      "run: {duration_s: 0.3, warmup_s: 0.1}", "run: {duration_s: 0.05, warmup_s: 0.02}");
+    const Requirements req = requirements_of(yaml, cat);
+    SizingOptions no_prune = o;
+    no_prune.prune = false;
+    const SizingResult r = size_cluster(req, cat, no_prune);
+    REQUIRE(r.answers.size() == 1);
+    const Design& d = r.answers.front();
+    CHECK_FALSE(d.knee.found);
+    CHECK(d.knee.window_short);
+    const std::string text = format_sizing(r);
+    CHECK_THAT(text, Catch::Contains("knee: not found (window too short for 12800 outstanding I/Os") &&
+                         Catch::Contains("lengthen run.duration_s)") && !Catch::Contains("workload.duration_s"));
+    CHECK_THAT(to_json(r), Catch::Contains("\"knee_window_too_short\": true"));
+  }
+}

@@ -249,18 +249,20 @@ TEST_CASE("alias bombs, second documents and empty windows are bad input") {
     const RunResult some = simulate(parse(kExample, {"workload.duration_s=0.01", "workload.warmup_s=0"}));
     CHECK(some.result.simulated_ios > 0);
     CHECK_THAT(format_hcibench(some), !Catch::Contains("no I/O issued"));
-    CHECK(some.window_warnings.empty());
+    // A 0.01 s window is short for the closed loop's I/Os: only that is warned of.
+    for (const std::string& w : some.window_warnings)
+      CHECK_THAT(w, Catch::StartsWith("the run") && Catch::EndsWith("lengthen workload.duration_s"));
     // An operation the workload does not issue is not warned of; one it issues and that
     // completed none in the window is, by name.
     const RunResult writes = simulate(parse(kExample, {"workload.duration_s=0.01", "workload.warmup_s=0", "workload.read_pct=0"}));
     CHECK(writes.result.read_iops == 0);
-    CHECK(writes.window_warnings.empty());
+    for (const std::string& w : writes.window_warnings) CHECK_THAT(w, Catch::StartsWith("the run"));
     const RunResult rare = simulate(parse(kExample, {"workload.duration_s=0.01", "workload.warmup_s=0", "workload.read_pct=0.001"}));
     REQUIRE(rare.result.read_iops == 0);
-    REQUIRE(rare.window_warnings.size() == 1);
+    REQUIRE(!rare.window_warnings.empty());
     CHECK_THAT(rare.window_warnings[0], Catch::StartsWith("no read issued in the 0.01 s measured completed in it while other I/O did"));
     CHECK_THAT(format_diskspd(rare), Catch::Contains("Warning: no read issued"));
-    CHECK(rare.inputs.warnings.back() == rare.window_warnings[0]);
+    CHECK(rare.inputs.warnings.back() == rare.window_warnings.back());
   }
   // Fuzz audit: a working set below one block ran as one block; an explicit vms: 0 meant one
   // VM per host without a word (and overrode easy_run's count); a key path with an empty part

@@ -40,6 +40,8 @@ struct AnalyticModel {
   int pilot_outstanding_per_vmdk = 1;  // 1, or DiskSpd's threads per VMDK
   double pilot_iops = 0, pilot_latency_ms = 0;   // the pilot run (outstanding 1 per VMDK)
   double pilot_wall_s = 0;
+  double pilot_window_scale = 1;       // its window and warm-up over the scenario's: doubled, up to
+  std::string window_note;             // 8 times, until it holds 400 I/Os and Little's law; else why not
 };
 
 /// Builds the model from one pilot run. Throws InvalidArgument for an open-loop or

@@ -28,16 +28,33 @@ struct KneeTarget {
   double limit_ms = 2;
 };
 
+/// The knee's own windows: how far it may lengthen them (its closed loop and each probe), and
+/// the key a user lengthens beyond that.
+inline constexpr double kMaxWindowScale = 8;
+/// Probes per round of the k-section: fixed, so the grid (and the knee) is the same on any
+/// machine; KneeOptions::jobs only sets how many run at once.
+inline constexpr int kKneeProbesPerRound = 2;
+
 struct KneeOptions {
-  int jobs = 0;              // probes run in parallel per round (0: every core), so each round
-                             // cuts the interval jobs + 1 ways
+  int jobs = 0;              // probes run at once (0: every core); the grid does not depend on it
   double precision = 0.01;   // stop when the interval is this share of the closed loop's IOPS
   double delivered = 0.97;   // a probe passes only if it completes this share of what it offers
   ProgressFn run_progress;   // passed to every run (from worker threads at once): throw to stop
   // Workload groups: each group's own target (in the scenario's group order) instead of the
   // one target on all I/Os; a probe then passes when every group meets its own.
   std::vector<KneeTarget> group_targets;
+  // Named when the window is too short even lengthened kMaxWindowScale times (size: run.duration_s).
+  std::string duration_key = "workload.duration_s";
 };
+
+/// Completed I/Os a window needs for the statistic: 20 beyond the percentile (400 for a p95,
+/// 2000 for a p99), 20 for a mean.
+double completions_needed(LatencyStat s);
+/// What is wrong with a closed loop's window, or "" when it holds: Little's law (outstanding
+/// I/Os in flight = IOPS x mean latency) within 10 %, on the run and on each group (a window
+/// much shorter than the latency counts only the I/Os that finish early), and at least
+/// completions_needed(s) I/Os in the run and in each group.
+std::string closed_loop_window_problem(const RunResult& r, LatencyStat s);
 
 /// One run at an offered load.
 struct KneeProbe {
@@ -60,6 +77,10 @@ struct KneeResult {
   double latency_ms = 0;
   std::string bottleneck;             // at the knee
   double resolution_iops = 0;         // the bisection's final interval
+  double window_scale = 1;            // the closed loop's window (and warm-up) over the scenario's
+  bool window_short = false;          // not found: even kMaxWindowScale times longer, the closed
+  std::string window_note;            // loop's window did not hold its I/O (the note says why)
+  int outstanding = 0;                // the closed loop's configured outstanding I/Os
   CapacityReport capacity;            // the cluster's capacity line and cost (report/cost.hpp):
   ClusterCost cost;                   // cost per IOPS is taken at the knee
   std::vector<KneeProbe> probes;      // in the order run; a pass above a failure (noise at the

@@ -112,6 +112,8 @@ struct Design {
   std::string bottleneck;
   bool pass = false;
   std::string reason;                        // why it fails (capacity, latency, delivery)
+  std::string window_note;                   // the verdict rests on fewer I/Os than its statistic
+                                             // needs (its window is sized to the demand, up to 600 s)
   KneeResult knee;                           // answers: the most it delivers within the target,
                                              // with the same hosts down (find_knee, 2 % precision)
   Scenario scenario;                         // the design as simulated (failed hosts, open loop)

@@ -15,6 +15,15 @@ std::string no_io_warning(double seconds);
 /// rest did (`what` names it: "no read", "workload group 'x': no I/O"). A window counts the
 /// I/Os issued in it that complete in it (those in flight when it opens are left out).
 std::string none_completed_warning(const std::string& what, double seconds);
+/// What one workload's (or group's) measured window cannot carry, or "" when it holds: fewer
+/// than `needed` completed I/Os for its `stat` ("p95"), or, for a closed loop (every slot
+/// busy), IOPS x mean latency more than 10 % from the I/Os in flight (Little's law [S122]): a
+/// window not much longer than the latency counts only the I/Os that finished early. `who`
+/// opens the sentence ("the closed loop", "group 'a'").
+std::string window_problem(const WorkloadResult& w, const std::string& who, bool closed_loop, double needed,
+                           const std::string& stat);
+/// A plain run's: its p95 wants 400 completed I/Os (20 beyond it; a p99 2000).
+inline constexpr double kRunCompletionsForP95 = 400;
 
 /// HCIBench's result block (JOB_NAME, VMs, IOPS, THROUGHPUT, R/W_LATENCY, 95%tile_R/W_LAT)
 /// followed by pooled percentiles, the bottleneck and the per-host resource table.

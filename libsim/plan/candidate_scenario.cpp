@@ -31,7 +31,6 @@ std::string fmt(const char* f, double v) {
 
 namespace {
 
-constexpr int kVmdksPerVm = 4;
 constexpr int kOutstandingPerVmdk = 32;   // the open loop's cap: far above what a VM's share needs
 
 std::string host_name(int i) {
@@ -40,12 +39,34 @@ std::string host_name(int i) {
   return buf;
 }
 
-// The data each VMDK of group `g` holds (its share of the grown capacity), or 1 GB without data.
-double vmdk_gb(const Requirements& req, std::size_t g, bool with_data) {
-  if (!with_data) return 1;
-  const Requirements::Demand& d = req.demands[g];
-  return d.capacity_tb * 1000 * req.growth() / (static_cast<double>(d.vms) * kVmdksPerVm);
+}  // namespace
+
+std::vector<double> vmdk_gbs(const Requirements& req, double usable_gb) {
+  // A demand that states its data: its share of the grown capacity on each of its VMDKs.
+  // One that states none ("no capacity demand") is taken to fill what the design offers, as
+  // vSAN sizing fills a cluster up to its reserve ([S59] [S60]): the usable capacity (every
+  // host up, after the reserve rule in force: slack or Reserved Capacity) left by the
+  // demands that state theirs, shared equally over the VMDKs of those that do not. Never a
+  // constant: a fixed size would either sit in the client cache and pass any design, or
+  // overflow the small ones.
+  std::vector<double> out(req.demands.size(), 0);
+  double stated_gb = 0;
+  int unstated_vmdks = 0;
+  for (const Requirements::Demand& d : req.demands) {
+    if (d.capacity_tb > 0) stated_gb += d.capacity_tb * 1000 * req.growth();
+    else unstated_vmdks += d.vms * kVmdksPerVm;
+  }
+  const double left_gb = std::max(0.0, usable_gb - stated_gb);
+  for (std::size_t g = 0; g < req.demands.size(); ++g) {
+    const Requirements::Demand& d = req.demands[g];
+    out[g] = d.capacity_tb > 0 ? d.capacity_tb * 1000 * req.growth() / (static_cast<double>(d.vms) * kVmdksPerVm)
+                               : left_gb / unstated_vmdks;
+  }
+  return out;
 }
+
+namespace {
+
 std::string vmdk_size(double gb) { return fmt("%.0f", std::max(1.0, std::ceil(gb * 1e9 / 1048576.0))) + "m"; }
 
 // A host's size for choosing which hosts fail: its capacity and pool devices (a list item
@@ -67,7 +88,8 @@ std::pair<long, long> host_size(const YAML::Node& h) {
 
 // The scenario of one candidate: `with_data` gives the VMDKs the demand's data (else a token).
 std::string scenario_yaml(const Requirements& req, const Requirements::Block& host, const Requirements::Block& net,
-                          const Requirements::Block& policy, int hosts, bool with_data, bool with_failures) {
+                          const Requirements::Block& policy, int hosts, bool with_data, bool with_failures,
+                          double usable_gb) {
   // With existing hosts, the added ones come first (esx01, ...) and the existing ones follow as
   // cluster.more_hosts; with none added, the existing ones alone.
   const bool added = hosts > 0 || req.existing_hosts == 0;
@@ -107,13 +129,15 @@ std::string scenario_yaml(const Requirements& req, const Requirements::Block& ho
     << "workload:\n  vmdks_per_vm: " << kVmdksPerVm << "\n  outstanding_per_vmdk: " << kOutstandingPerVmdk
     << "\n  compress_pct: " << req.compress_pct << "\n  dedupe_pct: " << req.dedupe_pct << "\n  duration_s: " << req.duration_s
     << "\n  warmup_s: " << req.warmup_s << "\n";
-  // Each demand as an open loop at its grown rate: one workload, or a group each.
+  // Each demand as an open loop at its grown rate: one workload, or a group each; without
+  // data, a token of 1 GB per VMDK.
+  const std::vector<double> data_gb = vmdk_gbs(req, usable_gb);
   const auto demand = [&](std::size_t g, const char* indent) {
     const Requirements::Demand& d = req.demands[g];
     y << indent << "block_size: " << d.block.count() << "\n" << indent << "read_pct: " << d.read_pct << "\n" << indent
       << "random_pct: " << d.random_pct << "\n" << indent << "vms: " << d.vms << "\n" << indent
       << "iops_limit_per_vm: " << fmt("%.6g", req.group_iops(g) / d.vms) << "\n" << indent
-      << "vmdk_size: " << vmdk_size(vmdk_gb(req, g, with_data)) << "\n";
+      << "vmdk_size: " << vmdk_size(with_data ? data_gb[g] : 1.0) << "\n";
     if (d.guest_os == GuestOs::windows) y << indent << "guest_os: windows\n";   // linux is the default
   };
   if (!req.grouped()) {
@@ -132,8 +156,8 @@ std::string scenario_yaml(const Requirements& req, const Requirements::Block& ho
 
 Scenario candidate_scenario(const Requirements& req, const Requirements::Block& host, const Requirements::Block& net,
                             const Requirements::Block& policy, int hosts, bool with_data, bool with_failures,
-                            const HardwareCatalog& catalog) {
-  const std::string text = scenario_yaml(req, host, net, policy, hosts, with_data, with_failures);
+                            const HardwareCatalog& catalog, double usable_gb) {
+  const std::string text = scenario_yaml(req, host, net, policy, hosts, with_data, with_failures, usable_gb);
   return parse_scenario(text, req.source + " (candidate " + std::to_string(hosts) + " x " + host.label + ")", {}, catalog);
 }
 

@@ -269,6 +269,7 @@ void read_keys(const YAML::Node& root, const std::string& path, HardwareCatalog&
   read_demands(r, q);
   read_growth(r, q);
   q.host_failures = static_cast<int>(r.integer("host_failures"));
+  q.require_rebuild = r.flag("require_rebuild");
   read_existing(r, q, where);
   read_candidates(r, q, where);
   read_prices(r, path, catalog);

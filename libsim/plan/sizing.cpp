@@ -58,6 +58,58 @@ ClusterCost bought_cost(const Requirements& req, const Scenario& healthy, const 
   return c;
 }
 
+// The data a design simulates (Design::vmdk_gb, data_gb): its demands' stated capacity, or
+// for a demand without one its share of the design's usable capacity (detail::vmdk_gbs).
+void set_data(Design& d, const Requirements& req) {
+  d.vmdk_gb = detail::vmdk_gbs(req, d.capacity.usable_gb);
+  d.data_gb = 0;
+  for (std::size_t g = 0; g < req.demands.size(); ++g) {
+    d.data_gb += d.vmdk_gb[g] * req.demands[g].vms * detail::kVmdksPerVm;
+    d.vmdks_fill_usable = d.vmdks_fill_usable || req.demands[g].capacity_tb <= 0;
+  }
+}
+
+// What is left of a design's redundancy with host_failures hosts down (`degraded`, the
+// design with them down; Design::rebuild_target ...). An object keeps each component on a
+// host of its own and needs as many hosts as its policy's minimum or its components,
+// whichever is more (RAID-1 FTT n: 2n+1; RAID-5 2+1: 3, 3+1: 4, 4+1: 5; RAID-6 4+2: 6;
+// [S10] [S50]); with f hosts down, its f lost components can be rebuilt only when that
+// many hosts are still up ([S46]: a spare host beyond the policy's minimum). The rebuild
+// then rewrites the lost components on the hosts that are up, so all the data, as stored
+// under the policy (after data reduction), must fit in their raw capacity after metadata.
+// Without a rebuild, the worst-hit objects tolerate ftt - f more failures.
+void set_redundancy(Design& d, const Requirements& req, const Scenario& degraded) {
+  const ClusterSpec& c = degraded.cluster;
+  const Layout l = c.layout();
+  d.redundancy_left = l.ftt;
+  const int f = req.host_failures;
+  if (f == 0) return;
+  const int needs = std::max(l.min_hosts, l.data_components() + l.witnesses);
+  const int up = static_cast<int>(c.hosts.size()) - f + (c.witness_host ? 1 : 0);
+  const CapacityReport left = scenario_capacity(degraded);
+  const double stored_gb = d.data_gb * d.capacity.policy_factor * d.capacity.lfs_factor / d.capacity.reduction_ratio;
+  const double room_gb = left.raw_gb - left.metadata_gb;
+  d.rebuild_target = up >= needs;
+  d.rebuild_space = stored_gb <= room_gb;
+  if (d.rebuild_target && d.rebuild_space) return;
+  d.redundancy_left = std::max(0, l.ftt - f);
+  const std::string why =
+      !d.rebuild_target
+          ? "no host to rebuild on (" + l.describe() + " needs " + std::to_string(needs) + " hosts, " + std::to_string(up) +
+                " are up)"
+          : "no room to rebuild (the data takes " + detail::fmt("%.1f", stored_gb / 1000) + " TB of raw, the hosts up have " +
+                detail::fmt("%.1f", room_gb / 1000) + " TB)";
+  d.redundancy_note = "with " + std::to_string(f) + " host" + (f == 1 ? "" : "s") + " down: " + why + "; " +
+                      (d.redundancy_left == 0 ? std::string("no redundancy left")
+                                              : "tolerates " + std::to_string(d.redundancy_left) + " more failure" +
+                                                    (d.redundancy_left == 1 ? "" : "s") + " until repaired");
+}
+
+// Whether require_rebuild fails the design: it holds the data but cannot rebuild.
+bool rebuild_missing(const Design& d, const Requirements& req) {
+  return req.require_rebuild && !(d.rebuild_target && d.rebuild_space);
+}
+
 }  // namespace
 
 double Requirements::growth() const { return std::pow(1 + growth_pct_per_year / 100, years); }
@@ -100,16 +152,22 @@ std::vector<Design> candidate_designs(const Requirements& req, const HardwareCat
             // Validity, capacity (every host up) and cost with a token of data (a candidate far
             // too small for the data would otherwise be refused as a unit typo), then the design
             // with its data.
-            Scenario healthy = detail::candidate_scenario(req, h, n, p, hosts, false, true, catalog);
+            const Scenario degraded = detail::candidate_scenario(req, h, n, p, hosts, false, true, catalog);
+            Scenario healthy = degraded;
             healthy.cluster.failed_hosts.clear();
             d.capacity = scenario_capacity(healthy);
             d.cost = bought_cost(req, healthy, n);
             d.existing_hosts = req.existing_hosts;
-            d.capacity_ok = d.capacity.usable_gb >= req.demand_capacity_gb();
-            if (d.capacity_ok) d.scenario = detail::candidate_scenario(req, h, n, p, hosts, true, true, catalog);
-            if (!d.capacity_ok)
+            set_data(d, req);
+            set_redundancy(d, req, degraded);
+            d.capacity_ok = d.capacity.usable_gb >= req.demand_capacity_gb() && !rebuild_missing(d, req);
+            if (d.capacity_ok)
+              d.scenario = detail::candidate_scenario(req, h, n, p, hosts, true, true, catalog, d.capacity.usable_gb);
+            if (d.capacity.usable_gb < req.demand_capacity_gb())
               d.reason = "capacity: usable " + detail::fmt("%.1f", d.capacity.usable_gb / 1000) + " TB < " +
                          detail::fmt("%.1f", req.demand_capacity_gb() / 1000) + " TB";
+            else if (!d.capacity_ok)
+              d.reason = "require_rebuild: " + d.redundancy_note;
           } catch (const InvalidArgument& e) {
             d.valid = false;
             d.invalid_reason = detail::reason_of(e);
@@ -384,7 +442,7 @@ SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalo
       throw InvalidArgument(req.source + ": sizing ranks designs by cost, and " + d.describe() +
                             " has no price for: " + missing + " (give them in the file's prices: or --prices)");
     }
-    if (!d.capacity_ok) ++r.under_capacity;
+    if (!d.capacity_ok) ++(d.capacity.usable_gb < req.demand_capacity_gb() ? r.under_capacity : r.without_rebuild);
     order.push_back(&d);
   }
   std::stable_sort(order.begin(), order.end(), [](const Design* a, const Design* b) { return cheaper_first(*a, *b); });
@@ -479,14 +537,21 @@ std::string sizing_head(const SizingResult& r) {
     for (std::size_t g = 0; g < q.demands.size(); ++g) out += (g ? "; " : "") + q.demands[g].name + ": " + demand_text(q, g);
     out += ")";
   }
-  out += "; " + detail::fmt("%.1f", q.demand_capacity_gb() / 1000) + " TB usable";
+  bool unstated = false;
+  for (const Requirements::Demand& d : q.demands) unstated = unstated || d.capacity_tb <= 0;
+  if (q.demand_capacity_gb() > 0) out += "; " + detail::fmt("%.1f", q.demand_capacity_gb() / 1000) + " TB usable";
   if (q.growth() != 1) out += " (today x " + detail::fmt("%.3f", q.growth()) + " growth)";
+  if (unstated)
+    out += std::string(q.demand_capacity_gb() > 0 ? "; the rest" : "; no capacity demand") +
+           ": each design's VMDKs share its usable capacity (filled up to the reserve)";
   out += "; with " + std::to_string(q.host_failures) + " host" + (q.host_failures == 1 ? "" : "s") + " down\n";
   if (q.existing_hosts > 0)
     out += "Existing: " + std::to_string(q.existing_hosts) + " hosts, owned (a design costs the hosts it adds, " +
            std::to_string(q.min_hosts) + " to " + std::to_string(q.max_hosts) + "; the larger kind's hosts fail)\n";
   out += "Candidates: " + std::to_string(r.candidates) + " (" + std::to_string(r.invalid) + " not valid in vSAN, " +
-         std::to_string(r.under_capacity) + " under the capacity); simulated " + std::to_string(r.simulated) +
+         std::to_string(r.under_capacity) + " under the capacity" +
+         (q.require_rebuild ? ", " + std::to_string(r.without_rebuild) + " without a rebuild after the failures" : "") +
+         "); simulated " + std::to_string(r.simulated) +
          " in order of cost";
   if (r.piloted > 0)
     out += " (the analytic path piloted " + std::to_string(r.piloted) + " and failed " + std::to_string(r.pruned) +
@@ -524,6 +589,16 @@ std::string no_answer_lines(const SizingResult& r) {
              " IOPS were delivered in all (the failures below name each workload that fails)\n";
   }
   return out;
+}
+
+// The data a design simulated: each demand's VMDKs and their size, and where that comes from.
+std::string data_line(const Design& d, const Requirements& q) {
+  std::string out = "     data simulated: ";
+  for (std::size_t g = 0; g < q.demands.size() && g < d.vmdk_gb.size(); ++g)
+    out += (g ? ", " : "") + (q.grouped() ? q.demands[g].name + " " : std::string()) +
+           std::to_string(q.demands[g].vms * detail::kVmdksPerVm) + " VMDKs of " + detail::fmt("%.1f", d.vmdk_gb[g]) + " GB" +
+           (q.demands[g].capacity_tb > 0 ? " (its capacity demand)" : " (no capacity demand: the usable capacity shared)");
+  return out + "; " + detail::fmt("%.2f", d.data_gb / 1000) + " TB in all\n";
 }
 
 // An answer's knee line: its IOPS and headroom over the demand, or that none was found.
@@ -591,7 +666,8 @@ std::string answer_lines(const SizingResult& r) {
                " at " + latency_stat_name(q.demands[g].slo.stat) + " " + detail::fmt("%.3f", d.group_latency_ms[g]) + " ms";
       out += ")";
     }
-    out += "; usable " + detail::fmt("%.1f", d.capacity.usable_gb / 1000) + " TB\n";
+    out += "; usable " + detail::fmt("%.1f", d.capacity.usable_gb / 1000) + " TB\n" + data_line(d, q);
+    if (!d.redundancy_note.empty()) out += "     redundancy: " + d.redundancy_note + "\n";
     for (const std::string& w : d.warnings) out += "     warning: " + w + "\n";
     if (!d.window_note.empty()) out += "     warning: " + d.window_note + "\n";
     out += knee_line(d, q);
@@ -613,7 +689,13 @@ std::string failure_lines(const SizingResult& r) {
   constexpr std::size_t kShown = 40;
   for (std::size_t i = 0; i < r.cheaper_failures.size() && i < kShown; ++i) {
     const Design& d = r.cheaper_failures[i];
-    out += "  " + format_usd(d.cost.total_usd()) + "  " + d.describe() + ": " + d.reason + "\n";
+    std::string data;   // a simulated or piloted design whose VMDKs filled its usable capacity: their size
+    if ((d.simulated || d.pruned) && d.vmdks_fill_usable)
+      for (std::size_t g = 0; g < d.vmdk_gb.size(); ++g)
+        if (r.req.demands[g].capacity_tb <= 0) data += (data.empty() ? " (" : ", ") + detail::fmt("%.1f", d.vmdk_gb[g]) + " GB VMDKs";
+    if (!data.empty()) data += ")";
+    out += "  " + format_usd(d.cost.total_usd()) + "  " + d.describe() + ": " + d.reason + data +
+           (d.redundancy_note.empty() || d.reason.rfind("require_rebuild", 0) == 0 ? "" : " [" + d.redundancy_note + "]") + "\n";
   }
   if (r.cheaper_failures.size() > kShown)
     out += "  ... and " + std::to_string(r.cheaper_failures.size() - kShown) + " more (--json lists all)\n";
@@ -666,7 +748,11 @@ std::string to_json(const SizingResult& r) {
            ", \"group_achieved_iops\": " + numbers(d.group_achieved_iops) + ", \"group_latency_ms\": " +
            numbers(d.group_latency_ms) +
            ", \"range\": " + (d.range.seeds > 0 ? to_json(d.range) : std::string("null")) +
-           ", \"seeds_meeting_demand\": " + (d.range.seeds > 0 ? std::to_string(seeds_meeting(d, q)) : std::string("null")) + "}";
+           ", \"seeds_meeting_demand\": " + (d.range.seeds > 0 ? std::to_string(seeds_meeting(d, q)) : std::string("null")) +
+           ", \"vmdk_gb\": " + numbers(d.vmdk_gb) + ", \"vmdks_fill_usable\": " + (d.vmdks_fill_usable ? "true" : "false") +
+           ", \"data_gb\": " + json_number(d.data_gb) + ", \"rebuild_target\": " + (d.rebuild_target ? "true" : "false") +
+           ", \"rebuild_space\": " + (d.rebuild_space ? "true" : "false") + ", \"redundancy_left\": " +
+           std::to_string(d.redundancy_left) + ", \"redundancy_note\": " + json_string(d.redundancy_note) + "}";
   };
   std::string j = "{\"name\": " + json_string(q.name) + ", \"source\": " + json_string(q.source) +
                   ", \"demand_iops\": " + json_number(q.demand_iops()) + ", \"demand_capacity_gb\": " +
@@ -675,6 +761,8 @@ std::string to_json(const SizingResult& r) {
                   ", \"existing_hosts\": " + std::to_string(q.existing_hosts) + ", \"host_failures\": " +
                   std::to_string(q.host_failures) + ", \"candidates\": " + std::to_string(r.candidates) +
                   ", \"invalid\": " + std::to_string(r.invalid) + ", \"under_capacity\": " + std::to_string(r.under_capacity) +
+                  ", \"require_rebuild\": " + (q.require_rebuild ? "true" : "false") +
+                  ", \"without_rebuild\": " + std::to_string(r.without_rebuild) +
                   ", \"simulated\": " + std::to_string(r.simulated) + ", \"piloted\": " + std::to_string(r.piloted) +
                   ", \"pruned\": " + std::to_string(r.pruned) + ", \"wall_seconds\": " + json_number(r.wall_seconds) +
                   ", \"answers\": [";

@@ -253,8 +253,10 @@ std::string format_hcibench(const RunResult& r) {
      << precision_lines(r)
      << "Bottleneck: " << r.bottleneck << "\n"
      << failed_line(r)
-     << "Capacity: raw " << fmt("%.0f", r.capacity.raw_gb) << " GB, slack " << fmt("%.0f", r.capacity.slack_gb)
-     << " GB (" << r.capacity.slack_rule << "), usable for VM data " << fmt("%.0f", r.capacity.usable_gb) << " GB\n"
+     << "Capacity: raw " << fmt("%.0f", r.capacity.raw_gb) << " GB, " << r.capacity.reserve_name << " "
+     << fmt("%.0f", r.capacity.slack_gb) << " GB (" << r.capacity.slack_rule << "), usable for VM data "
+     << fmt("%.0f", r.capacity.usable_gb) << " GB at a data reduction ratio of " << fmt("%.2f", r.capacity.reduction_ratio)
+     << ":1\n"
      << format_cost(r.cost, r.capacity, w.iops, "at this load")
      << "Resource Usage:\n"
      << format_resource_table(r.hosts)
@@ -468,7 +470,9 @@ void json_resources(std::ostream& os, const RunResult& r) {
   os << "},\n"
      << "  \"bottleneck\": " << json_string(r.bottleneck) << ",\n"
      << "  \"capacity\": {\"raw_gb\": " << num(r.capacity.raw_gb) << ", \"metadata_gb\": " << num(r.capacity.metadata_gb)
-     << ", \"slack_gb\": " << num(r.capacity.slack_gb) << ", \"slack_rule\": " << json_string(r.capacity.slack_rule)
+     << ", \"reserve\": " << json_string(r.capacity.reserve_name) << ", \"reserve_gb\": " << num(r.capacity.slack_gb)
+     << ", \"reserve_rule\": " << json_string(r.capacity.slack_rule) << ", \"slack_gb\": " << num(r.capacity.slack_gb)
+     << ", \"slack_rule\": " << json_string(r.capacity.slack_rule)
      << ", \"operations_reserve_gb\": " << num(r.capacity.operations_reserve_gb)
      << ", \"host_rebuild_reserve_gb\": " << num(r.capacity.host_rebuild_reserve_gb)
      << ", \"policy_factor\": " << num(r.capacity.policy_factor) << ", \"reduction_ratio\": "

@@ -394,6 +394,8 @@ constexpr FileKey kRequirements[] = {
      .description = "years of growth to plan for"},
     {.path = "host_failures", .type = "integer", .unit = "hosts", .default_text = "0", .min = 0, .max = 3,
      .description = "hosts down while the demand must still be met"},
+    {.path = "require_rebuild", .type = "flag", .default_text = "false",
+     .description = "fail designs with no host or no free capacity to rebuild on after host_failures"},
     {.path = "existing", .type = "map", .default_text = "none", .description = "hosts the cluster has today"},
     {.path = "existing.count", .type = "integer", .unit = "hosts", .default_text = "required", .min = 1, .max = 63,
      .description = "how many"},

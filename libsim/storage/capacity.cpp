@@ -53,6 +53,7 @@ CapacityReport capacity(const ClusterSpec& cluster, const DataProfile& data, con
     r.operations_reserve_gb = per_host * r.hosts_counted + 0.05 * r.raw_gb;
     r.host_rebuild_reserve_gb = spare_host ? largest_host : 0.0;
     r.slack_gb = std::min(r.raw_gb, r.operations_reserve_gb + r.host_rebuild_reserve_gb);
+    r.reserve_name = "reserved capacity";
     r.slack_rule = spare_host ? "reserved: operations reserve + host rebuild reserve"
                               : "reserved: operations reserve (no spare host to rebuild on)";
     if (r.operations_reserve_gb + r.host_rebuild_reserve_gb > r.raw_gb) r.slack_rule += ", capped at raw";

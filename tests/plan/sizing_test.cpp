@@ -503,3 +503,92 @@ TEST_CASE("size holds enough I/O in every window: verdicts sized to the demand, 
     CHECK_THAT(to_json(r), Catch::Contains("\"knee_window_too_short\": true"));
   }
 }
+
+TEST_CASE("size without a capacity demand fills each design's usable capacity, and says so", "[sizing]") {
+  // Issue 60, N2: without capacity_tb the VMDKs were 1 MiB each, in the client cache, and
+  // passed any design.
+  HardwareCatalog cat = test::cat();
+  const Requirements req = requirements_of(replaced(grid_yaml(), "capacity_tb: 2, ", ""), cat);
+  const std::vector<Design> all = candidate_designs(req, cat);
+  int checked = 0;
+  for (const Design& d : all) {
+    if (!d.valid) continue;
+    REQUIRE(d.capacity_ok);
+    REQUIRE(d.vmdk_gb.size() == 1);
+    CHECK(d.vmdks_fill_usable);
+    CHECK(d.vmdk_gb[0] == Approx(d.capacity.usable_gb / (8 * 4)));
+    CHECK(d.data_gb == Approx(d.capacity.usable_gb));
+    // The scenario's VMDKs are that size (to the MiB above).
+    const double simulated_gb = static_cast<double>(d.scenario.workload.vmdk_size.count()) / 1e9;
+    CHECK(simulated_gb == Approx(d.vmdk_gb[0]).epsilon(1e-4));
+    CHECK(simulated_gb > 50);   // far beyond the client cache (0.4 % of memory)
+    ++checked;
+  }
+  CHECK(checked >= 6);
+  // A stated capacity keeps its own share.
+  const Requirements stated = requirements_of(grid_yaml(), cat);
+  const Design first = candidate_designs(stated, cat).front();
+  CHECK_FALSE(first.vmdks_fill_usable);
+  CHECK(first.vmdk_gb.at(0) == Approx(2000.0 / 32));
+}
+
+TEST_CASE("size marks designs without a rebuild after the failures, and require_rebuild fails them", "[sizing]") {
+  // ESA RAID-5 (2+1 on 3..5 hosts) with one host down: on 3 hosts nothing is left to rebuild
+  // on, and the objects on the failed host have no redundancy; on 4 the fourth takes them.
+  const std::string yaml = R"(name: esa raid5
+workload: {iops: 50000, block_size: 8k, p95_ms: 2, vms: 8}
+host_failures: 1
+candidates:
+  hosts: {min: 3, max: 4}
+  host_models:
+    - {name: esa, cpu: {model: intel-xeon-gold-6338, sockets: 1}, pool: [{device: samsung-pm1733-3.84tb, count: 4}]}
+  networks: [{nic: broadcom-57414-25g, speed_gbe: 25, switch: dell-s5248f-on}]
+  policies: [{raid: raid5, ftt: 1}]
+prices: )" + default_data_dir() + R"(/../examples/prices/illustrative-2023.yaml
+run: {duration_s: 0.2, warmup_s: 0.05}
+top: 1
+)";
+  HardwareCatalog cat = test::cat();
+  const Requirements req = requirements_of(yaml, cat);
+  CHECK_FALSE(req.require_rebuild);
+  std::vector<Design> all = candidate_designs(req, cat);
+  REQUIRE(all.size() == 2);
+  CHECK_FALSE(all[0].rebuild_target);
+  CHECK_FALSE(all[0].rebuild_space);   // nor do two hosts hold the data of three
+  CHECK(all[0].redundancy_left == 0);
+  CHECK(all[0].redundancy_note ==
+        "with 1 host down: no host to rebuild on (RAID-5 2+1 (FTT 1) needs 3 hosts, 2 are up); no redundancy left");
+  CHECK(all[0].capacity_ok);   // only marked
+  CHECK(all[1].rebuild_target);
+  CHECK(all[1].rebuild_space);   // the host rebuild reserve keeps a host's room
+  CHECK(all[1].redundancy_left == 1);
+  CHECK(all[1].redundancy_note.empty());
+  // The JSON and text carry the mark (evaluated without runs: the failure list).
+  SizingResult r;
+  r.req = req;
+  r.cheaper_failures = {all[0]};
+  r.cheaper_failures[0].reason = "p95 9 ms > 2 ms";
+  CHECK_THAT(to_json(r), Catch::Contains("\"rebuild_target\": false, \"rebuild_space\": false, \"redundancy_left\": 0, "
+                                         "\"redundancy_note\": \"with 1 host down: no host to rebuild on"));
+  CHECK_THAT(format_sizing(r), Catch::Contains("p95 9 ms > 2 ms [with 1 host down: no host to rebuild on"));
+  // require_rebuild: the 3-host design fails unsimulated.
+  const Requirements strict = requirements_of(replaced(yaml, "host_failures: 1\n", "host_failures: 1\nrequire_rebuild: true\n"), cat);
+  CHECK(strict.require_rebuild);
+  all = candidate_designs(strict, cat);
+  CHECK_FALSE(all[0].capacity_ok);
+  CHECK(all[0].reason.rfind("require_rebuild: with 1 host down: no host to rebuild on", 0) == 0);
+  CHECK(all[1].capacity_ok);
+  CHECK_THAT(error_of(replaced(yaml, "host_failures: 1\n", "host_failures: 1\nrequire_rebuild: maybe\n")),
+             Catch::Contains("require_rebuild"));
+  // Two hosts down on RAID-6 4+2 with eight hosts: six are up, enough hosts, but the data that
+  // fills the usable capacity was kept one host's rebuild space, not two: no room.
+  std::string two = replaced(yaml, "host_failures: 1\n", "host_failures: 2\n");
+  two = replaced(two, "hosts: {min: 3, max: 4}", "hosts: {min: 8, max: 8}");
+  two = replaced(two, "policies: [{raid: raid5, ftt: 1}]", "policies: [{raid: raid6, ftt: 2}]");
+  const std::vector<Design> six = candidate_designs(requirements_of(two, cat), cat);
+  REQUIRE(six.size() == 1);
+  CHECK(six[0].rebuild_target);
+  CHECK_FALSE(six[0].rebuild_space);
+  CHECK(six[0].redundancy_left == 0);
+  CHECK_THAT(six[0].redundancy_note, Catch::StartsWith("with 2 hosts down: no room to rebuild (the data takes "));
+}

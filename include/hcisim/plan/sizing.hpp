@@ -54,6 +54,10 @@ struct Requirements {
   double growth_pct_per_year = 0;
   int years = 0;
   int host_failures = 0;               // hosts down while the demand must still be met
+  // A design must also get its redundancy back after those failures: a host to rebuild on
+  // and free capacity for the rebuild (Design::rebuild_target, rebuild_space); without,
+  // it fails unsimulated. Without the key, such designs are only marked.
+  bool require_rebuild = false;
   // Hosts the cluster has today (`existing:`), owned and so not priced: a candidate adds its
   // host count of a host model to them (0 allowed). On a candidate network other than theirs,
   // their NICs, switch ports and cables are priced too (the cluster is re-cabled). 0: none.
@@ -122,12 +126,27 @@ struct Design {
                                              // and latency_ms at the demand, knee_iops; on seeds
                                              // from run.seed, calibration errors propagated
   std::vector<std::string> warnings;         // answers: what the scenario reader said of it
+  // The data simulated: each demand's VMDK size (decimal GB; 4 per VM), and whether it is
+  // the design's usable capacity shared out (a demand without capacity_tb) rather than the
+  // stated capacity (detail::vmdk_gbs in candidate_scenario.cpp says why).
+  std::vector<double> vmdk_gb;
+  bool vmdks_fill_usable = false;
+  double data_gb = 0;                        // all the VM data: VMDKs x their size
+  // After host_failures hosts are down (each object losing a component on each, the worst
+  // case): a host up beyond the surviving components of every degraded object (the hosts
+  // its policy needs), and room on the hosts up for all the data, so the absent components
+  // can be rebuilt; the failures the data still tolerates once any rebuild is done; and a
+  // note saying so when that is short of the policy's FTT. All true with no failures.
+  bool rebuild_target = true, rebuild_space = true;
+  int redundancy_left = 0;
+  std::string redundancy_note;
   std::string describe() const;              // "7 x model, network, policy"
 };
 
 struct SizingResult {
   Requirements req;
   int candidates = 0, invalid = 0, under_capacity = 0, simulated = 0;
+  int without_rebuild = 0;                   // require_rebuild: designs failed for it
   int piloted = 0, pruned = 0;               // the analytic path's pilots, and what it failed
   std::vector<Design> answers;               // cheapest first, at most req.top
   std::vector<Design> cheaper_failures;      // every valid candidate cheaper than the last answer

@@ -40,8 +40,12 @@ struct CapacityOptions {
 struct CapacityReport {
   double raw_gb = 0;                   // device capacity after format overhead (decimal GB)
   double metadata_gb = 0;              // OSA dedupe/compression metadata
-  double slack_gb = 0;                 // the whole reserve, whichever rule
-  std::string slack_rule;              // which rule set it
+  // The whole reserve, whichever rule (named slack_* from vSAN 7.0's rule; reports call it
+  // by the rule in force, reserve_name, and their JSON gives it as reserve_gb and
+  // reserve_rule, with slack_gb and slack_rule kept as aliases for a release).
+  double slack_gb = 0;
+  std::string slack_rule;              // how the rule set it
+  std::string reserve_name = "slack";  // the rule in force: "slack" or "reserved capacity"
   double operations_reserve_gb = 0;    // reserved: its two parts (0 under slack)
   double host_rebuild_reserve_gb = 0;
   int hosts_counted = 0;               // hosts that are up

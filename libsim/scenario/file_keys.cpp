@@ -53,7 +53,7 @@ constexpr FileKey kScenario[] = {
      .description = "the capacity rule: slack (vSAN 7.0: 30 % of raw or a host + 5 %) or reserved (7 U1+: operations + "
                     "host rebuild)",
      HCISIM_FIELD(cluster.capacity_reserve)},
-    {.path = "cluster.client_cache_mb", .type = "number", .unit = "MiB", .default_text = "1024", .min = 0, .max = 1e9,
+    {.path = "cluster.client_cache_mib", .type = "number", .unit = "MiB", .default_text = "1024", .min = 0, .max = 1e9,
      .description = "the DOM client read cache's maximum per host; 0 turns it off",
      HCISIM_FIELD(cluster.client_cache_mb)},
     {.path = "cluster.failed_hosts", .type = "list", .default_text = "none", .allowed = "host names, e.g. [esx02]",
@@ -78,6 +78,9 @@ constexpr FileKey kScenario[] = {
      .description = "hosts that differ, after cluster.host's: each {count} and cluster.host's keys but network"},
     {.path = "cluster.more_hosts[].count", .type = "integer", .default_text = "required", .min = 1, .max = 64,
      .description = "hosts of this kind (64 hosts in all)"},
+    {.path = "cluster.client_cache_mb", .type = "number", .unit = "MiB", .default_text = "none",
+     .description = "the client cache's maximum, in binary MiB under a decimal name",
+     .replaced_by = "cluster.client_cache_mib (the same figure, MiB)"},
     {.path = "cluster.osa", .type = "map", .default_text = "data/calibration.yaml's",
      .description = "OSA software settings (no effect on ESA)"},
     {.path = "cluster.esa", .type = "map", .default_text = "data/calibration.yaml's",
@@ -99,9 +102,9 @@ constexpr FileKey kScenario[] = {
      HCISIM_FIELD(cluster.hosts.front().cpu.ghz)},
     {.path = "cluster.host.memory_gib", .type = "number", .unit = "GiB", .default_text = "0", .min = 0, .max = 65536,
      .allowed = "1 .. 65536 (GiB of memory per host), or 0: not stated",
-     .description = "memory per host, which sizes the client cache (0.4 % of it, up to client_cache_mb); 0: not stated",
+     .description = "memory per host, which sizes the client cache (0.4 % of it, up to client_cache_mib); 0: not stated",
      .assumed_min = 64, .assumed_max = 256,
-     .assumed_why = "not stated, the client cache is client_cache_mb; 64 GiB (seed 000's hosts, 262 MiB of cache) to "
+     .assumed_why = "not stated, the client cache is client_cache_mib; 64 GiB (seed 000's hosts, 262 MiB of cache) to "
                     "256 GiB, where 0.4 % reaches the 1 GiB maximum",
      HCISIM_FIELD(cluster.hosts.front().memory_gib)},
     {.path = "cluster.host.network", .type = "map", .default_text = "required", .description = "the NIC, its ports and the fabric"},

@@ -182,7 +182,7 @@ long read_cluster_shape(const YamlReader& c, ClusterSpec& out) {
   if (out.capacity_reserve == CapacityReserve::reserved && out.witness_host)
     c.fail_value(c.key_path("capacity_reserve"), "reserved",
                  "slack: a 2-node cluster (witness_host) has no Reserved Capacity", c.node()["capacity_reserve"]);
-  out.client_cache_mb = c.number("client_cache_mb", out.client_cache_mb);
+  out.client_cache_mb = c.number("client_cache_mib", out.client_cache_mb);
   return hosts;
 }
 

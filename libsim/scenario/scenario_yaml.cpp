@@ -8,7 +8,7 @@
 //       cpu: {model: <catalog>, sockets, cores (per socket), threads_per_core, ghz (the clock its
 //             busy cores run at; a model's default is its sustained all-core clock, cpus.csv)}
 //       memory_gib: GiB of memory (1..65536; absent or 0: not stated), which sizes the client
-//             cache: 0.4 % of it up to cluster.client_cache_mb (ClusterSpec::client_cache_mb_of)
+//             cache: 0.4 % of it up to cluster.client_cache_mib (ClusterSpec::client_cache_mb_of)
 //       network: {speed_gbe, ports, teaming: failover | lacp, nic: <catalog>, mtu, transport: tcp | rdma,
 //                 switch: <catalog>, fabric: single_switch | direct | leaf_spine, hosts_per_leaf,
 //                 spines, uplink_gbe, rx_queues (0..64, default 4: receive queues (RSS) for vSAN's
@@ -21,7 +21,7 @@
 //     more_hosts: [{count, cpu, memory_gib, disk_groups | pool}, ...]   hosts that differ, after
 //                 the `hosts` of `host` (esx01..), on the cluster's network; 64 hosts in all;
 //                 nothing is inherited from `host` (memory_gib too: absent = not stated)
-//     client_cache_mb: the client cache's maximum per host, MiB (1024; 0 = off)
+//     client_cache_mib: the client cache's maximum per host, MiB (1024; 0 = off)
 //     osa: {write_buffer_gb, destage_start_fill, congestion_start_fill, ...}
 //     esa: {lfs_overhead, gc_factor, stripe_unit_kb, cpu_per_io_factor}
 //   policy: {raid: raid1 | raid5 | raid6, ftt, checksum, encryption, stripe_width (1..12)}

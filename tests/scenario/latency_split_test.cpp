@@ -162,7 +162,7 @@ TEST_CASE("each stage moves its own part only: the LSOM world's work, the stack'
   // same order whatever the timing.
   const std::vector<std::string> qd1 = {"workload.vms=1", "workload.vmdks_per_vm=1", "workload.outstanding_per_vmdk=1",
                                         "workload.read_pct=100", "workload.duration_s=0.6", "workload.warmup_s=0.1",
-                                        "cluster.client_cache_mb=0",    // every read goes down the path
+                                        "cluster.client_cache_mib=0",    // every read goes down the path
                                         "policy.checksum=false"};   // the world's CRC check is per KiB, not per operation
   const Scenario base = load_scenario(scenario_file("seed000-nuc11-osa-optane-fio-4k-70r.yaml"), qd1, cat());
   REQUIRE(base.cluster.osa.lsom_worlds_per_dg > 0);

@@ -801,7 +801,7 @@ TEST_CASE("cluster.host.memory_gib sizes each host's client cache: 0.4 % of it, 
   const Scenario bare = parse(replace(nuc, "policy: {raid: raid1", replace(more, "      memory_gib: 16\n", "") + "policy: {raid: raid1"));
   CHECK(bare.cluster.hosts[4].memory_gib == 0);
   CHECK(bare.cluster.client_cache_mb_of(4) == 1024);
-  const Scenario off = parse(nuc, {"cluster.client_cache_mb=0"});
+  const Scenario off = parse(nuc, {"cluster.client_cache_mib=0"});
   CHECK(off.cluster.client_cache_mb_of(0) == 0);
   // A run reports each host's cache and the reads it served.
   const RunResult r = simulate(parse(nuc, {"workload.duration_s=0.2", "workload.warmup_s=0.05"}));

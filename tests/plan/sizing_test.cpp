@@ -505,7 +505,7 @@ TEST_CASE("size holds enough I/O in every window: verdicts sized to the demand, 
 }
 
 TEST_CASE("size without a capacity demand fills each design's usable capacity, and says so", "[sizing]") {
-  // Issue 60, N2: without capacity_tb the VMDKs were 1 MiB each, in the client cache, and
+  // Without capacity_tb the VMDKs were 1 MiB each, in the client cache, and
   // passed any design.
   HardwareCatalog cat = test::cat();
   const Requirements req = requirements_of(replaced(grid_yaml(), "capacity_tb: 2, ", ""), cat);

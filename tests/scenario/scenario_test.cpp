@@ -714,7 +714,7 @@ TEST_CASE("cluster.failed_hosts names hosts that are down: the run is degraded a
 }
 
 TEST_CASE("resync starts when the warm-up ends: the history ages the buffers with the VMs' writes, not the resync's") {
-  // Issue 60, N4: started before the warm-up, the resync's writes were aged into every OSA
+  // Started before the warm-up, the resync's writes were aged into every OSA
   // write buffer for history_s (time-compressed), and the degraded run measured buffers at
   // 64-86 % fill and congested (5.3 ms writes here; 0.5 ms with history_s = 0).
   const std::vector<std::string> sets = {"workload.duration_s=0.4", "workload.warmup_s=0.2", "cluster.failed_hosts=[esx03]",

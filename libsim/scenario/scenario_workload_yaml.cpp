@@ -258,6 +258,22 @@ WorkloadSpec read_group(const YamlReader& w, const YamlReader& list, std::size_t
   return spec;
 }
 
+// What a workload's keys say against each other, though each is allowed: a guest OS that
+// contradicts the fio engine (guest_os wins: it sets the guest's CPU per I/O), and the auto
+// keys without duration_s: auto (they change nothing).
+void note_contradictions(const YamlReader& w, const WorkloadSpec& spec, std::vector<std::string>& notes) {
+  if (w.has("fio") && w.has("guest_os") && w.text("fio", "").find("ioengine=") != std::string::npos) {
+    const GuestOs engine = parse_fio_options(w.text("fio", "")).guest_os;
+    if (engine != spec.guest_os)
+      notes.push_back(w.key_path("guest_os") + " = " + guest_os_name(spec.guest_os) + " contradicts the fio ioengine (a " +
+                      guest_os_name(engine) + " engine): the guest's CPU per I/O is modelled as " +
+                      guest_os_name(spec.guest_os) + ", as guest_os says");
+  }
+  if (!spec.auto_duration)
+    for (const char* key : {"auto_precision_pct", "auto_max_s"})
+      if (w.has(key)) notes.push_back(w.key_path(key) + " changes nothing without duration_s: auto");
+}
+
 }  // namespace
 
 // workload: one workload, or `groups` that run at once on the cluster:
@@ -268,6 +284,7 @@ WorkloadSpec read_group(const YamlReader& w, const YamlReader& list, std::size_t
 void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s, std::vector<std::string>& notes) {
   if (!w.has("groups")) {
     s.workload = read_workload_spec(w, cluster, s.threads_per_vmdk);
+    note_contradictions(w, s.workload, notes);
     return;
   }
   const YamlReader list = w.child("groups");
@@ -281,7 +298,11 @@ void read_workload(const YamlReader& w, const ClusterSpec& cluster, Scenario& s,
   (void)read_workload_spec(w, cluster, unused);
   check_workload_beside_groups(w);
   note_unused_keys(w, list, notes);
-  for (std::size_t i = 0; i < list.size(); ++i) s.groups.push_back(read_group(w, list, i, cluster, s.groups));
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    s.groups.push_back(read_group(w, list, i, cluster, s.groups));
+    if (list.item(i).has("fio")) note_contradictions(list.item(i), s.groups.back(), notes);
+  }
+  note_contradictions(w, s.groups.front(), notes);   // the run's keys (auto_*)
   s.workload = s.groups.front();
   s.threads_per_vmdk = 1;
 }

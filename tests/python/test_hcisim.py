@@ -234,6 +234,20 @@ def test_ctrl_c_stops_a_long_run_a_sweep_and_an_accuracy_table():
     assert hcisim.run(set=SHORT)["iops"] > 0
 
 
+def test_paths_numpy_values_and_wrong_types_are_named():
+    with pytest.raises(hcisim.InvalidInput, match="scenario file '/nonexistent/scenario' does not exist"):
+        hcisim.run("/nonexistent/scenario")
+    with pytest.raises(hcisim.InvalidInput, match="is a directory"):
+        hcisim.run(str(SEED000.parent))
+    import numpy as np
+    r = hcisim.run(None, set={**SHORT, "workload.vms": np.int64(2)})
+    assert r["vms"] == 2
+    with pytest.raises(hcisim.InvalidInput, match="latency_split: expected a result"):
+        hcisim.latency_split({"latency_split": 5})
+    with pytest.raises(TypeError, match="check = 'no'"):
+        hcisim.curve(None, check="no")
+
+
 def test_keys_lists_every_key_with_its_range_and_assumptions():
     every = hcisim.keys()
     assert set(every["file"]) == {"scenario", "requirements", "prices"}

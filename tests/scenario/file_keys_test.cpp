@@ -162,3 +162,15 @@ TEST_CASE("a retired key, in the file or through --set, names the key that repla
                                       "cluster.resync.throttle_mbit_s"));
   CHECK(file_keys_test::parse({"cluster.resync.throttle_mbit_s=400"}).cluster.resync.throttle_mbit_s == 400);
 }
+
+TEST_CASE("keys that contradict each other or change nothing are said", "[keys]") {
+  const Scenario idle = file_keys_test::parse({"workload.auto_max_s=10", "workload.vmdk_size=200g"});
+  REQUIRE(idle.warnings.size() == 1);
+  CHECK_THAT(idle.warnings[0], Catch::Contains("workload.auto_max_s changes nothing without duration_s: auto"));
+  const Scenario os = file_keys_test::parse(
+      {"workload.fio=bs=4k rw=randrw rwmixread=70 iodepth=4 size=200g ioengine=windowsaio", "workload.guest_os=linux"});
+  CHECK(os.workload.guest_os == GuestOs::linux_os);
+  REQUIRE(os.warnings.size() == 1);
+  CHECK_THAT(os.warnings[0], Catch::Contains("workload.guest_os = linux contradicts the fio ioengine (a windows engine)"));
+  CHECK(file_keys_test::parse({"workload.fio=bs=4k size=200g ioengine=libaio", "workload.guest_os=linux"}).warnings.empty());
+}

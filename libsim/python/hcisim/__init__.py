@@ -33,10 +33,30 @@ __all__ = ["run", "compare", "sweep", "replicate", "timeline", "accuracy", "capa
            "keys", "data_dir", "InvalidInput", "__version__"]
 
 
+def _plain(v):
+    # numpy's scalars and arrays (an int64 from a DataFrame) as Python's own numbers and lists.
+    if isinstance(v, bool) or v is None or isinstance(v, (str, int, float)):
+        return v
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    if isinstance(v, numbers.Real):
+        return float(v)
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)) or hasattr(v, "tolist"):
+        return [_plain(x) for x in (v.tolist() if hasattr(v, "tolist") else v)]
+    return v
+
+
 def _value(v):
     # A YAML scalar or flow value for --set: strings as given, everything else as JSON
     # (YAML's flow style is a superset of JSON: lists, dicts, numbers, booleans).
-    return v if isinstance(v, str) else json.dumps(v)
+    if isinstance(v, str):
+        return v
+    try:
+        return json.dumps(_plain(v))
+    except TypeError:
+        raise TypeError(f"set: a value of type {type(v).__name__} ({v!r}); expected a number, string, list or dict")
 
 
 def _sets(set_):
@@ -54,7 +74,7 @@ def _scenario(scenario):
         return "default", "", ""
     if isinstance(scenario, dict):
         # JSON is YAML's flow style: one key per line (errors name the line), any character.
-        return "yaml", json.dumps(scenario, ensure_ascii=False, indent=1), "<dict>"
+        return "yaml", json.dumps(_plain(scenario), ensure_ascii=False, indent=1), "<dict>"
     if isinstance(scenario, os.PathLike):
         path = os.fspath(scenario)
         if not os.path.isfile(path):
@@ -64,7 +84,9 @@ def _scenario(scenario):
         text = scenario
         if "\n" not in text and os.path.isfile(text):
             return "file", text, text
-        if "\n" not in text and text.endswith((".yaml", ".yml")):
+        if "\n" not in text and os.path.isdir(text):
+            raise InvalidInput(f"scenario file '{text}' is a directory")
+        if "\n" not in text and (text.endswith((".yaml", ".yml")) or (os.sep in text and ":" not in text)):
             raise InvalidInput(f"scenario file '{text}' does not exist")
         return "yaml", text, "<yaml string>"
     raise TypeError("scenario: expected a file path, a YAML string, a dict or None (the built-in default)")
@@ -244,6 +266,8 @@ def curve(scenario=None, set=None, mean_ms=None, check=False, jobs=0, range_seed
     with ``mean_ms`` the analytic knee (``knee_iops``; checked: ``sim_knee_iops``). With
     ``range_seeds`` N, every point ("iops@<outstanding per VMDK>", "latency_ms@...") and the knee
     with their ranges over N pilots instead (the CLI's ``curve --range --json``)."""
+    if not isinstance(check, bool):
+        raise TypeError(f"curve: check = {check!r}; expected True or False")
     limit = 0.0
     if mean_ms is not None:
         if isinstance(mean_ms, bool) or not isinstance(mean_ms, numbers.Real) or not 0 < mean_ms <= 1e6:
@@ -363,7 +387,7 @@ def latency_split(result):
     read_latency_ms, write_latency_ms)."""
     import pandas as pd
 
-    if not isinstance(result, dict) or "latency_split" not in result:
+    if not isinstance(result, dict) or not isinstance(result.get("latency_split"), dict):
         raise InvalidInput("latency_split: expected a result of hcisim.run() (a dict with a 'latency_split')")
     frame = pd.DataFrame(result["latency_split"]).T
     frame.columns = [c[:-3] if c.endswith("_ms") else c for c in frame.columns]

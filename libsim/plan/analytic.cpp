@@ -204,8 +204,12 @@ std::string format_curve(const CurveReport& r) {
     out += "\n";
   }
   if (r.limit_ms > 0) {
-    std::snprintf(buf, sizeof buf, "Knee at mean <= %g ms: analytic %.0f IOPS (%.3f ms)", r.limit_ms, r.knee.iops,
-                  r.knee.latency_ms);
+    if (r.knee.population > 0)
+      std::snprintf(buf, sizeof buf, "Knee at mean <= %g ms: analytic %.0f IOPS (%.3f ms)", r.limit_ms, r.knee.iops,
+                    r.knee.latency_ms);
+    else   // even one outstanding I/O in all is above the target
+      std::snprintf(buf, sizeof buf, "Knee at mean <= %g ms: analytic: no population meets it (one outstanding I/O "
+                    "is already above it)", r.limit_ms);
     out += buf;
     if (r.checked && std::isfinite(r.sim_knee_iops)) {
       std::snprintf(buf, sizeof buf, "; simulator %.0f IOPS (%+.1f %%)", r.sim_knee_iops,
@@ -237,7 +241,8 @@ std::string to_json(const CurveReport& r) {
   }
   j += "]";
   if (r.limit_ms > 0) {
-    j += ", \"limit_ms\": " + json_number(r.limit_ms) + ", \"knee_iops\": " + json_number(r.knee.iops);
+    j += ", \"limit_ms\": " + json_number(r.limit_ms) + ", \"knee_iops\": " +
+         (r.knee.population > 0 ? json_number(r.knee.iops) : std::string("null"));   // none meets it
     if (r.checked) j += ", \"sim_knee_iops\": " + json_number(r.sim_knee_iops);
   }
   return j + "}\n";

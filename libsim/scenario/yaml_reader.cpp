@@ -250,24 +250,24 @@ std::string YamlReader::required_text(const char* key) const {
   return text(key, "");
 }
 
-double YamlReader::number(const char* key, double fallback) const {
-  if (!has(key)) return fallback;
+double YamlReader::parsed_number(const char* key, const std::string& allowed) const {
   const YAML::Node n = node_[key];
   const std::string s = n.IsScalar() ? n.Scalar() : describe(n);
   double v = 0;
   const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc{} || p != s.data() + s.size() || !std::isfinite(v)) fail_value(key_path(key), s, "a number", n);
-  return in_range(key, v, row(key));
+  if (ec != std::errc{} || p != s.data() + s.size() || !std::isfinite(v)) fail_value(key_path(key), s, allowed, n);
+  return v;
+}
+
+double YamlReader::number(const char* key, double fallback) const {
+  if (!has(key)) return fallback;
+  return in_range(key, parsed_number(key, "a number"), row(key));
 }
 
 double YamlReader::number(const char* key, double fallback, double lo, double hi, const std::string& allowed) const {
   if (!has(key)) return fallback;
-  const YAML::Node n = node_[key];
-  const std::string s = n.IsScalar() ? n.Scalar() : describe(n);
-  double v = 0;
-  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc{} || p != s.data() + s.size() || !std::isfinite(v) || !(v >= lo && v <= hi))
-    fail_value(key_path(key), s, allowed, n);
+  const double v = parsed_number(key, allowed);
+  if (!(v >= lo && v <= hi)) fail_value(key_path(key), node_[key].Scalar(), allowed, node_[key]);
   return v;
 }
 

@@ -103,6 +103,8 @@ class YamlReader {
   YamlReader(YAML::Node node, std::string file, std::string path, std::string_view kind, std::string section)
       : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)), kind_(kind), section_(std::move(section)) {}
   void check_keys(const std::vector<std::string_view>& allowed) const;
+  // The number at `key` (present), or an error saying `allowed` is expected.
+  double parsed_number(const char* key, const std::string& allowed) const;
   // The number at `key` checked against `row`'s range.
   double in_range(const char* key, double v, const FileKey& row) const;
 

@@ -38,9 +38,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <optional>
-#include <fstream>
 #include <sstream>
 #include <string_view>
 #include <vector>
@@ -551,22 +549,9 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   return parse_scenario(read_scenario_file(path), path, overrides, catalog);
 }
 
+// A scenario is a few KiB; anything over 16 MiB (or endless, /dev/zero) is not one.
 std::string read_scenario_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InvalidArgument("scenario file '" + path + "' is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidArgument("scenario file '" + path + "' cannot be read");
-  // Read at most 16 MiB: a scenario is a few KiB; anything larger (or endless, /dev/zero)
-  // is not one.
-  constexpr std::size_t kMax = 16u << 20;
-  std::string text;
-  char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-    text.append(chunk, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMax) throw InvalidArgument("scenario file '" + path + "' is larger than 16 MiB; not a scenario");
-  }
-  if (in.bad()) throw InvalidArgument("scenario file '" + path + "' cannot be read");
-  return text;
+  return detail::read_small_file(path, "scenario file", 16u << 20);
 }
 
 const std::string& default_scenario_yaml() {

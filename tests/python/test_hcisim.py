@@ -386,3 +386,67 @@ def test_curve_and_size_ranges():
         hcisim.curve(set=SHORT, check=True, range_seeds=2)
     with pytest.raises(hcisim.InvalidInput, match="range_seeds"):
         hcisim.size(ROOT / "examples" / "sizing" / "oltp-300k-p95-2ms.yaml", range_seeds=0)
+
+
+def test_without_pandas_the_dataframe_functions_say_how_to_install_it():
+    # pandas hidden (None in sys.modules makes its import fail): the module imports, a run
+    # returns its dict, and each function that returns a DataFrame names pandas and its package.
+    import sys
+    code = """
+import sys
+sys.modules["pandas"] = None
+import hcisim
+assert hcisim.run(None, set={"workload.duration_s": 0.05, "workload.warmup_s": 0.01})["iops"] > 0
+for call, who in ((lambda: hcisim.sweep(None, vary={"workload.vms": [1]}), "sweep()"),
+                  (lambda: hcisim.replicate(None, 2), "replicate()"),
+                  (lambda: hcisim.timeline({"timeline": []}), "timeline()"),
+                  (lambda: hcisim.keys(), "keys()")):
+    try:
+        call()
+    except ImportError as e:
+        assert str(e).startswith("pandas is required for " + who), str(e)
+        assert "install python3-pandas" in str(e), str(e)
+    else:
+        raise AssertionError(who + " ran without pandas")
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
+def test_a_knee_on_more_threads_than_the_address_space_holds_does_not_kill_the_interpreter():
+    # 256 threads' stacks do not fit in 1 GB of address space: the knee goes on with the threads
+    # the system starts (or says memory ran out), and the interpreter lives on.
+    import sys
+    code = """
+import resource
+resource.setrlimit(resource.RLIMIT_AS, (1000000 * 1024, 1000000 * 1024))
+import hcisim
+try:
+    k = hcisim.knee(None, p95_ms=3, jobs=256, set={"workload.duration_s": 0.2, "workload.warmup_s": 0.05})
+    print("knee", "knee_iops" in k)
+except MemoryError as e:
+    print("memory", e)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(("knee True", "memory")), done.stdout
+
+
+def test_bad_values_refused_before_stay_refused():
+    # Bad input that earlier hardening made raise InvalidInput naming the key, kept so:
+    # NaN, booleans, huge integers and empty values as --set values, a setting without '=',
+    # a knee target that is no latency, and a grid too large to run, all before any run.
+    for value, said in ((float("nan"), "'NaN' is not allowed"), (True, "'true' is not allowed"),
+                        (10 ** 30, "'1000000000000000000000000000000' is not allowed"), (None, "is empty")):
+        with pytest.raises(hcisim.InvalidInput, match=r"workload\.vms[ =].*" + said.replace("(", r"\(")):
+            hcisim.run(None, set={"workload.vms": value})
+    with pytest.raises(hcisim.InvalidInput, match="expected key.path=value"):
+        hcisim.run(None, set=["workload.vms"])
+    with pytest.raises(hcisim.InvalidInput, match=r"knee: p95_ms = nan; expected a latency in ms"):
+        hcisim.knee(None, p95_ms=float("nan"))
+    with pytest.raises(hcisim.InvalidInput, match="more than 100,000 points"):
+        hcisim.sweep(None, vary={"workload.vms": list(range(1, 1001)), "workload.read_pct": list(range(0, 101))})

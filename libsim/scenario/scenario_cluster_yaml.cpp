@@ -22,6 +22,8 @@ std::string clock_above_turbo_note(const std::string& key, const CpuSpec& cpu, d
   return note;
 }
 
+namespace {
+
 // A clock more than 10 % from the catalog CPU's sustained all-core clock (most often its base
 // clock typed instead): modelled as asked, and said with the catalog's figure.
 std::string clock_off_catalog_note(const std::string& key, const CpuSpec& cpu, double catalog_ghz) {
@@ -37,8 +39,6 @@ std::string clock_off_catalog_note(const std::string& key, const CpuSpec& cpu, d
                 is_base ? " (it is its base clock)" : "", cpu.ghz);
   return note;
 }
-
-namespace {
 
 DriveSpec connect(const DeviceSpec& d, const std::string& connection, const HardwareCatalog& cat) {
   std::string c = connection;
@@ -149,7 +149,8 @@ HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat, std
       cpu.fail_value(cpu.key_path("ghz"), typed ? cpu.text("ghz", "") : std::to_string(host.cpu.ghz), "a clock > 0 GHz",
                      typed ? cpu.node()["ghz"] : cpu.node());
     }
-    // A clock above the catalog CPU's one-core turbo: modelled as asked, and said.
+    // A clock above the catalog CPU's one-core turbo, or far from its sustained clock: modelled
+    // as asked, and said.
     if (cpu.has("ghz")) {
       for (const std::string& note : {clock_above_turbo_note(cpu.key_path("ghz"), host.cpu, catalog_ghz),
                                       clock_off_catalog_note(cpu.key_path("ghz"), host.cpu, catalog_ghz)})

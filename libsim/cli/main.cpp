@@ -17,6 +17,26 @@
 namespace hcisim::cli {
 namespace {
 
+// The rows of a catalog whose notes say a figure is derived, borrowed or doubtful: a marker
+// after each such row, and the notes' words below the listing.
+struct Caveats {
+  std::vector<RowCaveat> rows;
+  const char* mark(const std::string& name) const {
+    for (const RowCaveat& r : rows)
+      if (r.name == name) return " *";
+    return "";
+  }
+  void print_footnote(const std::string& csv) const {
+    if (rows.empty()) return;
+    std::printf("  * figures derived, estimated, borrowed from a sibling or doubtful, as the notes of %s say:\n",
+                csv.c_str());
+    constexpr std::size_t kMost = 300;   // the rest is in the file
+    for (const RowCaveat& r : rows)
+      std::printf("    %s: %s\n", r.name.c_str(),
+                  r.caveat.size() <= kMost ? r.caveat.c_str() : (r.caveat.substr(0, kMost) + " ...").c_str());
+  }
+};
+
 // The catalogs' names, each with the figures a planner picks by.
 int cmd_catalog(const Args& a, const HardwareCatalog& cat) {
   static const char* const kinds[] = {"devices", "cpus", "nics", "switches", "connections"};
@@ -26,26 +46,31 @@ int cmd_catalog(const Args& a, const HardwareCatalog& cat) {
     if (std::find(std::begin(kinds), std::end(kinds), k) == std::end(kinds))
       usage_error(a.command + ": '" + k + "' is not a catalog; expected devices, cpus, nics, switches or connections");
   for (const std::string& k : which) {
-    std::printf("%s (%s/%s.csv):\n", k.c_str(), default_data_dir().c_str(), k.c_str());
+    const std::string csv = cat.dir() + "/" + k + ".csv";
+    const Caveats caveats{catalog_caveats(csv)};
+    std::printf("%s (%s):\n", k.c_str(), csv.c_str());
     if (k == "devices")
       for (const DeviceSpec& d : cat.devices())
-        std::printf("  %-28s %6.0f GB  %8.0f / %7.0f IOPS 4K read / write  %5.0f / %5.0f MB/s\n", d.name.c_str(),
-                    d.capacity_gb, d.read_iops_4k, d.write_iops_4k, d.seq_read_mbps, d.seq_write_mbps);
+        std::printf("  %-28s %6.0f GB  %8.0f / %7.0f IOPS 4K read / write  %5.0f / %5.0f MB/s%s\n", d.name.c_str(),
+                    d.capacity_gb, d.read_iops_4k, d.write_iops_4k, d.seq_read_mbps, d.seq_write_mbps,
+                    caveats.mark(d.name));
     if (k == "cpus")
       for (const CpuSpec& c : cat.cpus())
-        std::printf("  %-28s %3d cores x %d threads, %.1f GHz sustained all-core (base %.1f, one-core turbo %.1f)\n",
-                    c.name.c_str(), c.cores_per_socket, c.threads_per_core, c.ghz, c.base_ghz, c.turbo_ghz);
+        std::printf("  %-28s %3d cores x %d threads, %.1f GHz sustained all-core (base %.1f, one-core turbo %.1f)%s\n",
+                    c.name.c_str(), c.cores_per_socket, c.threads_per_core, c.ghz, c.base_ghz, c.turbo_ghz,
+                    caveats.mark(c.name));
     if (k == "nics")
       for (const NicSpec& n : cat.nics()) {
         char moderation[64] = "no receive interrupt moderation";
         if (n.rx_interrupt_us > 0)
           std::snprintf(moderation, sizeof moderation, "receive interrupts %g us apart", n.rx_interrupt_us);
-        std::printf("  %-34s %d x %g Gb/s, %g us per side, %s%s\n", n.name.c_str(), n.ports, n.speed_gbps, n.latency_us,
-                    moderation, n.rdma ? ", RDMA" : "");
+        std::printf("  %-34s %d x %g Gb/s, %g us per side, %s%s%s\n", n.name.c_str(), n.ports, n.speed_gbps,
+                    n.latency_us, moderation, n.rdma ? ", RDMA" : "", caveats.mark(n.name));
       }
     if (k == "switches")
       for (const SwitchSpec& s : cat.switches())
-        std::printf("  %-28s %3d x %g Gb/s, %.2f us\n", s.name.c_str(), s.ports, s.port_speed_gbps, s.latency_us);
+        std::printf("  %-28s %3d x %g Gb/s, %.2f us%s\n", s.name.c_str(), s.ports, s.port_speed_gbps, s.latency_us,
+                    caveats.mark(s.name));
     if (k == "connections")
       for (const ConnectionSpec& c : cat.connections()) {
         std::printf("  %-28s +%.0f us", c.name.c_str(), c.added_latency_us);
@@ -53,8 +78,9 @@ int cmd_catalog(const Args& a, const HardwareCatalog& cat) {
           std::printf(" (+%g us per read, +%g us per write for its protocol)", c.read_protocol_us, c.write_protocol_us);
         if (c.max_mbps > 0) std::printf(", at most %d MB/s", static_cast<int>(c.max_mbps));
         if (c.commands > 0) std::printf(", %d command%s at a time", c.commands, c.commands == 1 ? "" : "s");
-        std::printf("\n");
+        std::printf("%s\n", caveats.mark(c.name));
       }
+    caveats.print_footnote(csv);
   }
   return 0;
 }

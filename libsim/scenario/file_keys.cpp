@@ -98,7 +98,9 @@ constexpr FileKey kScenario[] = {
     {.path = "cluster.host.cpu.threads_per_core", .type = "integer", .default_text = "the model's, else 2", .min = 1,
      .max = 8, .description = "hardware threads per core", HCISIM_FIELD(cluster.hosts.front().cpu.threads_per_core)},
     {.path = "cluster.host.cpu.ghz", .type = "number", .unit = "GHz", .default_text = "the model's sustained all-core clock",
-     .min = 0.1, .max = 10, .allowed = "a clock of 0.1 .. 10 GHz", .description = "the clock busy cores run at",
+     .min = 0.1, .max = 10, .allowed = "the sustained all-core clock, 0.1 .. 10 GHz",
+     .description = "ghz is the sustained all-core clock busy cores run at (not the base clock: a Xeon Gold 6338's is "
+                    "2.6, its base 2.0); with a model, a ghz more than 10 % from the catalog's is said",
      HCISIM_FIELD(cluster.hosts.front().cpu.ghz)},
     {.path = "cluster.host.memory_gib", .type = "number", .unit = "GiB", .default_text = "0", .min = 0, .max = 65536,
      .allowed = "1 .. 65536 (GiB of memory per host), or 0: not stated",

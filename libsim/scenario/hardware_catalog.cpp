@@ -3,6 +3,7 @@
 #include "hcisim/scenario/hardware_catalog.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -31,19 +32,59 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+// What an unknown name is, and how to go on without a catalog entry: the catalog's listing
+// (`hcisim catalog <listing>`) and the inline form the scenario reader takes instead, if any.
+struct CatalogPart {
+  const char* what;
+  const char* listing;
+  const char* instead;
+};
+
+constexpr CatalogPart kDevicePart{
+    "device", "devices",
+    "a drive that is not in the catalog is described inline by its datasheet figures, e.g. {kind: ssd, interface: "
+    "nvme, capacity_gb: 3840, read_iops_4k: 1000000, write_iops_4k: 180000, read_latency_us: 80, write_latency_us: "
+    "20, seq_read_mbps: 6800, seq_write_mbps: 4000} (an hdd: rpm, seek_ms, seq_mbps; the drive keys in "
+    "docs/reference.md)"};
+constexpr CatalogPart kCpuPart{
+    "CPU", "cpus",
+    "a CPU that is not in the catalog is described inline: {cores: N, ghz: its sustained all-core clock, sockets: "
+    "N} (docs/reference.md, cluster.host.cpu)"};
+constexpr CatalogPart kNicPart{"NIC", "nics", "leave nic: out for a generic NIC of the link's speed (speed_gbe)"};
+constexpr CatalogPart kSwitchPart{"switch", "switches",
+                                  "leave switch: out for a common switch of the link's speed (speed_gbe)"};
+constexpr CatalogPart kConnectionPart{"connection", "connections",
+                                      "leave connection: out for the drive interface's usual attachment"};
+
+// The catalog names close enough to `name` to be what was meant: one containing it, or within
+// a third of its length in edits (at least 2). Far names are no help and are not offered.
+std::vector<std::string> close_names(std::string_view name, const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  const std::size_t most = std::max<std::size_t>(2, name.size() / 3);
+  for (const std::string& c : closest_names(name, names))
+    if (c.find(name) != std::string::npos || edit_distance(name, c) <= most) out.push_back(c);
+  return out;
+}
+
 template <class Spec>
-const Spec& lookup(const std::vector<Spec>& specs, std::string_view name, const char* what) {
+const Spec& lookup(const std::vector<Spec>& specs, std::string_view name, const CatalogPart& part) {
   for (const Spec& s : specs)
     if (s.name == name) return s;
   std::vector<std::string> names;
   for (const Spec& s : specs) names.push_back(s.name);
+  const std::string unknown = std::string("unknown ") + part.what + " '" + std::string(name) + "'";
   if (specs.empty())
-    throw InvalidArgument(std::string("unknown ") + what + " '" + std::string(name) + "': the " + what +
-                          " catalog is empty (its CSV file has a header and no rows)");
-  std::string msg = std::string("unknown ") + what + " '" + std::string(name) + "'; closest catalog names: ";
-  const auto near = closest_names(name, names);
-  for (std::size_t i = 0; i < near.size(); ++i) msg += (i ? ", " : "") + near[i];
-  throw InvalidArgument(msg);
+    throw InvalidArgument(unknown + ": the " + part.what + " catalog is empty (its CSV file has a header and no rows)");
+  const auto near = close_names(name, names);
+  std::string msg = unknown;
+  if (near.empty()) {
+    msg += std::string(": no catalog name is close to it (hcisim catalog ") + part.listing + " lists them); ";
+  } else {
+    msg += "; closest catalog names: ";
+    for (std::size_t i = 0; i < near.size(); ++i) msg += (i ? ", " : "") + near[i];
+    msg += "; or ";
+  }
+  throw InvalidArgument(msg + part.instead);
 }
 
 DeviceKind parse_kind(const CsvTable& t, std::size_t row) {
@@ -150,6 +191,43 @@ std::vector<std::string> closest_names(std::string_view name, const std::vector<
   std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> out;
   for (std::size_t i = 0; i < scored.size() && i < n; ++i) out.push_back(scored[i].second);
+  return out;
+}
+
+std::string figure_caveat(std::string_view notes) {
+  // Words the catalogs' notes use when a figure is not the part's own published value.
+  static constexpr std::string_view kMarks[] = {
+      "doubt",     "estimate",  "guess",      "unverified", "borrowed", "not retrieved", "not found", "family",
+      "series",    "sibling",   "derived",    "assum",      "probabl",  "optimistic",    "stand-in", "not published",
+      "conflict"};
+  std::string out;
+  std::size_t start = 0;
+  while (start < notes.size()) {
+    // A sentence ends at ". " (or the notes' end).
+    std::size_t end = notes.find(". ", start);
+    end = end == std::string_view::npos ? notes.size() : end + 1;
+    const std::string_view sentence = notes.substr(start, end - start);
+    std::string lower(sentence);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    for (std::string_view m : kMarks)
+      if (lower.find(m) != std::string::npos) {
+        out += (out.empty() ? "" : " ") + std::string(sentence);
+        break;
+      }
+    start = end;
+    while (start < notes.size() && notes[start] == ' ') ++start;
+  }
+  return out;
+}
+
+std::vector<RowCaveat> catalog_caveats(const std::string& csv_path) {
+  const CsvTable t = CsvTable::read(csv_path);
+  std::vector<RowCaveat> out;
+  if (!t.has_column("notes")) return out;
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    std::string caveat = figure_caveat(t.text(r, "notes"));
+    if (!caveat.empty()) out.push_back({t.text(r, "name"), std::move(caveat)});
+  }
   return out;
 }
 
@@ -260,18 +338,18 @@ HardwareCatalog HardwareCatalog::load(const std::string& dir) {
   return cat;
 }
 
-const DeviceSpec& HardwareCatalog::device(std::string_view name) const { return lookup(devices_, name, "device"); }
+const DeviceSpec& HardwareCatalog::device(std::string_view name) const { return lookup(devices_, name, kDevicePart); }
 
-const NicSpec& HardwareCatalog::nic(std::string_view name) const { return lookup(nics_, name, "NIC"); }
+const NicSpec& HardwareCatalog::nic(std::string_view name) const { return lookup(nics_, name, kNicPart); }
 
 const SwitchSpec& HardwareCatalog::network_switch(std::string_view name) const {
-  return lookup(switches_, name, "switch");
+  return lookup(switches_, name, kSwitchPart);
 }
 
-const CpuSpec& HardwareCatalog::cpu(std::string_view name) const { return lookup(cpus_, name, "CPU"); }
+const CpuSpec& HardwareCatalog::cpu(std::string_view name) const { return lookup(cpus_, name, kCpuPart); }
 
 const ConnectionSpec& HardwareCatalog::connection(std::string_view name) const {
-  return lookup(connections_, name, "connection");
+  return lookup(connections_, name, kConnectionPart);
 }
 
 }  // namespace hcisim

@@ -1,6 +1,7 @@
 // The scenario file's `cluster:` section (scenario_sections.hpp; the schema is in
 // scenario_yaml.cpp): hosts, drives with their connections, CPU, network and the OSA/ESA keys.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -22,6 +23,22 @@ std::string clock_above_turbo_note(const std::string& key, const CpuSpec& cpu, d
 }
 
 namespace {
+
+// A clock more than 10 % from the catalog CPU's sustained all-core clock (most often its base
+// clock typed instead): modelled as asked, and said with the catalog's figure.
+std::string clock_off_catalog_note(const std::string& key, const CpuSpec& cpu, double catalog_ghz) {
+  if (!(catalog_ghz > 0) || std::abs(cpu.ghz / catalog_ghz - 1) <= 0.10) return {};
+  if (cpu.turbo_ghz > 0 && cpu.ghz > cpu.turbo_ghz) return {};   // the turbo note says it
+  const bool is_base = cpu.base_ghz > 0 && std::abs(cpu.ghz - cpu.base_ghz) < 1e-9;
+  const double off = 100 * (cpu.ghz / catalog_ghz - 1);
+  char note[400];
+  std::snprintf(note, sizeof note,
+                "%s = %g is %.0f %% %s the %g GHz sustained all-core clock of CPU '%s' in the catalog%s; ghz is the "
+                "sustained all-core clock busy cores run at: modelled at %g GHz (leave ghz out for the catalog's)",
+                key.c_str(), cpu.ghz, std::abs(off), off < 0 ? "below" : "above", catalog_ghz, cpu.name.c_str(),
+                is_base ? " (it is its base clock)" : "", cpu.ghz);
+  return note;
+}
 
 DriveSpec connect(const DeviceSpec& d, const std::string& connection, const HardwareCatalog& cat) {
   std::string c = connection;
@@ -132,10 +149,12 @@ HostSpec read_host_hardware(const YamlReader& h, const HardwareCatalog& cat, std
       cpu.fail_value(cpu.key_path("ghz"), typed ? cpu.text("ghz", "") : std::to_string(host.cpu.ghz), "a clock > 0 GHz",
                      typed ? cpu.node()["ghz"] : cpu.node());
     }
-    // A clock above the catalog CPU's one-core turbo: modelled as asked, and said.
+    // A clock above the catalog CPU's one-core turbo, or far from its sustained clock: modelled
+    // as asked, and said.
     if (cpu.has("ghz")) {
-      const std::string note = clock_above_turbo_note(cpu.key_path("ghz"), host.cpu, catalog_ghz);
-      if (!note.empty()) notes.push_back(cpu.where(cpu.node()["ghz"]) + ": " + note);
+      for (const std::string& note : {clock_above_turbo_note(cpu.key_path("ghz"), host.cpu, catalog_ghz),
+                                      clock_off_catalog_note(cpu.key_path("ghz"), host.cpu, catalog_ghz)})
+        if (!note.empty()) notes.push_back(cpu.where(cpu.node()["ghz"]) + ": " + note);
     }
   } else {
     h.fail("missing key 'cpu' ({cores, ghz} or {model})");

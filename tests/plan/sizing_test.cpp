@@ -592,3 +592,81 @@ top: 1
   CHECK(six[0].redundancy_left == 0);
   CHECK_THAT(six[0].redundancy_note, Catch::StartsWith("with 2 hosts down: no room to rebuild (the data takes "));
 }
+
+TEST_CASE("an answer's knee below the demand is 'at its limit' only within 5 %, else the disagreement is said",
+          "[sizing]") {
+  // A knee capped far below the demand once read "-89 % headroom: at its limit, within the 97 %
+  // delivery rule and the knee's 2 % precision". Formatted without runs: the answer's figures set.
+  HardwareCatalog cat = test::cat();
+  SizingResult r;
+  r.req = requirements_of(grid_yaml(), cat);
+  const std::vector<Design> designs = candidate_designs(r.req, cat);
+  REQUIRE(!designs.empty());
+  Design d = designs.front();
+  d.simulated = d.pass = true;
+  d.achieved_iops = 110000;
+  d.latency_ms = 1;
+  d.knee.found = true;
+  d.knee.latency_ms = 4;
+  d.knee.bottleneck = "none";
+  const auto knee_text = [&](double knee_iops) {
+    d.knee.iops = knee_iops;
+    r.answers = {d};
+    return format_sizing(r);
+  };
+  CHECK_THAT(knee_text(12963), Catch::Contains("knee: 12,963 IOPS at p95 4.00 ms (-88 % headroom: below the demand the "
+                                               "design passed at; the knee's windows and the verdict's disagree)") &&
+                                   !Catch::Contains("within the 97 % delivery rule"));
+  CHECK_THAT(knee_text(107000), Catch::Contains("(-3 % headroom: at its limit, within the 97 % delivery rule and the "
+                                                "knee's 2 % precision)"));
+  CHECK_THAT(knee_text(150000), Catch::Contains("(36 % headroom)") && !Catch::Contains("at its limit"));
+}
+
+TEST_CASE("ESA adaptive RAID-5 keeps a host to rebuild on with one down: 2+1 on 5 hosts, 4+1 on 6", "[sizing]") {
+  // vSAN ESA lays RAID-5 out 4+1 from 6 hosts, 2+1 below. A 4+1 object spans 5 hosts: with one
+  // of 6 down, its lost component is rebuilt on the host it did not use; a 2+1 object on 5 hosts
+  // has two spare. require_rebuild passes both (a 3-host 2+1 fails it: the test above).
+  const std::string yaml = R"(name: esa raid5 five and six
+workload: {iops: 50000, block_size: 8k, p95_ms: 2, vms: 8}
+host_failures: 1
+require_rebuild: true
+candidates:
+  hosts: {min: 5, max: 6}
+  host_models:
+    - {name: esa, cpu: {model: intel-xeon-gold-6338, sockets: 1}, pool: [{device: samsung-pm1733-3.84tb, count: 4}]}
+  networks: [{nic: broadcom-57414-25g, speed_gbe: 25, switch: dell-s5248f-on}]
+  policies: [{raid: raid5, ftt: 1}]
+prices: )" + default_data_dir() + R"(/../examples/prices/illustrative-2023.yaml
+run: {duration_s: 0.2, warmup_s: 0.05}
+top: 1
+)";
+  HardwareCatalog cat = test::cat();
+  const std::vector<Design> all = candidate_designs(requirements_of(yaml, cat), cat);
+  REQUIRE(all.size() == 2);
+  for (const Design& d : all) {
+    INFO(d.hosts << " hosts");
+    CHECK(d.scenario.cluster.layout().describe() == (d.hosts >= 6 ? "RAID-5 4+1 (FTT 1)" : "RAID-5 2+1 (FTT 1)"));
+    CHECK(d.rebuild_target);
+    CHECK(d.rebuild_space);
+    CHECK(d.redundancy_left == 1);
+    CHECK(d.redundancy_note.empty());
+    CHECK(d.capacity_ok);
+  }
+}
+
+// Requirements values that earlier hardening refused at their line and key, kept refused.
+TEST_CASE("out-of-range demands, targets and answer counts stay refused at their line and key", "[sizing][errors]") {
+  CHECK_THAT(error_of(replaced(grid_yaml(), "p95_ms: 5", "p95_ms: 0")),
+             Catch::Contains(":2: workload.p95_ms = '0' is not allowed; expected a latency in ms, > 0 and at most 10000"));
+  CHECK_THAT(error_of(replaced(grid_yaml(), "p95_ms: 5", "p95_ms: 10001")), Catch::Contains(":2: workload.p95_ms = '10001'"));
+  CHECK_THAT(error_of(replaced(grid_yaml(), "vms: 8", "vms: 1.5")),
+             Catch::Contains(":2: workload.vms = '1.5' is not allowed; expected a whole number in [1, 1000]"));
+  CHECK_THAT(error_of(replaced(grid_yaml(), "vms: 8", "vms: 1001")), Catch::Contains(":2: workload.vms = '1001'"));
+  CHECK_THAT(error_of(replaced(grid_yaml(), "block_size: 4k", "block_size: 4kb")),
+             Catch::Contains(":2: workload.block_size = '4kb' is not allowed; expected a size such as 8k"));
+  CHECK_THAT(error_of(replaced(grid_yaml(), "capacity_tb: 2", "capacity_tb: -1")),
+             Catch::Contains(":2: workload.capacity_tb = '-1' is not allowed; expected decimal TB from 0 to 1e6"));
+  CHECK_THAT(error_of(replaced(grid_yaml(), "top: 2", "top: 21")),
+             Catch::Contains("top = '21' is not allowed; expected a whole number in [1, 20]"));
+  CHECK_THAT(error_of(replaced(grid_yaml(), "top: 2", "top: 0")), Catch::Contains("top = '0' is not allowed"));
+}

@@ -386,3 +386,65 @@ def test_curve_and_size_ranges():
         hcisim.curve(set=SHORT, check=True, range_seeds=2)
     with pytest.raises(hcisim.InvalidInput, match="range_seeds"):
         hcisim.size(ROOT / "examples" / "sizing" / "oltp-300k-p95-2ms.yaml", range_seeds=0)
+
+
+def test_without_pandas_the_dataframe_functions_say_how_to_install_it():
+    # pandas hidden (None in sys.modules makes its import fail): the module imports, a run
+    # returns its dict, and each function that returns a DataFrame names pandas and its package.
+    import sys
+    code = """
+import sys
+sys.modules["pandas"] = None
+import hcisim
+assert hcisim.run(None, set={"workload.duration_s": 0.05, "workload.warmup_s": 0.01})["iops"] > 0
+for call, who in ((lambda: hcisim.sweep(None, vary={"workload.vms": [1]}), "sweep()"),
+                  (lambda: hcisim.replicate(None, 2), "replicate()"),
+                  (lambda: hcisim.timeline({"timeline": []}), "timeline()"),
+                  (lambda: hcisim.keys(), "keys()")):
+    try:
+        call()
+    except ImportError as e:
+        assert str(e).startswith("pandas is required for " + who), str(e)
+        assert "install python3-pandas" in str(e), str(e)
+    else:
+        raise AssertionError(who + " ran without pandas")
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
+def test_more_threads_than_the_address_space_holds_do_not_kill_the_interpreter():
+    # A range over 100 seeds with jobs=256 asks for 100 threads, whose stacks (8 MB each) do not
+    # fit in 600 MB of address space: the runs go on with the threads the system starts, and the
+    # interpreter lives on (a failed thread start once ended in std::terminate).
+    import sys
+    code = """
+import resource
+resource.setrlimit(resource.RLIMIT_AS, (600000 * 1024, 600000 * 1024))
+import hcisim
+r = hcisim.run(None, range_seeds=100, jobs=256, set={"workload.duration_s": 0.001, "workload.warmup_s": 0})
+print("seeds", r["range"]["seeds"])
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "seeds 100", done.stdout
+
+
+def test_bad_values_refused_before_stay_refused():
+    # Bad input that earlier hardening made raise InvalidInput naming the key, kept so:
+    # NaN, booleans, huge integers and empty values as --set values, a setting without '=',
+    # a knee target that is no latency, and a grid too large to run, all before any run.
+    for value, said in ((float("nan"), "'NaN' is not allowed"), (True, "'true' is not allowed"),
+                        (10 ** 30, "'1000000000000000000000000000000' is not allowed"), (None, "is empty")):
+        with pytest.raises(hcisim.InvalidInput, match=r"workload\.vms[ =].*" + said.replace("(", r"\(")):
+            hcisim.run(None, set={"workload.vms": value})
+    with pytest.raises(hcisim.InvalidInput, match="expected key.path=value"):
+        hcisim.run(None, set=["workload.vms"])
+    with pytest.raises(hcisim.InvalidInput, match=r"knee: p95_ms = nan; expected a latency in ms"):
+        hcisim.knee(None, p95_ms=float("nan"))
+    with pytest.raises(hcisim.InvalidInput, match="more than 100,000 points"):
+        hcisim.sweep(None, vary={"workload.vms": list(range(1, 1001)), "workload.read_pct": list(range(0, 101))})

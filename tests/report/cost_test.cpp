@@ -141,3 +141,50 @@ TEST_CASE("bad price files name the file and line and key", "[cost][errors]") {
   CHECK_THAT(error("currency: USD\nswitches: {dell-s5232f-on: {}}\n"), Catch::Contains("expected switch: USD and/or cable: USD"));
   CHECK_THAT(error("currency: USD\nlicences: {}\n"), Catch::Contains("expected per_core: USD and/or per_tib_raw: USD"));
 }
+
+// Price files are read the scenario's guarded way: every document, a node budget, a nesting
+// limit, each said at its line.
+TEST_CASE("a price file's second document, deep nesting and node flood are refused at their line", "[cost][errors]") {
+  const HardwareCatalog& cat = test::cat();
+  const auto error = [&](const std::string& text) {
+    try {
+      parse_price_file(text, "p.yaml", cat);
+    } catch (const InvalidArgument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(error("currency: USD\nhost_base: 1\n---\ncurrency: EUR\n"),
+             Catch::Contains("p.yaml:4: a second YAML document; a price file holds one"));
+  CHECK_THAT(error("currency: USD\n---\ncurrency: EUR\n--- [unclosed\n"),
+             Catch::Contains("p.yaml:") && Catch::Contains("not valid YAML"));
+  CHECK_THAT(error("currency: USD\nsource: " + std::string(10000, '[') + std::string(10000, ']') + "\n"),
+             Catch::Contains("p.yaml:2: not valid YAML: lists or maps nested too deeply"));
+  std::string flood = "currency: USD\nx: [1";
+  for (int i = 0; i < 100001; ++i) flood += ",1";
+  CHECK_THAT(error(flood + "]\n"), Catch::Contains("p.yaml:2: more than 100000 YAML nodes"));
+  CHECK(error("currency: USD\nhost_base: 1\n...\n") == "no error");
+}
+
+// Bad price values that were refused before, kept refused: amounts that are not plain
+// numbers of dollars, a currency in lower case, an empty file, a switch priced as a scalar.
+TEST_CASE("price values that are not plain US dollars stay refused with their line and key", "[cost][errors]") {
+  const HardwareCatalog& cat = test::cat();
+  const auto error = [&](const std::string& text) {
+    try {
+      parse_price_file(text, "p.yaml", cat);
+    } catch (const InvalidArgument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  for (const char* amount : {".nan", ".inf", "12k", "$12,000", "1_000", "0x10", "[1]"})
+    CHECK_THAT(error(std::string("currency: USD\nhost_base: ") + amount + "\n"),
+               Catch::Contains("p.yaml:2: host_base = ") && Catch::Contains("is not allowed"));
+  CHECK_THAT(error("currency: usd\n"), Catch::Contains("p.yaml:1: currency = 'usd' is not allowed; expected USD"));
+  CHECK_THAT(error(""), Catch::Contains("p.yaml: a price file is a map with the keys currency"));
+  CHECK_THAT(error("currency: USD\nswitches: {dell-s5232f-on: 5}\n"),
+             Catch::Contains("p.yaml:2: ") && Catch::Contains("switches.dell-s5232f-on"));
+  CHECK_THAT(error("currency: USD\nlicences: {per_core: 1, min_cores_per_socket: 1e9}\n"),
+             Catch::Contains("p.yaml:2: ") && Catch::Contains("min_cores_per_socket"));
+}

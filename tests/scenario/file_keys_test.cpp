@@ -174,3 +174,26 @@ TEST_CASE("keys that contradict each other or change nothing are said", "[keys]"
   CHECK_THAT(os.warnings[0], Catch::Contains("workload.guest_os = linux contradicts the fio ioengine (a windows engine)"));
   CHECK(file_keys_test::parse({"workload.fio=bs=4k size=200g ioengine=libaio", "workload.guest_os=linux"}).warnings.empty());
 }
+
+TEST_CASE("ghz is the sustained all-core clock: said in its range, and a catalog model's own clock is named", "[keys]") {
+  // A clock in MHz is refused with what ghz is.
+  CHECK_THAT(error_of({"cluster.host.cpu={cores: 32, ghz: 2000}"}),
+             Catch::Contains("cluster.host.cpu.ghz = '2000' is not allowed; expected the sustained all-core clock, "
+                             "0.1 .. 10 GHz"));
+  // The Gold 6338's base clock (2.0) typed for its sustained one (2.6): modelled as typed, said.
+  const Scenario base = file_keys_test::parse(
+      {"cluster.host.cpu={model: intel-xeon-gold-6338, sockets: 2, ghz: 2.0}", "workload.vmdk_size=200g"});
+  CHECK(base.cluster.hosts[0].cpu.ghz == 2.0);
+  REQUIRE(base.warnings.size() == 1);
+  CHECK_THAT(base.warnings[0],
+             Catch::Contains("(--set): cluster.host.cpu.ghz = 2 is 23 % below the 2.6 GHz sustained all-core clock "
+                             "of CPU 'intel-xeon-gold-6338' in the catalog (it is its base clock); ghz is the sustained "
+                             "all-core clock"));
+  // Within 10 % of the catalog's, or without a model: nothing to say.
+  CHECK(file_keys_test::parse({"cluster.host.cpu={model: intel-xeon-gold-6338, ghz: 2.4}", "workload.vmdk_size=200g"})
+            .warnings.empty());
+  CHECK(file_keys_test::parse({"cluster.host.cpu={cores: 32, ghz: 2.0}", "workload.vmdk_size=200g"}).warnings.empty());
+  const std::vector<FileKey> row = file_keys("cluster.host.cpu.ghz");
+  REQUIRE(row.size() == 1);
+  CHECK_THAT(std::string(row[0].description), Catch::StartsWith("ghz is the sustained all-core clock"));
+}

@@ -79,6 +79,45 @@ TEST_CASE("unknown device, NIC, switch or CPU names list the closest catalog nam
   CHECK_THROWS_WITH(cat.cpu("e5-2630-v3"), Catch::Contains("unknown CPU") && Catch::Contains("intel-xeon-e5-2630-v3"));
 }
 
+TEST_CASE("an unknown name with no close catalog name offers none, and says how to go on without one", "[scenario]") {
+  const HardwareCatalog cat = HardwareCatalog::load();
+  // A drive the catalog lacks: no far-off names, the inline form instead.
+  CHECK_THROWS_WITH(cat.device("micron-7450-pro-3.84tb"),
+                    Catch::StartsWith("unknown device 'micron-7450-pro-3.84tb': no catalog name is close to it "
+                                      "(hcisim catalog devices lists them); a drive that is not in the catalog is "
+                                      "described inline by its datasheet figures, e.g. {kind: ssd, interface: nvme,") &&
+                        !Catch::Contains("intel-s4500-3.84tb"));
+  // A near miss keeps its close names, and the inline form comes after them.
+  CHECK_THROWS_WITH(cat.device("optane-p4800x-700gb"),
+                    Catch::StartsWith("unknown device 'optane-p4800x-700gb'; closest catalog names: optane-p4800x-750gb") &&
+                        Catch::Contains("; or a drive that is not in the catalog is described inline"));
+  CHECK_THROWS_WITH(cat.cpu("intel-xeon-gold-6430"),
+                    Catch::Contains("closest catalog names: intel-xeon-gold-6338") &&
+                        Catch::Contains("{cores: N, ghz: its sustained all-core clock"));
+  CHECK_THROWS_WITH(cat.cpu("ampere-altra-q80-30"), Catch::Contains("no catalog name is close to it (hcisim catalog cpus "
+                                                                     "lists them); a CPU that is not in the catalog"));
+  CHECK_THROWS_WITH(cat.nic("chelsio-t62100"), Catch::Contains("no catalog name is close") &&
+                                                   Catch::Contains("leave nic: out for a generic NIC"));
+}
+
+TEST_CASE("a catalog row whose notes call its figures estimated, borrowed or doubtful carries that caveat", "[scenario]") {
+  // The sentences that say so, and only those.
+  CHECK(figure_caveat("PCIe 4.0 TLC, 1 DWPD. IOPS are the family maxima; write IOPS probably below 260K (doubtful). "
+                      "Used in seed 001.") == "IOPS are the family maxima; write IOPS probably below 260K (doubtful).");
+  CHECK(figure_caveat("Launch spec: 4K IOPS at QD16. Used as cache in seeds 000 and 004.").empty());
+  CHECK(figure_caveat("latency_us ESTIMATE 1.5 (none published)").size() > 0);
+  // The shipped catalog: the PM1733's write IOPS caveat is there; the P4500's product guide figures are not flagged.
+  const HardwareCatalog cat = HardwareCatalog::load();
+  const std::vector<RowCaveat> devices = catalog_caveats(cat.dir() + "/devices.csv");
+  const auto of = [&](const std::string& name) {
+    for (const RowCaveat& r : devices)
+      if (r.name == name) return r.caveat;
+    return std::string("none");
+  };
+  CHECK_THAT(of("samsung-pm1733-3.84tb"), Catch::Contains("write IOPS at 3.84 TB is probably below 260K (doubtful)"));
+  CHECK(of("intel-p4500-1tb") == "none");
+}
+
 TEST_CASE("bad NIC rows are reported by file, line and field", "[scenario]") {
   const std::string speed = write_catalog("nic_speed", kGood, "slow-nic,11,1,5,10,no,s,n\n");
   CHECK_THROWS_WITH(HardwareCatalog::load(speed), Catch::Contains("nics.csv:2") && Catch::Contains("speed_gbps") &&

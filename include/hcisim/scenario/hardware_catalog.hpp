@@ -102,6 +102,19 @@ class HardwareCatalog {
 std::vector<std::string> closest_names(std::string_view name, const std::vector<std::string>& candidates,
                                        std::size_t n = 3);
 
+/// The sentences of a catalog row's notes that say its figures are not the part's own
+/// datasheet values: estimated, borrowed from a sibling, family or series maxima, derived,
+/// assumed, unverified or doubtful (joined by spaces; empty when none says so).
+std::string figure_caveat(std::string_view notes);
+
+/// Each row's caveat (figure_caveat of its notes column) of a catalog file, by row name,
+/// rows without one left out, in file order.
+struct RowCaveat {
+  std::string name;
+  std::string caveat;
+};
+std::vector<RowCaveat> catalog_caveats(const std::string& csv_path);
+
 PriceBook parse_price_file(const std::string& text, const std::string& source, const HardwareCatalog& catalog);
 PriceBook load_price_file(const std::string& path, const HardwareCatalog& catalog);
 

@@ -29,6 +29,18 @@ from . import _hcisim
 __version__ = _hcisim.version
 InvalidInput = _hcisim.InvalidInput
 
+
+def _pandas(who):
+    """pandas, which the functions that return a DataFrame need (run, compare, capacity, knee,
+    size and curve return dicts and do not); its absence is said with the install step."""
+    try:
+        import pandas
+    except ImportError as e:
+        raise ImportError(f"pandas is required for {who} (it returns a pandas DataFrame): install python3-pandas "
+                          f"(Debian, Ubuntu) or 'pip install pandas'; run(), knee(), size() and the other "
+                          f"functions that return a dict work without it") from e
+    return pandas
+
 __all__ = ["run", "compare", "sweep", "replicate", "timeline", "accuracy", "capacity", "knee", "size", "curve",
            "keys", "data_dir", "InvalidInput", "__version__"]
 
@@ -319,7 +331,7 @@ def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None, 
     ``sweep --range``): per answer the columns <name>, <name>_low, <name>_high, <name>_seed_sd
     and <name>_calibration_sd, as for run(range_seeds=N). The points then run one after
     another on this machine, each point's runs in parallel."""
-    import pandas as pd
+    pd = _pandas("sweep()")
 
     axes = _grid(vary)
     kind, text, name = _scenario(scenario)
@@ -366,6 +378,7 @@ def replicate(scenario=None, replications=10, set=None, vary="streams", jobs=0, 
     keys = {"streams": "replication", "placement": "seed"}
     if vary not in keys:
         raise InvalidInput(f"replicate: vary = {vary!r}; expected 'streams' or 'placement'")
+    _pandas("replicate()")
     return sweep(scenario, {keys[vary]: list(range(1, int(replications) + 1))}, set=set, jobs=jobs, client=client,
                  prices=prices)
 
@@ -373,7 +386,7 @@ def replicate(scenario=None, replications=10, set=None, vary="streams", jobs=0, 
 def timeline(result):
     """A run's timeline (``run(...)["timeline"]``: one row per batch of the measured window,
     with IOPS, mean latency and resync progress) as a pandas DataFrame."""
-    import pandas as pd
+    pd = _pandas("timeline()")
 
     if not isinstance(result, dict) or "timeline" not in result:
         raise InvalidInput("timeline: expected a result of hcisim.run() (a dict with a 'timeline')")
@@ -385,7 +398,7 @@ def latency_split(result):
     per op (read, write), one column per part in ms (guest_queue, host_cpu, admission, network,
     component, device) and their sum, the op's mean latency by HCIBench's rule (the run's
     read_latency_ms, write_latency_ms)."""
-    import pandas as pd
+    pd = _pandas("latency_split()")
 
     if not isinstance(result, dict) or not isinstance(result.get("latency_split"), dict):
         raise InvalidInput("latency_split: expected a result of hcisim.run() (a dict with a 'latency_split')")
@@ -403,7 +416,7 @@ def accuracy(seeds=None, set=None, replications=1, jobs=0):
     prediction and error are NaN). ``seeds`` keeps seed files by prefix (["000", "003"]; None:
     all); ``set`` overrides keys of every scenario (e.g. shorter runs); ``replications`` N >= 2
     predicts each row as the mean over seeds 1..N."""
-    import pandas as pd
+    pd = _pandas("accuracy()")
 
     if seeds is not None and (isinstance(seeds, str) or not hasattr(seeds, "__iter__")):
         raise TypeError("seeds: expected a list of seed-file prefixes, e.g. ['000', '003']")
@@ -428,7 +441,7 @@ def keys(prefix=""):
     pandas DataFrame: file, path, type, unit, default, min, max (NaN: no bound), allowed,
     description, the assumed range of a value that stands in for unstated hardware
     (assumed_min, assumed_max, assumed_why), replaced_by for a retired key, and the C++ field."""
-    import pandas as pd
+    pd = _pandas("keys()")
 
     if not isinstance(prefix, str):
         raise TypeError("keys: prefix is a key path's start, e.g. 'cluster.host.network'")

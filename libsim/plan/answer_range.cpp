@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <mutex>
 #include <numeric>
+#include <set>
 
 #include "hcisim/model/core/batch_means.hpp"
 #include "hcisim/core/check.hpp"
@@ -282,21 +284,34 @@ Ranged curve_range(const Scenario& scenario, const ScenarioReader& read, const H
     names.push_back("latency_ms@" + std::to_string(o));
   }
   if (limit_ms > 0) names.push_back("knee_iops");
-  return answer_range(scenario, read, catalog, names,
-                      [&points, limit_ms](const Scenario& s, const ProgressFn& progress) {
-                        const AnalyticModel m = analytic_model(s, progress);
-                        std::vector<double> v;
-                        for (const CurvePoint& c : analytic_curve(m, points)) {
-                          v.push_back(c.iops);
-                          v.push_back(c.latency_ms);
-                        }
-                        if (limit_ms > 0) {
-                          const double iops = analytic_knee(m, limit_ms).iops;   // 0: not found
-                          v.push_back(iops > 0 ? iops : std::numeric_limits<double>::quiet_NaN());
-                        }
-                        return v;
-                      },
-                      options);
+  // Seeds whose pilot window or fit warned (plan/analytic.hpp): counted, from the worker threads.
+  std::mutex mu;
+  std::set<std::uint64_t> warned;
+  Ranged r = answer_range(scenario, read, catalog, names,
+                          [&](const Scenario& s, const ProgressFn& progress) {
+                            const AnalyticModel m = analytic_model(s, progress);
+                            if (!m.window_note.empty() || !m.fit_notes.empty()) {
+                              const std::lock_guard<std::mutex> lock(mu);
+                              warned.insert(s.seed);
+                            }
+                            std::vector<double> v;
+                            for (const CurvePoint& c : analytic_curve(m, points)) {
+                              v.push_back(c.iops);
+                              v.push_back(c.latency_ms);
+                            }
+                            if (limit_ms > 0) {
+                              const double iops = analytic_knee(m, limit_ms).iops;   // 0: not found
+                              v.push_back(iops > 0 ? iops : std::numeric_limits<double>::quiet_NaN());
+                            }
+                            return v;
+                          },
+                          options);
+  if (!warned.empty())
+    r.warnings.push_back("on " + std::to_string(warned.size()) + " of " + std::to_string(r.seeds) +
+                         " seeds the pilot's window or the fit warned (the pilot short against its latency, the "
+                         "fork-join share at its bound or the model off the pilot by more than 10 %): curve on one "
+                         "of them says which; lengthen workload.duration_s");
+  return r;
 }
 
 namespace {

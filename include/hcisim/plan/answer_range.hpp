@@ -73,7 +73,8 @@ struct Ranged {
   std::vector<std::string> parameters; // those with a standard error (others are set, not fitted)
   std::vector<AnswerRange> answers;
   /// What the seeds' windows left undefined (run_range: seeds that completed no I/O, or none
-  /// of an operation the workload issues, whose latencies are left out of `found`).
+  /// of an operation the workload issues, whose latencies are left out of `found`; curve_range:
+  /// seeds whose pilot window or fit warned).
   std::vector<std::string> warnings;
   /// The answer named `name`; throws InvalidArgument for an unknown one.
   const AnswerRange& at(std::string_view name) const;
@@ -108,7 +109,8 @@ Ranged knee_range(const Scenario& scenario, const ScenarioReader& read, const Ha
 Ranged range_difference(const Ranged& a, const Ranged& b, const Calibration& calibration);
 /// The analytic curve (plan/analytic.hpp) on each seed: "iops@<outstanding per VMDK>" and
 /// "latency_ms@<...>" at the default points, and "knee_iops" under a mean `limit_ms` (> 0).
-/// Each seed and moved parameter is one pilot run.
+/// Each seed and moved parameter is one pilot run; seeds whose pilot or fit warned
+/// (AnalyticModel::window_note, fit_notes) are counted in `warnings`.
 Ranged curve_range(const Scenario& scenario, const ScenarioReader& read, const HardwareCatalog& catalog,
                    double limit_ms, const RangeOptions& options = {});
 

@@ -317,7 +317,9 @@ def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None, 
 
     With ``range_seeds`` N, each point's headline answers with their ranges instead (the CLI's
     ``sweep --range``): per answer the columns <name>, <name>_low, <name>_high, <name>_seed_sd
-    and <name>_calibration_sd, as for run(range_seeds=N). The points then run one after
+    and <name>_calibration_sd, as for run(range_seeds=N), then ``warnings`` (seeds whose window
+    completed no I/O, whose latencies are left out of <name>_found). A point whose run fails is
+    named by its file and settings. The points then run one after
     another on this machine, each point's runs in parallel."""
     import pandas as pd
 

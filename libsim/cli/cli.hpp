@@ -135,12 +135,16 @@ class Progress {
 };
 
 // "mean +- half-width (95 %; lowest min, highest max)" of replicated runs, each value in
-// the printf format `fmt_value`.
+// the printf format `fmt_value`; runs without a value (NaN) are left out, and with none it
+// says "undefined".
 std::string replicated_line(const std::vector<double>& x, const ConfidenceInterval& ci, const char* fmt_value);
 
 // --range: how many seeds (--replications N, else 5), and the reader that loads the scenario
 // again against a catalog with one calibration parameter moved (its warnings already said).
 RangeOptions range_options(const Args& a);
+// A range's warnings (Ranged::warnings) on stderr, each "warning: WHO: ..." (WHO: the
+// scenario's source, a sweep point or a compare side).
+void say_range_warnings(const std::string& who, const Ranged& r);
 ScenarioReader range_reader(const std::string& file, const std::vector<std::string>& sets, std::set<std::string>* said);
 
 // The commands; each returns the exit code.

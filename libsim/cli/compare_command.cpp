@@ -31,6 +31,8 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
       jb.pop_back();
       std::printf("{\"a\": %s, \"b\": %s, \"b_minus_a\": %s}\n", ja.c_str(), jb.c_str(), to_json(d).c_str());
     } else {
+      say_range_warnings("A: " + sa.source, ra);
+      say_range_warnings("B: " + sb.source, rb);
       std::fputs(format_compared(sa.name, sb.name, ra, rb, d).c_str(), stdout);
     }
     return 0;

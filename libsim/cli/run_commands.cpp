@@ -23,31 +23,38 @@ void print_run(const Args& a, const RunResult& r) {
 }
 
 // run --replications N: the scenario on seeds 1..N (placement and every random stream).
+// A run whose window counted no I/O has a rate of 0 and no latency: the mean latency is over
+// the others (null when none), and a warning says how many.
 int cmd_run_replicated(const Args& a, const Scenario& s) {
   const Replicated rep = replicate(s, a.replications, Vary::placement, a.jobs);
+  std::string warning;
+  if (rep.idle > 0)
+    warning = std::to_string(rep.idle) + " of the " + std::to_string(a.replications) +
+              " runs counted no I/O (none issued in their measured window completed in it): their rates are 0 and "
+              "their latencies undefined (left out of the mean latency); lengthen workload.duration_s";
   if (a.json) {
-    std::printf("{\"scenario\": %s, \"replications\": %d, \"vary\": \"seed\", \"iops\": {\"mean\": %.10g, "
-                "\"half_width\": %.10g}, \"pooled_latency_ms\": {\"mean\": %.10g, \"half_width\": %.10g}, \"each_iops\": [",
-                json_string(s.name).c_str(), a.replications, rep.mean_iops.mean, rep.mean_iops.half_width,
-                rep.mean_latency_ms.mean, rep.mean_latency_ms.half_width);
-    for (std::size_t i = 0; i < rep.iops.size(); ++i) std::printf("%s%.10g", i ? ", " : "", rep.iops[i]);
-    std::printf("]}\n");
+    std::string each;
+    for (std::size_t i = 0; i < rep.iops.size(); ++i) each += (i ? ", " : "") + json_number(rep.iops[i]);
+    std::printf("{\"scenario\": %s, \"replications\": %d, \"vary\": \"seed\", \"iops\": {\"mean\": %s, "
+                "\"half_width\": %s}, \"pooled_latency_ms\": {\"mean\": %s, \"half_width\": %s}, \"each_iops\": [%s], "
+                "\"warnings\": [%s]}\n",
+                json_string(s.name).c_str(), a.replications, json_number(rep.mean_iops.mean).c_str(),
+                json_number(rep.mean_iops.half_width).c_str(), json_number(rep.mean_latency_ms.mean).c_str(),
+                json_number(rep.mean_latency_ms.half_width).c_str(), each.c_str(),
+                warning.empty() ? "" : json_string(warning).c_str());
     return 0;
   }
   std::printf("Over seeds 1-%d (placement and every random stream vary):\n", a.replications);
   std::printf("IOPS                %s\n", replicated_line(rep.iops, rep.mean_iops, "%.0f").c_str());
   std::printf("mean latency (ms)   %s\n", replicated_line(rep.latency_ms, rep.mean_latency_ms, "%.3f").c_str());
-  const auto idle = std::count(rep.iops.begin(), rep.iops.end(), 0.0);
-  if (idle > 0)
-    std::printf("warning: %ld of the %d runs counted no I/O (none issued in their measured window completed in it): their rates are 0 and "
-                "their latencies undefined; lengthen workload.duration_s\n",
-                static_cast<long>(idle), a.replications);
+  if (!warning.empty()) std::printf("warning: %s\n", warning.c_str());
   return 0;
 }
 
 // run --range: the headline answers with their ranges (plan/answer_range.hpp).
 int cmd_run_range(const Args& a, const Scenario& s, const ScenarioReader& read, const HardwareCatalog& cat) {
   const Ranged r = run_range(s, read, cat, range_options(a));
+  if (!a.json) say_range_warnings(s.source, r);   // JSON: in its warnings
   if (a.json)
     std::fputs(ranged_report_json(s, r).c_str(), stdout);
   else if (a.csv)
@@ -134,9 +141,12 @@ int cmd_curve(const Args& a, const HardwareCatalog& cat) {
     if (a.check) usage_error("curve --range and --check: give one (--check simulates one seed's points)");
     const Ranged r = curve_range(s, range_reader(file, a.sets, &said), cat, a.knee_targets == 1 ? a.knee.limit_ms : 0,
                                  range_options(a));
-    if (a.json) std::fputs(ranged_report_json(s, r).c_str(), stdout);
-    else
+    if (a.json) {
+      std::fputs(ranged_report_json(s, r).c_str(), stdout);
+    } else {
+      say_range_warnings(s.source, r);
       std::printf("Analytic curve of %s (outstanding I/O per VMDK after @)\n\n%s", s.name.c_str(), format_ranged(r).c_str());
+    }
     return 0;
   }
   const CurveReport r = curve_report(s, a.check, a.knee_targets == 1 ? a.knee.limit_ms : 0, a.jobs);

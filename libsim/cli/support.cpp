@@ -2,6 +2,7 @@
 // writing an output file, the line of a replicated answer, and --range's options and reader.
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <set>
@@ -47,7 +48,11 @@ void say_warnings(const Scenario& s, std::set<std::string>* said) {
   }
 }
 
-std::string replicated_line(const std::vector<double>& x, const ConfidenceInterval& ci, const char* fmt_value) {
+std::string replicated_line(const std::vector<double>& all, const ConfidenceInterval& ci, const char* fmt_value) {
+  std::vector<double> x;   // the runs with a value (a run that counted no I/O has no latency)
+  for (double v : all)
+    if (std::isfinite(v)) x.push_back(v);
+  if (x.empty() || !std::isfinite(ci.mean)) return "undefined (no run counted I/O)";
   char buf[200];
   const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
   std::string f = std::string(fmt_value) + " +- " + fmt_value + " (95 %%; lowest " + fmt_value + ", highest " + fmt_value + ")";
@@ -62,6 +67,9 @@ RangeOptions range_options(const Args& a) {
   if (a.replications > 1) o.seeds = a.replications;
   o.jobs = a.jobs;
   return o;
+}
+void say_range_warnings(const std::string& who, const Ranged& r) {
+  for (const std::string& w : r.warnings) std::fprintf(stderr, "warning: %s: %s\n", who.c_str(), w.c_str());
 }
 ScenarioReader range_reader(const std::string& file, const std::vector<std::string>& sets, std::set<std::string>* said) {
   return [file, sets, said](const HardwareCatalog& c) { return load(file, sets, c, said); };

@@ -73,7 +73,10 @@ int cmd_sweep_range(const Args& a, const HardwareCatalog& cat, const std::vector
                                   point.settings);
     // The scenario again against a catalog with one calibration parameter moved (warnings said).
     const ScenarioReader reread = [&](const HardwareCatalog& c) { return parse_scenario(text.text, text.source, sets, c); };
-    const Ranged r = run_range(s, reread, cat, range_options(a));
+    const Ranged r = at_point(text.source, point.settings, [&] { return run_range(s, reread, cat, range_options(a)); });
+    std::string at = text.source;
+    for (std::size_t k = 0; k < point.settings.size(); ++k) at += (k ? ", " : ": ") + point.settings[k];
+    say_range_warnings(at, r);
     progress.draw(static_cast<double>(i + 1) / static_cast<double>(grid.points.size()));
     csv += sweep_key_cells(axes, point.settings) + csv_field(s.name) + "," + ranged_csv_cells(r) + "\n";
     if (i % along == 0) {
@@ -156,9 +159,7 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   // memory, is an internal error (exit 1), as for run.
   for (std::size_t i = 0; i < errors.size(); ++i) {
     if (errors[i].empty()) continue;
-    std::string at;
-    for (const std::string& s : grid[i].settings) at += (at.empty() ? "" : ", ") + s;
-    const std::string point = at + ": " + errors[i];
+    const std::string point = point_failure(sweep.texts[grid[i].source].source, grid[i].settings, errors[i]);
     if (internal[i]) throw std::runtime_error(point);
     throw InvalidArgument(point);
   }

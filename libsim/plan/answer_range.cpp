@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <mutex>
 #include <numeric>
+#include <set>
 
 #include "hcisim/model/core/batch_means.hpp"
 #include "hcisim/core/check.hpp"
@@ -178,25 +180,64 @@ const std::vector<std::string>& run_range_names() {
   return names;
 }
 
+namespace {
+
+// The run's answers on one seed (run_range_names' order). A latency of I/Os the window did
+// not complete is undefined, not 0: NaN, left out of the range's `found`.
+std::vector<double> run_answers(const Scenario& s, const ProgressFn& progress) {
+  const RunResult r = simulate(s, progress);
+  double cpu = 0;
+  for (const HostResourceRow& h : r.hosts) cpu += h.cpu_usage_pct;
+  if (!r.hosts.empty()) cpu /= static_cast<double>(r.hosts.size());
+  const WorkloadResult& w = r.result;
+  const double none = std::numeric_limits<double>::quiet_NaN();
+  const bool any = w.simulated_ios > 0;
+  return {w.iops,
+          w.throughput_mbps,
+          w.read_iops > 0 ? w.read_latency_ms : none,
+          w.write_iops > 0 ? w.write_latency_ms : none,
+          any ? w.pooled_latency_ms : none,
+          any ? latency_statistic(r, LatencyStat::p95) : none,
+          any ? latency_statistic(r, LatencyStat::p99) : none,
+          cpu};
+}
+
+// What the seeds' windows left undefined, as a run says it of its window: seeds that
+// completed no I/O, or none of an operation the workload issues while other I/O completed.
+void note_idle_windows(Ranged& r, const Scenario& s) {
+  bool reads = false, writes = false;
+  const std::vector<WorkloadSpec> loads = s.groups.empty() ? std::vector<WorkloadSpec>{s.workload} : s.groups;
+  for (const WorkloadSpec& w : loads) {
+    reads = reads || w.read_pct > 0;
+    writes = writes || w.read_pct < 100;
+  }
+  const std::vector<double>& iops = r.at("iops").each;
+  const std::string of = " of " + std::to_string(r.seeds) + " seeds";
+  const auto idle = std::count(iops.begin(), iops.end(), 0.0);
+  if (idle > 0)
+    r.warnings.push_back("no I/O issued in the measured window completed in it on " + std::to_string(idle) + of +
+                         ": their rates are 0 and their latencies undefined (left out of found); lengthen "
+                         "workload.duration_s");
+  const auto op_idle = [&](const char* op, const char* answer) {
+    const std::vector<double>& lat = r.at(answer).each;
+    long k = 0;
+    for (std::size_t i = 0; i < lat.size(); ++i) k += iops[i] > 0 && !std::isfinite(lat[i]) ? 1 : 0;
+    if (k > 0)
+      r.warnings.push_back(std::string("no ") + op + " issued in the measured window completed in it while other I/O did on " +
+                           std::to_string(k) + of + ": " + answer + " is undefined there (left out of found); lengthen "
+                           "workload.duration_s");
+  };
+  if (reads) op_idle("read", "read_latency_ms");
+  if (writes) op_idle("write", "write_latency_ms");
+}
+
+}  // namespace
+
 Ranged run_range(const Scenario& scenario, const ScenarioReader& read, const HardwareCatalog& catalog,
                  const RangeOptions& options) {
-  return answer_range(scenario, read, catalog, run_range_names(),
-                      [](const Scenario& s, const ProgressFn& progress) {
-                        const RunResult r = simulate(s, progress);
-                        double cpu = 0;
-                        for (const HostResourceRow& h : r.hosts) cpu += h.cpu_usage_pct;
-                        if (!r.hosts.empty()) cpu /= static_cast<double>(r.hosts.size());
-                        const WorkloadResult& w = r.result;
-                        return std::vector<double>{w.iops,
-                                                   w.throughput_mbps,
-                                                   w.read_latency_ms,
-                                                   w.write_latency_ms,
-                                                   w.pooled_latency_ms,
-                                                   latency_statistic(r, LatencyStat::p95),
-                                                   latency_statistic(r, LatencyStat::p99),
-                                                   cpu};
-                      },
-                      options);
+  Ranged r = answer_range(scenario, read, catalog, run_range_names(), run_answers, options);
+  note_idle_windows(r, scenario);
+  return r;
 }
 
 Ranged knee_range(const Scenario& scenario, const ScenarioReader& read, const HardwareCatalog& catalog,
@@ -219,6 +260,7 @@ Ranged range_difference(const Ranged& a, const Ranged& b, const Calibration& cal
     throw InvalidArgument("range_difference: the two ranges differ in their seeds (" + std::to_string(a.first_seed) + ".. and " +
                           std::to_string(b.first_seed) + "..), parameters or answers; B - A pairs the same seeds");
   Ranged d = b;
+  d.warnings.clear();   // each side keeps its own
   for (std::size_t k = 0; k < d.answers.size(); ++k) {
     AnswerRange& x = d.answers[k];
     const AnswerRange& y = a.answers[k];
@@ -242,21 +284,34 @@ Ranged curve_range(const Scenario& scenario, const ScenarioReader& read, const H
     names.push_back("latency_ms@" + std::to_string(o));
   }
   if (limit_ms > 0) names.push_back("knee_iops");
-  return answer_range(scenario, read, catalog, names,
-                      [&points, limit_ms](const Scenario& s, const ProgressFn& progress) {
-                        const AnalyticModel m = analytic_model(s, progress);
-                        std::vector<double> v;
-                        for (const CurvePoint& c : analytic_curve(m, points)) {
-                          v.push_back(c.iops);
-                          v.push_back(c.latency_ms);
-                        }
-                        if (limit_ms > 0) {
-                          const double iops = analytic_knee(m, limit_ms).iops;   // 0: not found
-                          v.push_back(iops > 0 ? iops : std::numeric_limits<double>::quiet_NaN());
-                        }
-                        return v;
-                      },
-                      options);
+  // Seeds whose pilot window or fit warned (plan/analytic.hpp): counted, from the worker threads.
+  std::mutex mu;
+  std::set<std::uint64_t> warned;
+  Ranged r = answer_range(scenario, read, catalog, names,
+                          [&](const Scenario& s, const ProgressFn& progress) {
+                            const AnalyticModel m = analytic_model(s, progress);
+                            if (!m.window_note.empty() || !m.fit_notes.empty()) {
+                              const std::lock_guard<std::mutex> lock(mu);
+                              warned.insert(s.seed);
+                            }
+                            std::vector<double> v;
+                            for (const CurvePoint& c : analytic_curve(m, points)) {
+                              v.push_back(c.iops);
+                              v.push_back(c.latency_ms);
+                            }
+                            if (limit_ms > 0) {
+                              const double iops = analytic_knee(m, limit_ms).iops;   // 0: not found
+                              v.push_back(iops > 0 ? iops : std::numeric_limits<double>::quiet_NaN());
+                            }
+                            return v;
+                          },
+                          options);
+  if (!warned.empty())
+    r.warnings.push_back("on " + std::to_string(warned.size()) + " of " + std::to_string(r.seeds) +
+                         " seeds the pilot's window or the fit warned (the pilot short against its latency, the "
+                         "fork-join share at its bound or the model off the pilot by more than 10 %): curve on one "
+                         "of them says which; lengthen workload.duration_s");
+  return r;
 }
 
 namespace {
@@ -358,14 +413,21 @@ std::string ranged_report_json(const Scenario& scenario, const Ranged& r, const 
   if (target)
     out += ", \"target\": {\"stat\": \"" + std::string(latency_stat_name(target->stat)) +
            "\", \"limit_ms\": " + json_number(target->limit_ms) + "}";
-  return out + ", \"range\": " + to_json(r) + "}\n";
+  out += ", \"warnings\": [";
+  bool first = true;
+  for (const std::vector<std::string>* said : {&scenario.warnings, &r.warnings})
+    for (const std::string& w : *said) {
+      out += (first ? "" : ", ") + json_string(w);
+      first = false;
+    }
+  return out + "], \"range\": " + to_json(r) + "}\n";
 }
 
 std::string ranged_csv_header(const std::vector<std::string>& names) {
   std::string h = "range_seeds,range_first_seed";
   for (const std::string& n : names)
     h += "," + n + "," + n + "_low," + n + "_high," + n + "_seed_sd," + n + "_calibration_sd," + n + "_found";
-  return h;
+  return h + ",warnings";
 }
 
 std::string ranged_csv_cells(const Ranged& r) {
@@ -378,7 +440,9 @@ std::string ranged_csv_cells(const Ranged& r) {
     c += ',';
     c += std::to_string(a.found);
   }
-  return c;
+  std::string warnings;
+  for (const std::string& w : r.warnings) warnings += (warnings.empty() ? "" : " | ") + w;
+  return c + "," + csv_field(warnings);
 }
 
 }  // namespace hcisim

@@ -57,6 +57,10 @@ std::string workload_window_problem(const WorkloadResult& w, const std::string& 
 }  // namespace
 
 std::string closed_loop_window_problem(const RunResult& r, LatencyStat s) {
+  // A group whose share rests on too few I/Os (or none) is named first: the mix would lose it.
+  for (const GroupResult& g : r.groups)
+    if (static_cast<double>(g.result.simulated_ios) < completions_needed(s))
+      return workload_window_problem(g.result, "group '" + g.name + "'", s);
   std::string p = workload_window_problem(r.result, "the closed loop", s);
   for (const GroupResult& g : r.groups)
     if (p.empty()) p = workload_window_problem(g.result, "group '" + g.name + "'", s);

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <limits>
 
 #include "hcisim/core/check.hpp"
 #include "hcisim/model/core/batch_means.hpp"
@@ -88,6 +89,13 @@ Scenario load_point(const ScenarioLoader& load, const std::vector<std::string>& 
   }
 }
 
+std::string point_failure(const std::string& source, const std::vector<std::string>& settings, const std::string& what) {
+  std::string at = source;
+  for (std::size_t i = 0; i < settings.size(); ++i) at += (i ? ", " : ": ") + settings[i];
+  const std::string own = source + ": ";
+  return at + ": " + (what.starts_with(own) ? what.substr(own.size()) : what);
+}
+
 std::vector<SweepPoint> sweep_points(const ScenarioLoader& load, const std::vector<SweepAxis>& axes) {
   std::vector<SweepPoint> points;
   for (auto& settings : sweep_settings(axes)) {
@@ -114,7 +122,8 @@ std::string sweep_key_cells(const std::vector<SweepAxis>& axes, const std::vecto
 std::vector<SweepRow> run_sweep(const std::vector<SweepPoint>& points, int jobs, const ProgressFn& progress) {
   std::vector<SweepRow> rows(points.size());
   parallel_for(points.size(), jobs, [&](std::size_t i) {
-    const RunResult r = simulate(points[i].scenario, progress);
+    const RunResult r = at_point(points[i].scenario.source, points[i].settings,
+                                 [&] { return simulate(points[i].scenario, progress); });
     rows[i] = SweepRow{points[i].settings, r.result, r.bottleneck, csv_row(r)};
   });
   return rows;
@@ -130,7 +139,8 @@ std::vector<SweepRow> run_sweep(const ScenarioLoader& load, const std::vector<Sw
   parallel_for(settings.size(), jobs, [&](std::size_t i) {
     if (failed.load(std::memory_order_relaxed)) return;
     try {
-      const RunResult r = simulate(load_point(load, settings[i]), progress);
+      const Scenario s = load_point(load, settings[i]);
+      const RunResult r = at_point(s.source, settings[i], [&] { return simulate(s, progress); });
       rows[i] = SweepRow{settings[i], r.result, r.bottleneck, csv_row(r)};
     } catch (...) {
       failed = true;
@@ -153,10 +163,15 @@ Replicated replicate(const Scenario& scenario, int n, Vary vary, int jobs) {
   parallel_for(runs.size(), jobs, [&](std::size_t i) {
     const RunResult r = simulate(runs[i]);
     out.iops[i] = r.result.iops;
-    out.latency_ms[i] = r.result.pooled_latency_ms;
+    out.latency_ms[i] = r.result.simulated_ios > 0 ? r.result.pooled_latency_ms : std::numeric_limits<double>::quiet_NaN();
   });
   out.mean_iops = t_interval(out.iops);
-  out.mean_latency_ms = t_interval(out.latency_ms);
+  std::vector<double> counted;
+  for (double x : out.latency_ms)
+    if (std::isfinite(x)) counted.push_back(x);
+  out.idle = static_cast<int>(out.latency_ms.size() - counted.size());
+  out.mean_latency_ms = t_interval(counted);
+  if (counted.empty()) out.mean_latency_ms.mean = out.mean_latency_ms.half_width = std::numeric_limits<double>::quiet_NaN();
   return out;
 }
 

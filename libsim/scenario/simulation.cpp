@@ -206,7 +206,8 @@ void Run::check_write_sizes() const {
     const WorkloadSpec& g = l->spec();
     const std::int64_t piece = std::min(g.block.count(), max_transfer(g.vscsi).count());
     if (g.read_pct < 100 && buffer > 0 && static_cast<double>(piece) > buffer)
-      throw InvalidArgument((load_.size() > 1 ? "workload group '" + g.name + "' " : std::string("workload ")) +
+      throw InvalidArgument(scenario_.source + ": " +
+                            (load_.size() > 1 ? "workload group '" + g.name + "' " : std::string("workload ")) +
                             "block_size = " + std::to_string(g.block.count()) + " bytes (" + std::to_string(piece) +
                             " per transfer of the virtual adapter) is not allowed with a " +
                             std::to_string(static_cast<long long>(buffer)) +

@@ -205,3 +205,32 @@ TEST_CASE("seeds without an answer are counted and left out and B - A pairs seed
   const Ranged rc = answer_range(later, read, cat, {"iops"}, b_answer, o);
   CHECK_THROWS_WITH(range_difference(ra, rc, cat.calibration()), Catch::Contains("B - A pairs the same seeds"));
 }
+
+TEST_CASE("a run range leaves out the latencies of windows that completed no I/O and says so", "[range]") {
+  const HardwareCatalog& cat = test::cat();
+  const auto read_with = [](std::vector<std::string> sets) -> ScenarioReader {
+    return [sets](const HardwareCatalog& c) { return parse_scenario(default_scenario_yaml(), "<built-in default>", sets, c); };
+  };
+  RangeOptions o;
+  o.seeds = 2;
+  o.calibration = false;
+  // 1 us completes nothing: IOPS 0 (an answer), every latency undefined (found on no seed).
+  const ScenarioReader idle = read_with({"workload.duration_s=1e-6", "workload.warmup_s=0"});
+  const Ranged r = run_range(idle(cat), idle, cat, o);
+  CHECK(r.at("iops").found == 2);
+  CHECK(r.at("iops").value == 0);
+  for (const char* latency : {"read_latency_ms", "write_latency_ms", "pooled_latency_ms", "pooled_p95_ms"}) {
+    CHECK(r.at(latency).found == 0);
+    CHECK_FALSE(std::isfinite(r.at(latency).value));
+  }
+  REQUIRE(r.warnings.size() == 1);
+  CHECK_THAT(r.warnings[0], Catch::Contains("no I/O issued in the measured window completed in it on 2 of 2 seeds"));
+  CHECK_THAT(ranged_report_json(idle(cat), r), Catch::Contains("\"warnings\": [\"no I/O issued"));
+  CHECK_THAT(ranged_csv_cells(r), Catch::EndsWith("lengthen workload.duration_s\""));
+  // All reads: no write latency on any seed, and nothing to warn of (no write is issued).
+  const ScenarioReader reads = read_with({"workload.read_pct=100", "workload.duration_s=0.05", "workload.warmup_s=0.01"});
+  const Ranged all_reads = run_range(reads(cat), reads, cat, o);
+  CHECK(all_reads.at("read_latency_ms").found == 2);
+  CHECK(all_reads.at("write_latency_ms").found == 0);
+  CHECK(all_reads.warnings.empty());
+}

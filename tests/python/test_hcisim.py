@@ -5,6 +5,7 @@ ValueError; the GIL released while simulating."""
 import json
 import os
 import pathlib
+import re
 import subprocess
 import threading
 
@@ -164,6 +165,9 @@ def test_a_sweep_on_a_two_worker_dask_cluster_equals_the_serial_run():
             latin.unlink()
         with pytest.raises(ValueError, match="scheduler address"):
             hcisim.sweep(SEED000, vary=grid, set=SHORT, client="Local")
+        # A run a worker's point refuses comes back named by its file and point.
+        with pytest.raises(ValueError, match=RUN_REFUSED):
+            hcisim.sweep(SEED000, vary={"cluster.osa.write_buffer_gb": [0.001]}, set=RUN_REFUSES, client=client)
     _same(serial, on_dask)
     _same(reps, hcisim.replicate(SEED000, 3, set=SHORT, jobs=2))
     assert list(reps["replication"]) == [1, 2, 3]
@@ -337,6 +341,27 @@ def test_curve_is_the_analytic_path_with_the_simulator_beside_it():
     assert c["knee_iops"] > 0 and c["sim_knee_iops"] > 0
     with pytest.raises(ValueError, match="mean_ms"):
         hcisim.curve(mean_ms=-1)
+
+
+# A write larger than the whole OSA write buffer is refused when its run starts, not when the
+# point is read: such a failure names the scenario file and the point.
+RUN_REFUSES = {**SHORT, "workload.block_size": "1m", "workload.vscsi": "lsilogic"}
+RUN_REFUSED = rf"^{re.escape(str(SEED000))}: cluster\.osa\.write_buffer_gb=0\.001: workload block_size = 1048576 bytes"
+
+
+def test_a_sweep_point_its_run_refuses_is_named_by_file_and_point():
+    with pytest.raises(hcisim.InvalidInput, match=RUN_REFUSED):
+        hcisim.sweep(SEED000, vary={"cluster.osa.write_buffer_gb": [600, 0.001]}, set=RUN_REFUSES, jobs=1)
+    with pytest.raises(hcisim.InvalidInput, match=RUN_REFUSED):
+        hcisim.sweep(SEED000, vary={"cluster.osa.write_buffer_gb": [0.001, 600]}, set=RUN_REFUSES, range_seeds=2)
+
+
+def test_a_range_leaves_out_latencies_of_windows_without_io():
+    r = hcisim.run(set={"workload.duration_s": 1e-6, "workload.warmup_s": 0}, range_seeds=2)
+    read = r["range"]["answers"]["read_latency_ms"]
+    assert read["found"] == 0 and read["value"] is None and read["each"] == [None, None]
+    assert r["range"]["answers"]["iops"]["each"] == [0, 0]
+    assert any("no I/O issued in the measured window completed in it on 2 of 2 seeds" in w for w in r["warnings"])
 
 
 def test_every_answer_can_carry_its_range():

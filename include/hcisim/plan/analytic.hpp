@@ -42,6 +42,10 @@ struct AnalyticModel {
   double pilot_wall_s = 0;
   double pilot_window_scale = 1;       // its window and warm-up over the scenario's: doubled, up to
   std::string window_note;             // 8 times, until it holds 400 I/Os and Little's law; else why not
+  // What the fit of Z or f does not reproduce: f pinned at its lower bound, the fitted network
+  // more than 10 % off the pilot's latency at the pilot's population, or a pilot whose IOPS x
+  // mean latency is more than 10 % off its population (when window_note does not say so).
+  std::vector<std::string> fit_notes;
 };
 
 /// Builds the model from one pilot run. Throws InvalidArgument for an open-loop or

@@ -72,6 +72,10 @@ struct Ranged {
   bool calibration = false;            // calibration errors propagated
   std::vector<std::string> parameters; // those with a standard error (others are set, not fitted)
   std::vector<AnswerRange> answers;
+  /// What the seeds' windows left undefined (run_range: seeds that completed no I/O, or none
+  /// of an operation the workload issues, whose latencies are left out of `found`; curve_range:
+  /// seeds whose pilot window or fit warned).
+  std::vector<std::string> warnings;
   /// The answer named `name`; throws InvalidArgument for an unknown one.
   const AnswerRange& at(std::string_view name) const;
 };
@@ -89,7 +93,9 @@ Ranged answer_range(const Scenario& scenario, const ScenarioReader& read, const 
                     const std::vector<std::string>& names, const RangeAnswer& answer, const RangeOptions& options = {});
 
 /// A run's headline answers: iops, throughput_mbps, read_latency_ms, write_latency_ms,
-/// pooled_latency_ms, pooled_p95_ms, pooled_p99_ms (all I/Os), cpu_usage_pct_mean.
+/// pooled_latency_ms, pooled_p95_ms, pooled_p99_ms (all I/Os), cpu_usage_pct_mean. A seed
+/// whose window completed no I/O (or none of one operation) has no latency for it: NaN, left
+/// out of `found`, and said in `warnings`.
 Ranged run_range(const Scenario& scenario, const ScenarioReader& read, const HardwareCatalog& catalog,
                  const RangeOptions& options = {});
 /// The knee (plan/knee.hpp) on each seed: knee_iops (0 where not found) and latency_ms at
@@ -103,7 +109,8 @@ Ranged knee_range(const Scenario& scenario, const ScenarioReader& read, const Ha
 Ranged range_difference(const Ranged& a, const Ranged& b, const Calibration& calibration);
 /// The analytic curve (plan/analytic.hpp) on each seed: "iops@<outstanding per VMDK>" and
 /// "latency_ms@<...>" at the default points, and "knee_iops" under a mean `limit_ms` (> 0).
-/// Each seed and moved parameter is one pilot run.
+/// Each seed and moved parameter is one pilot run; seeds whose pilot or fit warned
+/// (AnalyticModel::window_note, fit_notes) are counted in `warnings`.
 Ranged curve_range(const Scenario& scenario, const ScenarioReader& read, const HardwareCatalog& catalog,
                    double limit_ms, const RangeOptions& options = {});
 
@@ -118,10 +125,12 @@ std::string format_compared(const std::string& name_a, const std::string& name_b
 /// {parameter: {effect, se}}}}} (null: no value)
 std::string to_json(const Ranged& r);
 /// The document of `run --range --json` (target null) and `knee --range --json`: {"scenario",
-/// "workload", ["target": {"stat", "limit_ms"}], "range": to_json(r)}.
+/// "workload", ["target": {"stat", "limit_ms"}], "warnings": [the scenario's, then r's],
+/// "range": to_json(r)}.
 std::string ranged_report_json(const Scenario& scenario, const Ranged& r, const KneeTarget* target = nullptr);
 /// CSV: range_seeds, range_first_seed, then per answer <name>, <name>_low, <name>_high,
-/// <name>_seed_sd, <name>_calibration_sd, <name>_found (empty cells: no value).
+/// <name>_seed_sd, <name>_calibration_sd, <name>_found (empty cells: no value), then warnings
+/// (r.warnings joined by " | ").
 std::string ranged_csv_header(const std::vector<std::string>& names);
 std::string ranged_csv_cells(const Ranged& r);
 

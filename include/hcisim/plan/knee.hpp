@@ -53,7 +53,8 @@ double completions_needed(LatencyStat s);
 /// What is wrong with a closed loop's window, or "" when it holds: Little's law (outstanding
 /// I/Os in flight = IOPS x mean latency) within 10 %, on the run and on each group (a window
 /// much shorter than the latency counts only the I/Os that finish early), and at least
-/// completions_needed(s) I/Os in the run and in each group.
+/// completions_needed(s) I/Os in the run and in each group. A group with too few I/Os is
+/// named before any other problem (its share of the mix is what rests on them).
 std::string closed_loop_window_problem(const RunResult& r, LatencyStat s);
 
 /// One run at an offered load.

@@ -5,9 +5,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "hcisim/core/check.hpp"
 #include "hcisim/core/confidence_interval.hpp"
 #include "hcisim/report/run_result.hpp"
 #include "hcisim/scenario/scenario.hpp"
@@ -47,6 +50,23 @@ std::vector<std::vector<std::string>> sweep_settings(const std::vector<SweepAxis
 std::vector<std::string> point_overrides(const std::vector<std::string>& sets, const std::vector<std::string>& settings);
 /// load(settings), its InvalidArgument prefixed with the settings, as sweep_points does.
 Scenario load_point(const ScenarioLoader& load, const std::vector<std::string>& settings);
+/// What a point's run failed with, named by its file and settings: "SOURCE: key=value, ...:
+/// what" (a `what` that already starts with "SOURCE: " loses it, so the file is said once).
+std::string point_failure(const std::string& source, const std::vector<std::string>& settings, const std::string& what);
+/// run(), a failure rethrown named by point_failure: InvalidArgument as InvalidArgument, any
+/// other std::exception as std::runtime_error (anything else, such as a stop, as it is).
+template <class Run>
+auto at_point(const std::string& source, const std::vector<std::string>& settings, Run&& run) -> decltype(run()) {
+  try {
+    return run();
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument(point_failure(source, settings, e.what()));
+  } catch (const std::bad_alloc&) {
+    throw;   // said as it is: out of memory
+  } catch (const std::exception& e) {
+    throw std::runtime_error(point_failure(source, settings, e.what()));
+  }
+}
 
 /// The sweep CSV's key columns, before the report's (csv_header): one per axis whose key the
 /// report has no column for (it has one for seed), as "key," ...; and a point's cells for them
@@ -81,9 +101,11 @@ enum class Vary : std::uint8_t { streams, placement };
 /// latency (Student t over the runs' means).
 struct Replicated {
   std::vector<double> iops;              // each run's HCIBench IOPS
-  std::vector<double> latency_ms;        // each run's pooled mean latency
+  std::vector<double> latency_ms;        // each run's pooled mean latency; NaN for a run that
+                                         // counted no I/O (its latency is undefined)
   ConfidenceInterval mean_iops;          // batches = runs
-  ConfidenceInterval mean_latency_ms;
+  ConfidenceInterval mean_latency_ms;    // over the runs that counted I/O (mean NaN: none did)
+  int idle = 0;                          // runs whose window counted no I/O
 };
 Replicated replicate(const Scenario& scenario, int n, Vary vary = Vary::streams, int jobs = 0);
 

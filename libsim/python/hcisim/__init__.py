@@ -329,7 +329,9 @@ def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None, 
 
     With ``range_seeds`` N, each point's headline answers with their ranges instead (the CLI's
     ``sweep --range``): per answer the columns <name>, <name>_low, <name>_high, <name>_seed_sd
-    and <name>_calibration_sd, as for run(range_seeds=N). The points then run one after
+    and <name>_calibration_sd, as for run(range_seeds=N), then ``warnings`` (seeds whose window
+    completed no I/O, whose latencies are left out of <name>_found). A point whose run fails is
+    named by its file and settings. The points then run one after
     another on this machine, each point's runs in parallel."""
     pd = _pandas("sweep()")
 
@@ -346,9 +348,16 @@ def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None, 
         points = _points(axes)
         _hcisim.check(kind, text, name, _sets(set), [[f"{k}={v}" for k, v in p] for p in points])
         rows = []
+        source = text if kind == "file" else name if kind == "yaml" else "<built-in default>"
         for point in points:
-            r = json.loads(_hcisim.ranged(kind, text, name, _sets(set) + [f"{k}={v}" for k, v in point], "run", "",
-                                          0.0, n, int(jobs)))
+            settings = [f"{k}={v}" for k, v in point]
+            try:
+                r = json.loads(_hcisim.ranged(kind, text, name, _sets(set) + settings, "run", "", 0.0, n, int(jobs)))
+            except InvalidInput as e:
+                # What only a run finds (bad input is read above) is named by the file and the point.
+                said = str(e)
+                raise InvalidInput(f"{source}: {', '.join(settings)}: "
+                                   f"{said[len(source) + 2:] if said.startswith(source + ': ') else said}") from None
             row = {k: v for k, v in point}
             row["scenario"] = r["scenario"]
             row["range_seeds"] = r["range"]["seeds"]
@@ -357,6 +366,7 @@ def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None, 
                 row[answer] = a["value"]
                 for part in ("low", "high", "seed_sd", "calibration_sd", "found"):
                     row[f"{answer}_{part}"] = a[part]
+            row["warnings"] = " | ".join(r["warnings"])
             rows.append(row)
         # The same columns and types as the CLI's CSV (the varied keys as pandas reads them).
         buf = io.StringIO()

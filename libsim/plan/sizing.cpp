@@ -77,6 +77,8 @@ void set_data(Design& d, const Requirements& req) {
 // many hosts are still up ([S46]: a spare host beyond the policy's minimum). The rebuild
 // then rewrites the lost components on the hosts that are up, so all the data, as stored
 // under the policy (after data reduction), must fit in their raw capacity after metadata.
+// ESA's adaptive RAID-5 stores it as the hosts up call for: a 6-host cluster's 4+1 becomes
+// 2+1 a day after a host goes down ([S40]), 1.5 raw bytes per byte instead of 1.25.
 // Without a rebuild, the worst-hit objects tolerate ftt - f more failures.
 void set_redundancy(Design& d, const Requirements& req, const Scenario& degraded) {
   const ClusterSpec& c = degraded.cluster;
@@ -86,10 +88,13 @@ void set_redundancy(Design& d, const Requirements& req, const Scenario& degraded
   if (f == 0) return;
   const int needs = std::max(l.min_hosts, l.data_components() + l.witnesses);
   const int up = static_cast<int>(c.hosts.size()) - f + (c.witness_host ? 1 : 0);
-  const CapacityReport left = scenario_capacity(degraded);
-  const double stored_gb = d.data_gb * d.capacity.policy_factor * d.capacity.lfs_factor / d.capacity.reduction_ratio;
-  const double room_gb = left.raw_gb - left.metadata_gb;
   d.rebuild_target = up >= needs;
+  const Layout after = d.rebuild_target
+                           ? resolve_layout(c.policy, c.architecture, static_cast<int>(c.hosts.size()) - f, c.witness_host)
+                           : l;
+  const CapacityReport left = scenario_capacity(degraded);
+  const double stored_gb = d.data_gb * after.capacity_factor() * d.capacity.lfs_factor / d.capacity.reduction_ratio;
+  const double room_gb = left.raw_gb - left.metadata_gb;
   d.rebuild_space = stored_gb <= room_gb;
   if (d.rebuild_target && d.rebuild_space) return;
   d.redundancy_left = std::max(0, l.ftt - f);
@@ -97,7 +102,8 @@ void set_redundancy(Design& d, const Requirements& req, const Scenario& degraded
       !d.rebuild_target
           ? "no host to rebuild on (" + l.describe() + " needs " + std::to_string(needs) + " hosts, " + std::to_string(up) +
                 " are up)"
-          : "no room to rebuild (the data takes " + detail::fmt("%.1f", stored_gb / 1000) + " TB of raw, the hosts up have " +
+          : "no room to rebuild (the data takes " + detail::fmt("%.1f", stored_gb / 1000) + " TB of raw" +
+                (after.data != l.data ? " as " + after.describe() : std::string()) + ", the hosts up have " +
                 detail::fmt("%.1f", room_gb / 1000) + " TB)";
   d.redundancy_note = "with " + std::to_string(f) + " host" + (f == 1 ? "" : "s") + " down: " + why + "; " +
                       (d.redundancy_left == 0 ? std::string("no redundancy left")

@@ -622,12 +622,14 @@ TEST_CASE("an answer's knee below the demand is 'at its limit' only within 5 %, 
   CHECK_THAT(knee_text(150000), Catch::Contains("(36 % headroom)") && !Catch::Contains("at its limit"));
 }
 
-TEST_CASE("ESA adaptive RAID-5 keeps a host to rebuild on with one down: 2+1 on 5 hosts, 4+1 on 6", "[sizing]") {
+TEST_CASE("ESA adaptive RAID-5 with one host down: a host to rebuild on, and room for 4+1 turned 2+1", "[sizing]") {
   // vSAN ESA lays RAID-5 out 4+1 from 6 hosts, 2+1 below. A 4+1 object spans 5 hosts: with one
   // of 6 down, its lost component is rebuilt on the host it did not use; a 2+1 object on 5 hosts
-  // has two spare. require_rebuild passes both (a 3-host 2+1 fails it: the test above).
+  // has two spare. A day later the 6-host cluster's 4+1 objects become 2+1 on the 5 up, 1.5 raw
+  // bytes per byte instead of 1.25: 20 TB of VM data fits either way, data that fills the 4+1
+  // usable capacity does not. (A 3-host 2+1 has no host to rebuild on: the test above.)
   const std::string yaml = R"(name: esa raid5 five and six
-workload: {iops: 50000, block_size: 8k, p95_ms: 2, vms: 8}
+workload: {iops: 50000, block_size: 8k, p95_ms: 2, vms: 8, capacity_tb: 20}
 host_failures: 1
 require_rebuild: true
 candidates:
@@ -652,6 +654,19 @@ top: 1
     CHECK(d.redundancy_note.empty());
     CHECK(d.capacity_ok);
   }
+  // Without a capacity demand the VMDKs fill each design's usable capacity.
+  const std::vector<Design> full =
+      candidate_designs(requirements_of(replaced(yaml, ", capacity_tb: 20}", "}"), cat), cat);
+  REQUIRE(full.size() == 2);
+  for (const Design& d : full) {
+    INFO(d.hosts << " hosts");
+    CHECK(d.rebuild_target);
+    CHECK(d.rebuild_space == (d.hosts == 5));   // 2+1 kept a host's room for 2+1
+    CHECK(d.capacity_ok == (d.hosts == 5));
+  }
+  CHECK_THAT(full[1].hosts == 6 ? full[1].redundancy_note : full[0].redundancy_note,
+             Catch::StartsWith("with 1 host down: no room to rebuild (the data takes ") &&
+                 Catch::Contains(" TB of raw as RAID-5 2+1 (FTT 1), the hosts up have "));
 }
 
 // Requirements values that earlier hardening refused at their line and key, kept refused.

@@ -174,7 +174,7 @@ Ranged answer_range(const Scenario& scenario, const ScenarioReader& read, const 
 const std::vector<std::string>& run_range_names() {
   static const std::vector<std::string> names = {"iops",           "throughput_mbps",   "read_latency_ms",
                                                  "write_latency_ms", "pooled_latency_ms", "pooled_p95_ms",
-                                                 "pooled_p99_ms",    "cpu_usage_pct_mean"};
+                                                 "pooled_p99_ms",    "cpu_usage_pct_mean", "cpu_busy_cores_mean"};
   return names;
 }
 
@@ -183,9 +183,15 @@ Ranged run_range(const Scenario& scenario, const ScenarioReader& read, const Har
   return answer_range(scenario, read, catalog, run_range_names(),
                       [](const Scenario& s, const ProgressFn& progress) {
                         const RunResult r = simulate(s, progress);
-                        double cpu = 0;
-                        for (const HostResourceRow& h : r.hosts) cpu += h.cpu_usage_pct;
-                        if (!r.hosts.empty()) cpu /= static_cast<double>(r.hosts.size());
+                        double cpu = 0, busy = 0;
+                        for (const HostResourceRow& h : r.hosts) {
+                          cpu += h.cpu_usage_pct;
+                          busy += h.busy_cores();
+                        }
+                        if (!r.hosts.empty()) {
+                          cpu /= static_cast<double>(r.hosts.size());
+                          busy /= static_cast<double>(r.hosts.size());
+                        }
                         const WorkloadResult& w = r.result;
                         return std::vector<double>{w.iops,
                                                    w.throughput_mbps,
@@ -194,7 +200,8 @@ Ranged run_range(const Scenario& scenario, const ScenarioReader& read, const Har
                                                    w.pooled_latency_ms,
                                                    latency_statistic(r, LatencyStat::p95),
                                                    latency_statistic(r, LatencyStat::p99),
-                                                   cpu};
+                                                   cpu,
+                                                   busy};
                       },
                       options);
 }

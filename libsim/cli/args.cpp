@@ -56,7 +56,8 @@ usage:
       to 1 %, two probes a round whatever --jobs (which runs them at once); a closed loop
       whose window is short for its outstanding I/O is lengthened up to 8 times, else the
       knee is not found and says so; prints the knee, its bottleneck and the probes;
-      --range: the knee on N seeds with its range, as run --range
+      before its search it says on stderr about how long it will take (and, when over a
+      minute, how to shorten the probes); --range: the knee on N seeds with its range
   hcisim size REQUIREMENTS [--json] [--jobs N] [--prices FILE] [--range [--replications N]] [--no-prune]
       inverse sizing: the cheapest designs of the file's candidates (host models, networks,
       policies, host counts) that meet its demand (IOPS at a latency target, usable TB,

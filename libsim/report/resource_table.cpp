@@ -25,18 +25,14 @@ std::string busy_over_cores(double busy, double cores) {
 }
 
 // What the columns measure. Hyper-threading is counted as the model runs it (HostCpu): a
-// core's two threads together do ht_throughput of a core's work, so busy cores may exceed
-// the cores, up to cores x ht_throughput.
+// core's two threads together do 1.25 of a core's work (ht_throughput), so busy cores may
+// exceed the cores, up to cores x 1.25 (a core pinned to an LSOM world runs one thread).
 std::string legend(const std::vector<HostResourceRow>& rows) {
   std::string ht;
   for (const HostResourceRow& r : rows)
     if (r.cpu_cores > 0 && r.cpu_core_capacity > r.cpu_cores) {
-      char buf[200];
-      std::snprintf(buf, sizeof buf,
-                    "; with hyper-threading a core's two threads do %g of its work (docs/sources.md [S80]), so a "
-                    "host does at most %g x its cores",
-                    r.cpu_core_capacity / r.cpu_cores, r.cpu_core_capacity / r.cpu_cores);
-      ht = buf;
+      ht = "; with hyper-threading a core's two threads do 1.25 of its work (docs/sources.md [S80]), so a host "
+           "does at most 1.25 x its cores (1 x those pinned to OSA LSOM worlds)";
       break;
     }
   return "busy cores: full-speed thread time per second summed over the stages (CPU by stage) against the host's "

@@ -539,8 +539,7 @@ void Run::collect_hosts(RunResult& r, std::vector<int>& counts) const {
       row.stage_cores[static_cast<std::size_t>(st)] =
           r.result.seconds > 0 ? cpu.stage_time(static_cast<CpuStage>(st)).seconds() / r.result.seconds : 0.0;
     row.cpu_cores = cpu.spec().cores();
-    row.cpu_core_capacity =
-        row.cpu_cores * (cpu.spec().threads_per_core > 1 ? cpu.spec().ht_throughput : 1.0);   // [S80]
+    row.cpu_core_capacity = cpu.full_speed_capacity();   // hyper-threading's 1.25 [S80]
     // The host's CPU as a whole: busy cores (every stage, on the shared cores, the LSOM worlds'
     // pinned cores and the receive queues' threads) over what its cores do at most. The
     // receive queues' threads are stations of their own, so the sum can pass the capacity by

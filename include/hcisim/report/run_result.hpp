@@ -32,9 +32,10 @@ struct HostResourceRow {
   /// the measured window, at a thread's full speed (HostCpu::stage_time), LSOM worlds included.
   std::array<double, kCpuStages> stage_cores{};
   int cpu_cores = 0;                // the host's physical cores (CpuSpec::cores)
-  /// The most full-speed thread time the cores give per second: cores x ht_throughput with
-  /// hyper-threading (two threads on a core each run at 62.5 % of it, docs/sources.md [S80]),
-  /// else cores.
+  /// The most full-speed thread time the cores give per second (HostCpu::full_speed_capacity):
+  /// with hyper-threading the shared cores x ht_throughput (two threads on a core each run at
+  /// 62.5 % of it, docs/sources.md [S80]), else the cores; a core pinned to an OSA LSOM world
+  /// counts one thread.
   double cpu_core_capacity = 0;
 
   /// The host's CPU as busy cores: full-speed thread time per second summed over the stages

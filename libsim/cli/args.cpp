@@ -38,8 +38,12 @@ usage:
   hcisim --version
       the version and the data folder in use
   hcisim compare A B [--json | --csv] [--replications N] [--range] [--set KEY=VALUE]...
-      run two scenarios and print their results side by side with deltas; --range: each
-      side's headline answers and B - A (paired by seed) with ranges, as run --range
+      run two scenarios and print their results side by side with deltas, each at its
+      file's own load (said in the output); --range: each side's headline answers and
+      B - A (paired by seed) with ranges, as run --range
+  hcisim compare A B (--mean-ms X | --p95-ms X | --p99-ms X) [--json] [--jobs N] [--set KEY=VALUE]...
+      each side's knee under the one target (as knee), the deltas and the cost per extra
+      IOPS taken at the knees
   hcisim capacity [FILE] [--json] [--set KEY=VALUE]...
       the capacity line at once, without simulating: raw, reserve (cluster.capacity_reserve:
       slack, vSAN 7.0's 30 % or largest host; reserved, 7 U1+ and ESA's operations + host
@@ -52,7 +56,8 @@ usage:
       to 1 %, two probes a round whatever --jobs (which runs them at once); a closed loop
       whose window is short for its outstanding I/O is lengthened up to 8 times, else the
       knee is not found and says so; prints the knee, its bottleneck and the probes;
-      --range: the knee on N seeds with its range, as run --range
+      before its search it says on stderr about how long it will take (and, when over a
+      minute, how to shorten the probes); --range: the knee on N seeds with its range
   hcisim size REQUIREMENTS [--json] [--jobs N] [--prices FILE] [--range [--replications N]] [--no-prune]
       inverse sizing: the cheapest designs of the file's candidates (host models, networks,
       policies, host counts) that meet its demand (IOPS at a latency target, usable TB,
@@ -305,7 +310,7 @@ void check_options_fit_command(const Args& a) {
        "--replications", {"accuracy", "calibrate", "run", "compare", "sweep", "knee --range", "curve --range", "size --range"}},
       {a.json || a.csv, "--json/--csv", {"run", "compare", "capacity", "knee", "size", "curve", "keys"}},
       {!a.sets.empty(), "--set", {"run", "sweep", "compare", "validate", "capacity", "knee", "accuracy", "calibrate", "curve"}},
-      {a.knee_targets > 0, "--mean-ms/--p95-ms/--p99-ms", {"knee", "curve"}},
+      {a.knee_targets > 0, "--mean-ms/--p95-ms/--p99-ms", {"knee", "curve", "compare"}},
       {!a.prices.empty(), "--prices", {"run", "compare", "sweep", "capacity", "knee", "size"}},
   };
   for (const Use& u : uses) {

@@ -12,10 +12,30 @@
 
 namespace hcisim::cli {
 
+namespace {
+
+// compare --mean-ms/--p95-ms/--p99-ms X: each design's knee under the one target (as knee),
+// and the deltas and cost per extra IOPS taken there.
+int cmd_compare_knees(const Args& a, const Scenario& sa, const Scenario& sb) {
+  if (a.knee_targets != 1) usage_error("compare takes one knee target: --mean-ms X, --p95-ms X or --p99-ms X, not " +
+                                           std::to_string(a.knee_targets));
+  if (a.csv) usage_error("compare with a knee target prints text or --json, not --csv");
+  if (a.range || a.replications > 1)
+    usage_error("compare with a knee target runs one knee a side: drop --range and --replications");
+  KneeOptions o;
+  o.jobs = a.jobs;
+  const KneeComparison c = hcisim::compare_knees(sa, sb, a.knee, o, a.files[0], a.files[1]);
+  std::fputs(a.json ? to_json(c).c_str() : format_comparison(c).c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+
 int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   if (a.files.size() != 2) usage_error("compare takes two scenario files");
   std::set<std::string> said;
   const Scenario sa = load(a.files[0], a.sets, cat, &said), sb = load(a.files[1], a.sets, cat, &said);
+  if (a.knee_targets > 0) return cmd_compare_knees(a, sa, sb);
   if (a.range) {
     // Both sides on the same N seeds and moved parameters, and B - A paired by seed.
     if (a.csv) usage_error("compare --range prints text or --json, not --csv");

@@ -1,5 +1,6 @@
 // hcisim run, validate, capacity, knee, curve and size (cli.hpp).
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -14,6 +15,25 @@
 namespace hcisim::cli {
 
 namespace {
+
+// knee's wall time on stderr before its search (terminal or not): the closed loop runs
+// first and alone, so once it has run a second of wall time (or ended) its rate gives the
+// estimate (knee_time_estimate).
+class KneeEstimate {
+ public:
+  KneeEstimate(const Scenario& s, int jobs) : scenario_(s), jobs_(jobs) {}
+  ProgressFn fn() {
+    return [this](const RunProgress& p) {
+      if (said_.load() || (p.wall_s < 1.0 && p.fraction < 1.0) || said_.exchange(true)) return;
+      std::fputs(knee_time_estimate(scenario_, p.estimated_wall_s(), p.planned_s, jobs_).c_str(), stderr);
+    };
+  }
+
+ private:
+  const Scenario& scenario_;
+  int jobs_;
+  std::atomic<bool> said_{false};
+};
 
 void print_run(const Args& a, const RunResult& r) {
   if (a.json) std::fputs(to_json(r).c_str(), stdout);
@@ -123,6 +143,8 @@ int cmd_knee(const Args& a, const HardwareCatalog& cat) {
   }
   KneeOptions o;
   o.jobs = a.jobs;
+  KneeEstimate estimate(s, a.jobs);
+  if (!a.quiet) o.run_progress = estimate.fn();
   const KneeResult k = find_knee(s, a.knee, o);
   std::fputs(a.json ? to_json(s.name, k).c_str() : format_knee(s.name, k).c_str(), stdout);
   return 0;

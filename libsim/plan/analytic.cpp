@@ -167,11 +167,14 @@ AnalyticKnee analytic_knee(const AnalyticModel& m, double limit_ms) {
   const int top = std::min(1'000'000, m.slots * m.configured_outstanding_per_vmdk);
   MvaSolver solver(m.stations, m.delay_s, m.overlap);
   AnalyticKnee k;
+  bool above = false;
   while (solver.population() < top) {
     const MvaPoint p = solver.step();
-    if (p.response_s * 1e3 > limit_ms) break;
+    above = p.response_s * 1e3 > limit_ms;
+    if (above) break;
     k = {p.throughput, p.response_s * 1e3, p.population};
   }
+  k.ceiling = k.population > 0 && !above;
   return k;
 }
 
@@ -231,9 +234,25 @@ CurveReport curve_report(const Scenario& scenario, bool check, double limit_ms, 
     o.run_progress = progress;
     const KneeResult k = find_knee(scenario, {LatencyStat::mean, limit_ms}, o);
     r.sim_knee_iops = k.found ? k.iops : std::numeric_limits<double>::quiet_NaN();
+    r.sim_knee_ceiling = k.found && k.ceiling;
   }
   return r;
 }
+
+namespace {
+
+// knee's note (format_knee) when the configured outstanding I/O, not the cluster, caps the
+// knee: the analytic one, the simulator's, or both.
+std::string knee_ceiling_note(const CurveReport& r) {
+  const bool analytic = r.knee.ceiling, sim = r.checked && r.sim_knee_ceiling;
+  if (!analytic && !sim) return "";
+  const char* which = analytic && sim ? "both knees" : analytic ? "the analytic knee" : "the simulator's knee";
+  return std::string("Note: ") + which + " at the configured " + std::to_string(r.model.configured_outstanding_per_vmdk) +
+         " outstanding I/O per VMDK: the closed loop itself meets the target, so the workload's outstanding I/O, not "
+         "the cluster, sets the limit (raise it to look further)\n";
+}
+
+}  // namespace
 
 std::string format_curve(const CurveReport& r) {
   const AnalyticModel& m = r.model;
@@ -275,7 +294,7 @@ std::string format_curve(const CurveReport& r) {
     } else if (r.checked) {
       out += "; the simulator finds no load that meets it";
     }
-    out += "\n";
+    out += "\n" + knee_ceiling_note(r);
   }
   return out;
 }
@@ -310,8 +329,11 @@ std::string to_json(const CurveReport& r) {
   j += "]";
   if (r.limit_ms > 0) {
     j += ", \"limit_ms\": " + json_number(r.limit_ms) + ", \"knee_iops\": " +
-         (r.knee.population > 0 ? json_number(r.knee.iops) : std::string("null"));   // none meets it
-    if (r.checked) j += ", \"sim_knee_iops\": " + json_number(r.sim_knee_iops);
+         (r.knee.population > 0 ? json_number(r.knee.iops) : std::string("null")) +   // none meets it
+         ", \"knee_ceiling\": " + (r.knee.ceiling ? "true" : "false");
+    if (r.checked)
+      j += ", \"sim_knee_iops\": " + json_number(r.sim_knee_iops) + ", \"sim_knee_ceiling\": " +
+           (r.sim_knee_ceiling ? "true" : "false");
   }
   return j + "}\n";
 }

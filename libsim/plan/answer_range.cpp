@@ -176,7 +176,7 @@ Ranged answer_range(const Scenario& scenario, const ScenarioReader& read, const 
 const std::vector<std::string>& run_range_names() {
   static const std::vector<std::string> names = {"iops",           "throughput_mbps",   "read_latency_ms",
                                                  "write_latency_ms", "pooled_latency_ms", "pooled_p95_ms",
-                                                 "pooled_p99_ms",    "cpu_usage_pct_mean"};
+                                                 "pooled_p99_ms",    "cpu_usage_pct_mean", "cpu_busy_cores_mean"};
   return names;
 }
 
@@ -186,9 +186,15 @@ namespace {
 // not complete is undefined, not 0: NaN, left out of the range's `found`.
 std::vector<double> run_answers(const Scenario& s, const ProgressFn& progress) {
   const RunResult r = simulate(s, progress);
-  double cpu = 0;
-  for (const HostResourceRow& h : r.hosts) cpu += h.cpu_usage_pct;
-  if (!r.hosts.empty()) cpu /= static_cast<double>(r.hosts.size());
+  double cpu = 0, busy = 0;
+  for (const HostResourceRow& h : r.hosts) {
+    cpu += h.cpu_usage_pct;
+    busy += h.busy_cores();
+  }
+  if (!r.hosts.empty()) {
+    cpu /= static_cast<double>(r.hosts.size());
+    busy /= static_cast<double>(r.hosts.size());
+  }
   const WorkloadResult& w = r.result;
   const double none = std::numeric_limits<double>::quiet_NaN();
   const bool any = w.simulated_ios > 0;
@@ -199,7 +205,8 @@ std::vector<double> run_answers(const Scenario& s, const ProgressFn& progress) {
           any ? w.pooled_latency_ms : none,
           any ? latency_statistic(r, LatencyStat::p95) : none,
           any ? latency_statistic(r, LatencyStat::p99) : none,
-          cpu};
+          cpu,
+          busy};
 }
 
 // What the seeds' windows left undefined, as a run says it of its window: seeds that

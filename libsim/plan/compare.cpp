@@ -9,6 +9,7 @@
 
 #include "hcisim/core/check.hpp"
 #include "hcisim/model/core/parallel.hpp"
+#include "hcisim/model/report/text_escape.hpp"
 #include "hcisim/report/run_report.hpp"
 
 namespace hcisim {
@@ -34,18 +35,38 @@ namespace {
   out.append(big.data(), static_cast<std::size_t>(n));
 }
 
+// One row of the table: A, B, B - A and the change in per cent. A change relative to zero has
+// no percentage: "n/a" (0 -> 0 is no change).
+void delta_row(std::string& out, const char* name, double x, double y) {
+  if (x == 0 && y != 0) {
+    appendf(out, "%-26s %14.2f %14.2f %+14.2f %9s\n", name, x, y, y - x, "n/a");
+    return;
+  }
+  const double pct = x != 0 ? 100.0 * (y - x) / std::fabs(x) : 0.0;
+  appendf(out, "%-26s %14.2f %14.2f %+14.2f %+8.1f%%\n", name, x, y, y - x, pct);
+}
+
+// One side of compare's cost rows: its cost, capacity and the IOPS it is divided by.
+struct CostSide {
+  const ClusterCost& cost;
+  const CapacityReport& capacity;
+  double iops;
+};
+
 // compare's cost rows (report/cost.hpp): the totals when both are complete, else what is
 // priced; and what the change costs per extra IOPS, which is exact whenever both sides lack
-// the same prices (the unpriced parts are then the same on both sides and cancel).
+// the same prices (the unpriced parts are then the same on both sides and cancel), said
+// with the load (`where`) it was taken at.
 template <class Row>
-void compare_cost(std::string& out, const RunResult& ra, const RunResult& rb, const Row& row) {
-  const ClusterCost &ca = ra.cost, &cb = rb.cost;
+void compare_cost(std::string& out, const CostSide& a, const CostSide& b, const Row& row, const std::string& where) {
+  const ClusterCost &ca = a.cost, &cb = b.cost;
   if (!ca.shown && !cb.shown) return;
   const bool complete = ca.complete() && cb.complete();
   row(complete ? "cost ($)" : "cost priced so far ($)", ca.priced_usd, cb.priced_usd);
   if (complete) {
-    row("cost per IOPS ($)", ca.per_iops(ra.result.iops), cb.per_iops(rb.result.iops));
-    row("cost per usable TB ($)", ca.per_usable_tb(ra.capacity), cb.per_usable_tb(rb.capacity));
+    if (std::isfinite(a.iops) && std::isfinite(b.iops))   // a knee not found has no IOPS to divide by
+      row("cost per IOPS ($)", ca.per_iops(a.iops), cb.per_iops(b.iops));
+    row("cost per usable TB ($)", ca.per_usable_tb(a.capacity), cb.per_usable_tb(b.capacity));
   }
   for (const auto& [side, c] : {std::pair<const char*, const ClusterCost*>{"A", &ca}, {"B", &cb}})
     if (!c->complete()) {
@@ -53,13 +74,35 @@ void compare_cost(std::string& out, const RunResult& ra, const RunResult& rb, co
       for (const std::string& m : c->missing) missing += (missing.empty() ? "" : ", ") + m;
       appendf(out, "%-26s %s has no price for: %s\n", "", side, missing.c_str());
     }
-  const double extra = rb.result.iops - ra.result.iops;
-  if (ca.missing == cb.missing && extra != 0)
-    appendf(out, "%-26s B - A costs $%.3f per extra IOPS%s\n", "", (cb.priced_usd - ca.priced_usd) / extra,
-                complete ? "" : " (the unpriced parts are the same on both sides)");
+  const double per = cost_per_extra_iops(ca, a.iops, cb, b.iops);
+  if (std::isfinite(per))
+    appendf(out, "%-26s B - A costs $%.3f per extra IOPS, %s%s\n", "", per, where.c_str(),
+            complete ? "" : " (the unpriced parts are the same on both sides)");
+}
+
+// A run's load, and whether it is one closed loop (VMs x VMDKs x outstanding I/O).
+std::string run_load(const RunResult& r, bool& closed) {
+  const WorkloadSpec& w = r.workload;
+  closed = r.groups.empty() && w.iops_limit_per_vm == 0 && w.latency_target_ms == 0;
+  if (!closed) return r.inputs.workload;
+  return std::to_string(r.vms) + " VMs x " + std::to_string(w.vmdks_per_vm) + " VMDKs x " +
+         std::to_string(w.outstanding_per_vmdk) + " outstanding";
 }
 
 }  // namespace
+
+double cost_per_extra_iops(const ClusterCost& a, double iops_a, const ClusterCost& b, double iops_b) {
+  const double extra = iops_b - iops_a;
+  if (a.missing != b.missing || extra == 0 || !std::isfinite(extra)) return std::nan("");
+  return (b.priced_usd - a.priced_usd) / extra;
+}
+
+std::string measured_at(const RunResult& a, const RunResult& b) {
+  bool closed_a = false, closed_b = false;
+  const std::string la = run_load(a, closed_a), lb = run_load(b, closed_b);
+  const std::string what = closed_a && closed_b ? "measured at each file's closed loop: " : "measured at each file's load: ";
+  return what + (la == lb ? la : "A " + la + "; B " + lb);
+}
 
 Comparison compare(const Scenario& a, const Scenario& b, const std::string& label_a, const std::string& label_b,
                    const ProgressFn& progress) {
@@ -77,7 +120,12 @@ Comparison compare(const Scenario& a, const Scenario& b, const std::string& labe
 }
 
 std::string to_json(const Comparison& c) {
-  return "{\"a\": " + to_json(c.a) + ", \"b\": " + to_json(c.b) + "}\n";
+  std::string a = to_json(c.a), b = to_json(c.b);
+  a.pop_back();   // their newlines
+  b.pop_back();
+  const double per = cost_per_extra_iops(c.a.cost, c.a.result.iops, c.b.cost, c.b.result.iops);
+  return "{\"a\": " + a + ", \"b\": " + b + ", \"measured_at\": " + json_string(measured_at(c.a, c.b)) +
+         ", \"cost_per_extra_iops_usd\": " + json_number(per) + "}\n";
 }
 
 std::string comparison_csv(const Comparison& c) {
@@ -87,17 +135,10 @@ std::string comparison_csv(const Comparison& c) {
 std::string format_comparison(const Comparison& c) {
   const RunResult &ra = c.a, &rb = c.b;
   std::string out;
-  appendf(out, "A: %s\nB: %s\n\n%-26s %14s %14s %14s %9s\n", c.name_a.c_str(), c.name_b.c_str(), "metric", "A", "B", "B - A",
-              "change");
-  auto row = [&out](const char* name, double x, double y) {
-    // A change relative to zero has no percentage: "n/a" (0 -> 0 is no change).
-    if (x == 0 && y != 0) {
-      appendf(out, "%-26s %14.2f %14.2f %+14.2f %9s\n", name, x, y, y - x, "n/a");
-      return;
-    }
-    const double pct = x != 0 ? 100.0 * (y - x) / std::fabs(x) : 0.0;
-    appendf(out, "%-26s %14.2f %14.2f %+14.2f %+8.1f%%\n", name, x, y, y - x, pct);
-  };
+  const std::string where = measured_at(ra, rb);
+  appendf(out, "A: %s\nB: %s\nDeltas %s (compare --p95-ms X compares the knees)\n\n%-26s %14s %14s %14s %9s\n",
+          c.name_a.c_str(), c.name_b.c_str(), where.c_str(), "metric", "A", "B", "B - A", "change");
+  auto row = [&out](const char* name, double x, double y) { delta_row(out, name, x, y); };
   row("IOPS", ra.result.iops, rb.result.iops);
   row("throughput (MB/s)", ra.result.throughput_mbps, rb.result.throughput_mbps);
   row("read latency (ms)", ra.result.read_latency_ms, rb.result.read_latency_ms);
@@ -123,7 +164,7 @@ std::string format_comparison(const Comparison& c) {
       row((g + "read lat (ms)").c_str(), ga.result.read_latency_ms, gb.result.read_latency_ms);
       row((g + "write lat (ms)").c_str(), ga.result.write_latency_ms, gb.result.write_latency_ms);
     }
-  compare_cost(out, ra, rb, row);
+  compare_cost(out, {ra.cost, ra.capacity, ra.result.iops}, {rb.cost, rb.capacity, rb.result.iops}, row, where);
   // Run-to-run noise: each side's 95 % half-width, and whether the IOPS change is beyond the
   // two combined (independent runs: the half-widths add in quadrature).
   const ConfidenceInterval &ia = ra.result.iops_ci, &ib = rb.result.iops_ci;
@@ -144,6 +185,79 @@ std::string format_comparison(const Comparison& c) {
     appendf(out, "note: both runs are CPU-bound: a different cache or capacity device, disk-group layout or\n"
                 "      network shows only once the hosts' CPUs are no longer the limit\n");
   return out;
+}
+
+KneeComparison compare_knees(const Scenario& a, const Scenario& b, const KneeTarget& target,
+                             const KneeOptions& options, const std::string& label_a, const std::string& label_b) {
+  KneeComparison c;
+  c.name_a = a.name;
+  c.name_b = b.name;
+  c.target = target;
+  for (int side = 0; side < 2; ++side) try {
+      (side == 0 ? c.a : c.b) = find_knee(side == 0 ? a : b, target, options);
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument((side == 0 ? label_a : label_b) + ": " + e.what());
+    }
+  return c;
+}
+
+namespace {
+
+// "each design's knee (p95 <= 2 ms)": where compare's knee deltas are taken.
+std::string knee_where(const KneeTarget& t) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "measured at each design's knee (%s <= %g ms)", latency_stat_name(t.stat), t.limit_ms);
+  return buf;
+}
+
+// A side's knee, or NaN when none was found (nothing to take a cost per extra IOPS at).
+double knee_iops(const KneeResult& k) { return k.found ? k.iops : std::nan(""); }
+
+// What a side's knee rests on, when it is not the cluster: its own outstanding I/O, a window
+// too short, or no load at all meeting the target (knee.hpp's format_knee words).
+void knee_notes(std::string& out, const char* side, const KneeResult& k) {
+  if (k.window_short)
+    appendf(out, "note: %s's knee not found: %s\n", side, k.window_note.c_str());
+  else if (!k.found)
+    appendf(out, "note: %s: no offered load meets the target: even the lightest probe is above it\n", side);
+  else if (k.ceiling)
+    appendf(out, "note: %s's closed loop itself meets the target, so the workload's outstanding I/O (%d), not the "
+                 "cluster, sets the limit (raise it to look further)\n", side, k.outstanding);
+}
+
+}  // namespace
+
+std::string format_comparison(const KneeComparison& c) {
+  const KneeResult &ka = c.a, &kb = c.b;
+  const std::string stat = latency_stat_name(c.target.stat);
+  const std::string where = knee_where(c.target);
+  std::string out;
+  appendf(out, "A: %s\nB: %s\nKnees: the highest IOPS with %s latency <= %g ms (offered load bisected, as knee)\n\n"
+               "%-26s %14s %14s %14s %9s\n",
+          c.name_a.c_str(), c.name_b.c_str(), stat.c_str(), c.target.limit_ms, "metric", "A", "B", "B - A", "change");
+  auto row = [&out](const char* name, double x, double y) { delta_row(out, name, x, y); };
+  row("knee IOPS", ka.iops, kb.iops);
+  row((stat + " at the knee (ms)").c_str(), ka.latency_ms, kb.latency_ms);
+  row("closed loop IOPS", ka.closed_loop_iops, kb.closed_loop_iops);
+  row(("closed loop " + stat + " (ms)").c_str(), ka.closed_loop_latency_ms, kb.closed_loop_latency_ms);
+  row("usable capacity (GB)", ka.capacity.usable_gb, kb.capacity.usable_gb);
+  compare_cost(out, {ka.cost, ka.capacity, knee_iops(ka)}, {kb.cost, kb.capacity, knee_iops(kb)}, row, where);
+  appendf(out, "\nbottleneck A at the knee: %s\nbottleneck B at the knee: %s\n", ka.found ? ka.bottleneck.c_str() : "-",
+          kb.found ? kb.bottleneck.c_str() : "-");
+  knee_notes(out, "A", ka);
+  knee_notes(out, "B", kb);
+  return out;
+}
+
+std::string to_json(const KneeComparison& c) {
+  std::string a = to_json(c.name_a, c.a), b = to_json(c.name_b, c.b);
+  a.pop_back();   // their newlines
+  b.pop_back();
+  const double per = cost_per_extra_iops(c.a.cost, knee_iops(c.a), c.b.cost, knee_iops(c.b));
+  return "{\"stat\": \"" + std::string(latency_stat_name(c.target.stat)) + "\", \"limit_ms\": " +
+         json_number(c.target.limit_ms) + ", \"measured_at\": " + json_string(knee_where(c.target)) + ", \"a\": " + a +
+         ", \"b\": " + b + ", \"knee_iops_delta\": " + json_number(knee_iops(c.b) - knee_iops(c.a)) +
+         ", \"cost_per_extra_iops_usd\": " + json_number(per) + "}\n";
 }
 
 }  // namespace hcisim

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <thread>
 
 #include "hcisim/core/check.hpp"
 #include "hcisim/model/report/text_escape.hpp"
@@ -25,14 +26,51 @@ const char* latency_stat_name(LatencyStat s) {
 namespace {
 double statistic(const WorkloadResult& w, const LatencyHistogram (&pooled)[2], LatencyStat s) {
   if (s == LatencyStat::mean) return w.pooled_latency_ms;
-  LatencyHistogram all = pooled[0];
-  all.merge(pooled[1]);
-  return all.percentile(s == LatencyStat::p95 ? 0.95 : 0.99).seconds() * 1e3;
+  return pooled_percentile_ms(pooled, s == LatencyStat::p95 ? 0.95 : 0.99);
 }
 }  // namespace
 
 double latency_statistic(const RunResult& r, LatencyStat s) { return statistic(r.result, r.pooled, s); }
 double latency_statistic(const GroupResult& g, LatencyStat s) { return statistic(g.result, g.pooled, s); }
+
+int knee_rounds(double precision) {
+  if (!(precision > 0 && precision < 1)) return 0;
+  return static_cast<int>(std::ceil(std::log(1 / precision) / std::log(kKneeProbesPerRound + 1.0) - 1e-9));
+}
+
+std::string knee_time_estimate(const Scenario& scenario, double closed_wall_s, double closed_simulated_s, int jobs) {
+  constexpr double kShortProbeS = 0.3;   // the probe window suggested
+  constexpr double kLongS = 60;          // an estimate worth the suggestion
+  const int rounds = knee_rounds(KneeOptions{}.precision);
+  const int cores = jobs > 0 ? jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int at_once = std::max(1, std::min(kKneeProbesPerRound, cores));
+  const double batches = std::ceil(static_cast<double>(kKneeProbesPerRound) / at_once);
+  const double total = closed_wall_s * (1 + rounds * batches);
+  const auto wall = [](double s) {
+    char buf[32];
+    if (s < 120) std::snprintf(buf, sizeof buf, "%.0f s", s);
+    else if (s < 7200) std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
+    else std::snprintf(buf, sizeof buf, "%.1f h", s / 3600);
+    return std::string(buf);
+  };
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "hcisim: knee: estimated wall time about %s: the closed loop (%g simulated s, %s), then about %d probes "
+                "like it, %d at a time\n",
+                wall(total).c_str(), closed_simulated_s, wall(closed_wall_s).c_str(), rounds * kKneeProbesPerRound, at_once);
+  std::string out = line;
+  const WorkloadSpec& w = scenario.workload;
+  if (total > kLongS && (w.auto_duration || w.duration_s > kShortProbeS)) {
+    char now[32] = "auto";
+    if (!w.auto_duration) std::snprintf(now, sizeof now, "%g s", w.duration_s);
+    std::snprintf(line, sizeof line,
+                  "hcisim: knee: for a quicker answer give it shorter probes, e.g. --set workload.duration_s=%g (the "
+                  "window each probe measures; now %s)\n",
+                  kShortProbeS, now);
+    out += line;
+  }
+  return out;
+}
 
 double completions_needed(LatencyStat s) {
   const double q = s == LatencyStat::p95 ? 0.95 : s == LatencyStat::p99 ? 0.99 : 0.0;

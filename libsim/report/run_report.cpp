@@ -436,6 +436,8 @@ void json_hosts(std::ostream& os, const RunResult& r) {
      << "  \"hosts\": [";
   for (std::size_t i = 0; i < r.hosts.size(); ++i) {
     os << (i ? ", " : "") << "{\"host\": " << json_string(r.hosts[i].host)
+       << ", \"cpu_busy_cores\": " << num(r.hosts[i].busy_cores()) << ", \"cpu_cores\": " << r.hosts[i].cpu_cores
+       << ", \"cpu_core_capacity\": " << num(r.hosts[i].cpu_core_capacity)
        << ", \"cpu_usage_pct\": " << num(r.hosts[i].cpu_usage_pct)
        << ", \"cpu_utilization_pct\": " << num(r.hosts[i].cpu_utilization_pct)
        << ", \"client_cache_mib\": " << num(r.hosts[i].client_cache_mb)
@@ -503,12 +505,12 @@ std::string to_json(const RunResult& r) {
 
 std::string csv_header() {
   std::string h = "scenario,job_name,version,seed,vms,iops,read_iops,write_iops,throughput_mib_s,throughput_mbps,read_latency_ms,"
-                  "write_latency_ms,read_p95_ms,write_p95_ms,pooled_latency_ms,pooled_read_p95_ms,pooled_write_p95_ms,"
+                  "write_latency_ms,read_p95_ms,write_p95_ms,pooled_latency_ms,pooled_read_p95_ms,pooled_write_p95_ms,pooled_p95_ms,"
                   "read_p99_ms,write_p99_ms,outstanding_io,configured_outstanding_io,simulated_ios";
   for (const char* op : {"read_", "write_"})
     for (std::size_t p = 0; p < kLatencyParts; ++p)
       h += std::string(",") + op + latency_part_name(p) + "_ms";
-  h += ",cpu_usage_pct_mean,cpu_usage_pct_max";
+  h += ",cpu_usage_pct_mean,cpu_usage_pct_max,cpu_busy_cores_mean,cpu_busy_cores_max,cpu_cores_mean";
   for (const char* c : kClasses) h += std::string(",") + c + "_util_max";
   h += ",bottleneck,raw_gb,usable_gb,slack_gb,cost_usd,cost_per_iops_usd,cost_per_usable_tb_usd,failed_hosts,resync_mb_per_s,resync_gb_left,iops_ci95_half_width,"
        "pooled_latency_ci95_half_width_ms,measured_seconds,auto_target_met,architecture,hosts,layout,workload,warnings";
@@ -518,22 +520,27 @@ std::string csv_header() {
 std::string csv_row(const RunResult& r) {
   const auto q = [](const std::string& s) { return csv_field(s); };
   const WorkloadResult& w = r.result;
-  double cpu_sum = 0, cpu_max = 0;
+  double cpu_sum = 0, cpu_max = 0, busy_sum = 0, busy_max = 0, cores_sum = 0;
   for (const auto& h : r.hosts) {
     cpu_sum += h.cpu_usage_pct;
     cpu_max = std::max(cpu_max, h.cpu_usage_pct);
+    busy_sum += h.busy_cores();
+    busy_max = std::max(busy_max, h.busy_cores());
+    cores_sum += h.cpu_cores;
   }
+  const double hosts = r.hosts.empty() ? 1.0 : static_cast<double>(r.hosts.size());
   std::ostringstream os;
   os << q(r.scenario) << "," << q(r.job_name) << "," << r.version << "," << r.seed << "," << r.vms << "," << num(w.iops)
      << "," << num(w.read_iops) << "," << num(w.write_iops) << "," << num(w.throughput_mbps) << ","
      << num(w.throughput_mbps) << ","
      << num(w.read_latency_ms) << "," << num(w.write_latency_ms) << "," << num(w.read_p95_ms) << ","
      << num(w.write_p95_ms) << "," << num(w.pooled_latency_ms) << "," << num(w.pooled_read_p95_ms) << ","
-     << num(w.pooled_write_p95_ms) << "," << num(w.read_p99_ms) << "," << num(w.write_p99_ms) << ","
+     << num(w.pooled_write_p95_ms) << "," << num(pooled_percentile_ms(r.pooled, 0.95)) << "," << num(w.read_p99_ms) << "," << num(w.write_p99_ms) << ","
      << num(w.outstanding_io) << "," << r.configured_outstanding << "," << w.simulated_ios << ",";
   for (const auto& op : w.split_ms)
     for (double ms : op) os << num(ms) << ",";
-  os << num(r.hosts.empty() ? 0 : cpu_sum / static_cast<double>(r.hosts.size())) << "," << num(cpu_max);
+  os << num(cpu_sum / hosts) << "," << num(cpu_max) << "," << num(busy_sum / hosts) << "," << num(busy_max) << ","
+     << num(cores_sum / hosts);
   for (const char* c : kClasses) {
     const ResourceClassUse* u = r.resource(c);
     os << "," << (u ? num(u->max) : "");

@@ -83,6 +83,11 @@ def test_sweep_is_a_grid_dataframe_equal_to_single_runs():
     one = hcisim.run(SEED000, set={**SHORT, "workload.read_pct": 100, "workload.outstanding_per_vmdk": 2})
     assert df["iops"][3] == pytest.approx(one["iops"], rel=1e-9)
     assert "bottleneck" in df.columns and "warnings" in df.columns
+    # The p95 over all I/Os (knee --p95-ms's statistic): with one operation, that operation's own.
+    for i in range(4):
+        own = "pooled_write_p95_ms" if df["workload.read_pct"][i] == 0 else "pooled_read_p95_ms"
+        assert df["pooled_p95_ms"][i] == pytest.approx(df[own][i], rel=1e-9)
+    assert (df["cpu_busy_cores_mean"] > 0).all() and (df["cpu_cores_mean"] == 8).all()
 
 
 def test_bad_input_is_a_value_error_naming_the_key():

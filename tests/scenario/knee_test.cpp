@@ -5,6 +5,7 @@
 
 #include "hcisim/core/check.hpp"
 #include "hcisim/plan/knee.hpp"
+#include "hcisim/report/run_report.hpp"
 #include "hcisim/scenario/simulation.hpp"
 #include "shared_catalog.hpp"
 
@@ -144,4 +145,50 @@ TEST_CASE("knee: a closed loop whose window is short against its latency is leng
                                                                 cat())),
                                         LatencyStat::p95),
              Catch::Contains("Little's law, 10 % allowed"));
+}
+
+TEST_CASE("knee: says how long it will take, and suggests shorter probes when that is long") {
+  const Scenario s = default_short();   // 0.4 s windows
+  // 2 s for the closed loop, then 5 rounds of 2 probes, 2 at a time: 12 s.
+  CHECK(knee_time_estimate(s, 2, 0.6, 2) ==
+        "hcisim: knee: estimated wall time about 12 s: the closed loop (0.6 simulated s, 2 s), then about 10 probes "
+        "like it, 2 at a time\n");
+  // One at a time: 2 + 5 x 2 x 2 = 22 s.
+  CHECK_THAT(knee_time_estimate(s, 2, 0.6, 1), Catch::StartsWith("hcisim: knee: estimated wall time about 22 s:"));
+  // Over a minute: the suggestion, naming the window in force.
+  const std::string long_one = knee_time_estimate(s, 20, 0.6, 2);
+  CHECK_THAT(long_one, Catch::StartsWith("hcisim: knee: estimated wall time about 2 min:"));
+  CHECK_THAT(long_one, Catch::Contains("\nhcisim: knee: for a quicker answer give it shorter probes, e.g. --set "
+                                       "workload.duration_s=0.3 (the window each probe measures; now 0.4 s)\n"));
+  // Probes already that short: nothing to suggest.
+  Scenario short_probes = s;
+  short_probes.workload.duration_s = 0.3;
+  CHECK_THAT(knee_time_estimate(short_probes, 20, 0.35, 2), !Catch::Contains("shorter probes"));
+  CHECK(knee_rounds(0.01) == 5);   // 3^5 = 243 >= 100 > 81
+  CHECK(knee_rounds(0.02) == 4);
+}
+
+TEST_CASE("the CSV's pooled p95 is the statistic knee --p95-ms bounds") {
+  const RunResult r = simulate(default_short());
+  // The fields of a CSV line (quoted ones may hold commas).
+  const auto fields = [](const std::string& line) {
+    std::vector<std::string> out(1);
+    bool quoted = false;
+    for (char c : line) {
+      if (c == '"') quoted = !quoted;
+      else if (c == ',' && !quoted) out.emplace_back();
+      else out.back() += c;
+    }
+    return out;
+  };
+  const std::vector<std::string> header = fields(csv_header()), row = fields(csv_row(r));
+  REQUIRE(header.size() == row.size());
+  const auto at = std::find(header.begin(), header.end(), "pooled_p95_ms");
+  REQUIRE(at != header.end());
+  const std::string value = row[static_cast<std::size_t>(at - header.begin())];
+  const double p95 = latency_statistic(r, LatencyStat::p95);
+  CHECK(std::stod(value) == Approx(p95).epsilon(1e-6));
+  // Between the reads' and the writes' own p95s (a 70/30 mix of both).
+  CHECK(p95 >= std::min(r.result.pooled_read_p95_ms, r.result.pooled_write_p95_ms));
+  CHECK(p95 <= std::max(r.result.pooled_read_p95_ms, r.result.pooled_write_p95_ms));
 }

@@ -69,6 +69,9 @@ struct AnalyticKnee {
   double iops = 0;
   double latency_ms = 0;
   int population = 0;
+  /// The workload's own outstanding I/O still meets the target: the configured population,
+  /// not the cluster, sets the knee (as KneeResult::ceiling).
+  bool ceiling = false;
 };
 AnalyticKnee analytic_knee(const AnalyticModel& m, double limit_ms);
 
@@ -88,6 +91,7 @@ struct CurveReport {
   double limit_ms = 0;                   // > 0: the knee under this mean latency
   AnalyticKnee knee;
   double sim_knee_iops = 0;              // checked: find_knee's (NaN when it found none)
+  bool sim_knee_ceiling = false;         // checked: find_knee's closed loop meets the target
 };
 /// Builds the model, draws the default curve and, with `limit_ms` > 0, its knee; with `check`,
 /// simulates every point and the knee (`jobs` at a time, 0: every core).

@@ -93,9 +93,10 @@ Ranged answer_range(const Scenario& scenario, const ScenarioReader& read, const 
                     const std::vector<std::string>& names, const RangeAnswer& answer, const RangeOptions& options = {});
 
 /// A run's headline answers: iops, throughput_mbps, read_latency_ms, write_latency_ms,
-/// pooled_latency_ms, pooled_p95_ms, pooled_p99_ms (all I/Os), cpu_usage_pct_mean. A seed
-/// whose window completed no I/O (or none of one operation) has no latency for it: NaN, left
-/// out of `found`, and said in `warnings`.
+/// pooled_latency_ms, pooled_p95_ms, pooled_p99_ms (all I/Os), cpu_usage_pct_mean,
+/// cpu_busy_cores_mean (HostResourceRow::busy_cores, the mean over the hosts that are up). A
+/// seed whose window completed no I/O (or none of one operation) has no latency for it: NaN,
+/// left out of `found`, and said in `warnings`.
 Ranged run_range(const Scenario& scenario, const ScenarioReader& read, const HardwareCatalog& catalog,
                  const RangeOptions& options = {});
 /// The knee (plan/knee.hpp) on each seed: knee_iops (0 where not found) and latency_ms at

@@ -1,10 +1,12 @@
 // Two designs side by side: each scenario simulated (in parallel), with the deltas a planner
 // reads (IOPS, throughput, latency and where it changed, capacity, shared workload groups,
-// cost, run-to-run noise, bottlenecks).
+// cost, run-to-run noise, bottlenecks), each at the load its file configures; or each
+// design's knee under one latency target (knee.hpp), with the cost per extra IOPS taken there.
 #pragma once
 
 #include <string>
 
+#include "hcisim/plan/knee.hpp"
 #include "hcisim/report/run_result.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"
@@ -29,5 +31,32 @@ std::string format_comparison(const Comparison& c);
 std::string to_json(const Comparison& c);
 /// A CSV of both runs: a side column ("a", "b") before csv_header()'s columns.
 std::string comparison_csv(const Comparison& c);
+
+/// The load two runs' deltas were taken at, e.g. "measured at each file's closed loop: 8 VMs x
+/// 8 VMDKs x 4 outstanding" (one closed-loop workload each: VMs x VMDKs per VM x outstanding
+/// I/O per VMDK), else each side's workload as the scenario describes it.
+std::string measured_at(const RunResult& a, const RunResult& b);
+
+/// What B's extra cost buys per extra IOPS, (B's priced cost - A's) / (B's IOPS - A's), or NaN
+/// when the IOPS are the same or the two lack different prices (the unpriced parts must be the
+/// same on both sides to cancel).
+double cost_per_extra_iops(const ClusterCost& a, double iops_a, const ClusterCost& b, double iops_b);
+
+/// Two designs' knees under one target: find_knee on each, one after the other.
+struct KneeComparison {
+  std::string name_a, name_b;
+  KneeTarget target;
+  KneeResult a, b;
+};
+/// A bad input is reported as InvalidArgument whose message starts with `label_a` or `label_b`.
+KneeComparison compare_knees(const Scenario& a, const Scenario& b, const KneeTarget& target,
+                             const KneeOptions& options = {}, const std::string& label_a = "A",
+                             const std::string& label_b = "B");
+/// The knees side by side (IOPS, latency there, closed loops), cost per extra IOPS at the knees,
+/// bottlenecks there, and a note for a side whose outstanding I/O, not the cluster, sets its knee.
+std::string format_comparison(const KneeComparison& c);
+/// {"stat", "limit_ms", "measured_at", "a": <knee JSON>, "b": <knee JSON>, "knee_iops_delta",
+/// "cost_per_extra_iops_usd"}.
+std::string to_json(const KneeComparison& c);
 
 }  // namespace hcisim

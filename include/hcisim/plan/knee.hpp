@@ -35,6 +35,19 @@ inline constexpr double kMaxWindowScale = 8;
 /// machine; KneeOptions::jobs only sets how many run at once.
 inline constexpr int kKneeProbesPerRound = 2;
 
+/// Rounds of the k-section from the closed loop's IOPS down to `precision` of them when each
+/// round narrows the interval kKneeProbesPerRound + 1 times: 5 at 1 % (the probes a knee
+/// usually takes, kKneeProbesPerRound a round; a noisy edge or workload groups take more).
+int knee_rounds(double precision);
+
+/// What `hcisim knee` says before its search: about how long it takes, from the closed loop's
+/// wall time (`closed_wall_s` for its `closed_simulated_s` simulated seconds) times the runs a
+/// search usually takes (the closed loop, then knee_rounds() rounds of kKneeProbesPerRound
+/// probes, as many at once as `jobs` allows, 0: every core; each probe taken as long as the
+/// closed loop, an upper bound since probes offer less) and, when that is over a minute and
+/// the window is longer than 0.3 s, a suggestion of shorter probes. One or two lines.
+std::string knee_time_estimate(const Scenario& scenario, double closed_wall_s, double closed_simulated_s, int jobs);
+
 struct KneeOptions {
   int jobs = 0;              // probes run at once (0: every core); the grid does not depend on it
   double precision = 0.01;   // stop when the interval is this share of the closed loop's IOPS

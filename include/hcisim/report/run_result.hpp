@@ -3,7 +3,8 @@
 // histograms and DiskSpd per-thread counts. Filled by scenario/simulation.
 //
 // HCIBench's "Resource Utilization" table (seed 000_9809ee29a465ffea.txt [S1] shows one): one row
-// per host with cpu.usage%, cpu.utilization% and mem.usage%, then an Average row.
+// per host with cpu.usage%, cpu.utilization% and mem.usage%, then an Average row; the model's
+// own measure, busy cores against the host's cores, in a column before vCenter's counters.
 #pragma once
 
 #include <array>
@@ -30,10 +31,36 @@ struct HostResourceRow {
   /// Where the CPU went: core-seconds per second of each stage (CpuStage order) charged in
   /// the measured window, at a thread's full speed (HostCpu::stage_time), LSOM worlds included.
   std::array<double, kCpuStages> stage_cores{};
+  int cpu_cores = 0;                // the host's physical cores (CpuSpec::cores)
+  /// The most full-speed thread time the cores give per second (HostCpu::full_speed_capacity):
+  /// with hyper-threading the shared cores x ht_throughput (two threads on a core each run at
+  /// 62.5 % of it, docs/sources.md [S80]), else the cores; a core pinned to an OSA LSOM world
+  /// counts one thread.
+  double cpu_core_capacity = 0;
+
+  /// The host's CPU as busy cores: full-speed thread time per second summed over the stages
+  /// (what "CPU by stage" adds up), pinned LSOM worlds and receive queues included.
+  double busy_cores() const {
+    double sum = 0;
+    for (double c : stage_cores) sum += c;
+    return sum;
+  }
+  /// busy_cores() over cpu_core_capacity (0 when the capacity is unknown): what the
+  /// bottleneck compares for a host's CPU.
+  double busy_share() const { return cpu_core_capacity > 0 ? busy_cores() / cpu_core_capacity : 0.0; }
 };
 
-/// The table as fixed-width text, figures with two decimals, ending in an Average row.
+/// "7.10 of 8 cores busy (71 % of the 10 they do with hyper-threading)": the busy cores
+/// the resource table shows, against the host's cores and what they do at most.
+std::string busy_cores_text(const HostResourceRow& h);
+
+/// The table as fixed-width text, figures with two decimals, ending in an Average row, and
+/// a legend saying what each CPU column measures.
 std::string format_resource_table(const std::vector<HostResourceRow>& rows);
+
+/// The q-quantile (0..1) of every I/O, reads and writes pooled (`pooled` by IoOp), in ms: the
+/// statistic knee's --p95-ms bounds.
+double pooled_percentile_ms(const LatencyHistogram (&pooled)[2], double q);
 
 /// Utilisation of one class of resources: the mean and the busiest member.
 struct ResourceClassUse {

@@ -110,6 +110,14 @@ class HostCpu final : public StationClient {
   int full_speed_servers() const {
     return std::max(1, static_cast<int>(std::lround(free_cores_ * spec_.threads_per_core / shared_slowdown_)));
   }
+  /// The most full-speed work per second the host's cores do: the shared cores x
+  /// hyper-threading's throughput, plus one thread at full speed per server of each pinned
+  /// world (its core's other thread is left idle).
+  double full_speed_capacity() const {
+    double c = free_cores_ * spec_.threads_per_core / shared_slowdown_;
+    for (const Station* w : worlds_) c += w->servers();
+    return c;
+  }
   /// The work given to the shared threads since the last reset, at a thread's full speed (a
   /// thread sharing its core takes longer for the same work): the analytic path's demand.
   Time full_speed_work() const { return full_speed_work_; }

@@ -532,10 +532,11 @@ TEST_CASE("size without a capacity demand fills each design's usable capacity, a
   CHECK(first.vmdk_gb.at(0) == Approx(2000.0 / 32));
 }
 
-TEST_CASE("size marks designs without a rebuild after the failures, and require_rebuild fails them", "[sizing]") {
-  // ESA RAID-5 (2+1 on 3..5 hosts) with one host down: on 3 hosts nothing is left to rebuild
-  // on, and the objects on the failed host have no redundancy; on 4 the fourth takes them.
-  const std::string yaml = R"(name: esa raid5
+namespace sizing_test {
+
+// ESA RAID-5 on 3 or 4 hosts of one pool model, one host down, the VMDKs filling usable capacity.
+std::string esa_raid5_yaml() {
+  return R"(name: esa raid5
 workload: {iops: 50000, block_size: 8k, p95_ms: 2, vms: 8}
 host_failures: 1
 candidates:
@@ -548,6 +549,15 @@ prices: )" + default_data_dir() + R"(/../examples/prices/illustrative-2023.yaml
 run: {duration_s: 0.2, warmup_s: 0.05}
 top: 1
 )";
+}
+
+}  // namespace sizing_test
+using sizing_test::esa_raid5_yaml;
+
+TEST_CASE("size marks designs without a rebuild after the failures, and require_rebuild fails them", "[sizing]") {
+  // ESA RAID-5 (2+1 on 3..5 hosts) with one host down: on 3 hosts nothing is left to rebuild
+  // on, and the objects on the failed host have no redundancy; on 4 the fourth takes them.
+  const std::string yaml = esa_raid5_yaml();
   HardwareCatalog cat = test::cat();
   const Requirements req = requirements_of(yaml, cat);
   CHECK_FALSE(req.require_rebuild);
@@ -628,22 +638,12 @@ TEST_CASE("ESA adaptive RAID-5 with one host down: a host to rebuild on, and roo
   // has two spare. A day later the 6-host cluster's 4+1 objects become 2+1 on the 5 up, 1.5 raw
   // bytes per byte instead of 1.25: 20 TB of VM data fits either way, data that fills the 4+1
   // usable capacity does not. (A 3-host 2+1 has no host to rebuild on: the test above.)
-  const std::string yaml = R"(name: esa raid5 five and six
-workload: {iops: 50000, block_size: 8k, p95_ms: 2, vms: 8, capacity_tb: 20}
-host_failures: 1
-require_rebuild: true
-candidates:
-  hosts: {min: 5, max: 6}
-  host_models:
-    - {name: esa, cpu: {model: intel-xeon-gold-6338, sockets: 1}, pool: [{device: samsung-pm1733-3.84tb, count: 4}]}
-  networks: [{nic: broadcom-57414-25g, speed_gbe: 25, switch: dell-s5248f-on}]
-  policies: [{raid: raid5, ftt: 1}]
-prices: )" + default_data_dir() + R"(/../examples/prices/illustrative-2023.yaml
-run: {duration_s: 0.2, warmup_s: 0.05}
-top: 1
-)";
+  const std::string yaml =
+      replaced(replaced(esa_raid5_yaml(), "hosts: {min: 3, max: 4}", "hosts: {min: 5, max: 6}"), "host_failures: 1\n",
+               "host_failures: 1\nrequire_rebuild: true\n");
+  const std::string stated = replaced(yaml, "vms: 8}", "vms: 8, capacity_tb: 20}");
   HardwareCatalog cat = test::cat();
-  const std::vector<Design> all = candidate_designs(requirements_of(yaml, cat), cat);
+  const std::vector<Design> all = candidate_designs(requirements_of(stated, cat), cat);
   REQUIRE(all.size() == 2);
   for (const Design& d : all) {
     INFO(d.hosts << " hosts");
@@ -656,7 +656,7 @@ top: 1
   }
   // Without a capacity demand the VMDKs fill each design's usable capacity.
   const std::vector<Design> full =
-      candidate_designs(requirements_of(replaced(yaml, ", capacity_tb: 20}", "}"), cat), cat);
+      candidate_designs(requirements_of(yaml, cat), cat);
   REQUIRE(full.size() == 2);
   for (const Design& d : full) {
     INFO(d.hosts << " hosts");

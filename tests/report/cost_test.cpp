@@ -24,6 +24,20 @@ const CostLine* line(const ClusterCost& c, const std::string& item) {
 
 }  // namespace
 
+namespace cost_test {
+
+// The message a price file's text is refused with, read as "p.yaml".
+std::string error(const std::string& text) {
+  try {
+    parse_price_file(text, "p.yaml", test::cat());
+  } catch (const InvalidArgument& e) {
+    return std::string(e.what());
+  }
+  return std::string("no error");
+}
+
+}  // namespace cost_test
+
 TEST_CASE("seed 001 network costs what its write-up prices per port over twelve ports", "[cost]") {
   for (const char* file : {"seed001-vxrail-esa-raid6-25gbe-oltp32k.yaml", "seed001-vxrail-esa-raid6-100gbe-oltp32k.yaml"}) {
     const Scenario s = load_scenario(kScenarios + file, {}, test::cat());
@@ -111,15 +125,7 @@ TEST_CASE("more ports than a card has take more cards and a failed host stays li
 }
 
 TEST_CASE("bad price files name the file and line and key", "[cost][errors]") {
-  const HardwareCatalog& cat = test::cat();
-  const auto error = [&](const std::string& text) {
-    try {
-      parse_price_file(text, "p.yaml", cat);
-    } catch (const InvalidArgument& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  using cost_test::error;
   CHECK_THAT(error("host_base: 1\n"), Catch::Contains("missing key 'currency'"));
   CHECK_THAT(error("currency: EUR\n"), Catch::Contains("currency = 'EUR' is not allowed; expected USD"));
   CHECK_THAT(error("currency: USD\ncpus: {intel-xeon-gold-633: 1}\n"),
@@ -145,15 +151,7 @@ TEST_CASE("bad price files name the file and line and key", "[cost][errors]") {
 // Price files are read the scenario's guarded way: every document, a node budget, a nesting
 // limit, each said at its line.
 TEST_CASE("a price file's second document, deep nesting and node flood are refused at their line", "[cost][errors]") {
-  const HardwareCatalog& cat = test::cat();
-  const auto error = [&](const std::string& text) {
-    try {
-      parse_price_file(text, "p.yaml", cat);
-    } catch (const InvalidArgument& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  using cost_test::error;
   CHECK_THAT(error("currency: USD\nhost_base: 1\n---\ncurrency: EUR\n"),
              Catch::Contains("p.yaml:4: a second YAML document; a price file holds one"));
   CHECK_THAT(error("currency: USD\n---\ncurrency: EUR\n--- [unclosed\n"),
@@ -169,15 +167,7 @@ TEST_CASE("a price file's second document, deep nesting and node flood are refus
 // Bad price values that were refused before, kept refused: amounts that are not plain
 // numbers of dollars, a currency in lower case, an empty file, a switch priced as a scalar.
 TEST_CASE("price values that are not plain US dollars stay refused with their line and key", "[cost][errors]") {
-  const HardwareCatalog& cat = test::cat();
-  const auto error = [&](const std::string& text) {
-    try {
-      parse_price_file(text, "p.yaml", cat);
-    } catch (const InvalidArgument& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  using cost_test::error;
   for (const char* amount : {".nan", ".inf", "12k", "$12,000", "1_000", "0x10", "[1]"})
     CHECK_THAT(error(std::string("currency: USD\nhost_base: ") + amount + "\n"),
                Catch::Contains("p.yaml:2: host_base = ") && Catch::Contains("is not allowed"));

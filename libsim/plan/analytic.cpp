@@ -78,14 +78,18 @@ constexpr double kFitTolerance = 0.1;   // the fitted model against its pilot, r
 // hold (Little's law) is said in fit_notes.
 void fit_delay_or_overlap(AnalyticModel& m, int population) {
   const double target = m.pilot_latency_ms / 1e3;
-  const double serial = response_at(m.stations, 0, 1, population);
+  const auto solve = [&](double z, double f) {
+    ++m.fit_solutions;
+    return response_at(m.stations, z, f, population);
+  };
+  const double serial = solve(0, 1);
   double fitted_ms = m.pilot_latency_ms;   // the fitted network's latency at the pilot's population
   if (serial < target) {
-    const auto g = [&](double z) { return response_at(m.stations, z, 1, population) - target; };
+    const auto g = [&](double z) { return solve(z, 1) - target; };
     m.delay_s = root_below(g, 0, target, serial - target, g(target));
   } else {
     constexpr double kLeast = 1e-6;   // f in (0, 1]
-    const double least = response_at(m.stations, 0, kLeast, population);
+    const double least = solve(0, kLeast);
     if (least >= target) {
       m.overlap = kLeast;
       fitted_ms = least * 1e3;
@@ -94,7 +98,7 @@ void fit_delay_or_overlap(AnalyticModel& m, int population) {
                             " outstanding I/Os even if their residences overlap entirely, against the pilot's " +
                             fmt_ms(m.pilot_latency_ms) + " ms");
     } else {
-      const auto g = [&](double f) { return response_at(m.stations, 0, f, population) - target; };
+      const auto g = [&](double f) { return solve(0, f) - target; };
       m.overlap = root_below(g, kLeast, 1, least - target, serial - target);
     }
   }

@@ -4,6 +4,7 @@
 #include "hcisim/report/run_result.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace hcisim {
@@ -17,22 +18,24 @@ std::string fixed2(double v) {
   return buf;
 }
 
-// "4.24 / 8": busy cores with two decimals over the host's cores.
+// "4.24 / 8": busy cores with two decimals over the host's cores (three figures for a mean
+// over hosts that differ: "9.33").
 std::string busy_over_cores(double busy, double cores) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2f / %g", busy, cores);
+  std::snprintf(buf, sizeof buf, "%.2f / %.3g", busy, cores);
   return buf;
 }
 
 // What the columns measure. Hyper-threading is counted as the model runs it (HostCpu): a
-// core's two threads together do 1.25 of a core's work (ht_throughput), so busy cores may
-// exceed the cores, up to cores x 1.25 (a core pinned to an LSOM world runs one thread).
+// core's threads together do ht_throughput of a core's work, so busy cores may exceed the
+// cores (a core pinned to an LSOM world runs one thread); the NIC receive queues' threads
+// are stations of their own, so they may add a little beyond.
 std::string legend(const std::vector<HostResourceRow>& rows) {
   std::string ht;
   for (const HostResourceRow& r : rows)
     if (r.cpu_cores > 0 && r.cpu_core_capacity > r.cpu_cores) {
-      ht = "; with hyper-threading a core's two threads do 1.25 of its work (docs/sources.md [S80]), so a host "
-           "does at most 1.25 x its cores (1 x those pinned to OSA LSOM worlds)";
+      ht = "; with hyper-threading a core's threads together do more than one thread's work (docs/sources.md "
+           "[S80]), so busy cores may exceed the cores";
       break;
     }
   return "busy cores: full-speed thread time per second summed over the stages (CPU by stage) against the host's "
@@ -50,7 +53,12 @@ std::string busy_cores_text(const HostResourceRow& h) {
                   h.busy_cores(), h.cpu_cores, 100 * h.busy_share(), h.cpu_core_capacity);
   else
     std::snprintf(buf, sizeof buf, "%.2f of %d cores busy (%.0f %%)", h.busy_cores(), h.cpu_cores, 100 * h.busy_share());
-  return buf;
+  std::string out = buf;
+  // Full shared cores beside idle pinned ones: the work waits for the shared cores.
+  if (h.shared_thread_share > std::min(1.0, h.busy_share()) + 0.05)
+    out += "; its shared cores' threads " + std::to_string(std::lround(100 * h.shared_thread_share)) +
+           " % busy, the cores pinned to LSOM worlds less";
+  return out;
 }
 
 double pooled_percentile_ms(const LatencyHistogram (&pooled)[2], double q) {

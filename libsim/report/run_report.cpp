@@ -251,7 +251,7 @@ std::string format_hcibench(const RunResult& r) {
      << "), simulated I/Os " << w.simulated_ios << " in " << fmt("%.2f", w.seconds) << " s\n"
      << group_lines(r)
      << precision_lines(r)
-     << "Bottleneck: " << r.bottleneck << "\n"
+     << "Bottleneck: " << r.bottleneck << (r.bottleneck_detail.empty() ? "" : ": " + r.bottleneck_detail) << "\n"
      << failed_line(r)
      << "Capacity: raw " << fmt("%.0f", r.capacity.raw_gb) << " GB, " << r.capacity.reserve_name << " "
      << fmt("%.0f", r.capacity.slack_gb) << " GB (" << r.capacity.slack_rule << "), usable for VM data "
@@ -471,6 +471,7 @@ void json_resources(std::ostream& os, const RunResult& r) {
   }
   os << "},\n"
      << "  \"bottleneck\": " << json_string(r.bottleneck) << ",\n"
+     << "  \"bottleneck_detail\": " << json_string(r.bottleneck_detail) << ",\n"
      << "  \"capacity\": {\"raw_gb\": " << num(r.capacity.raw_gb) << ", \"metadata_gb\": " << num(r.capacity.metadata_gb)
      << ", \"reserve\": " << json_string(r.capacity.reserve_name) << ", \"reserve_gb\": " << num(r.capacity.slack_gb)
      << ", \"reserve_rule\": " << json_string(r.capacity.slack_rule) << ", \"slack_gb\": " << num(r.capacity.slack_gb)
@@ -505,15 +506,16 @@ std::string to_json(const RunResult& r) {
 
 std::string csv_header() {
   std::string h = "scenario,job_name,version,seed,vms,iops,read_iops,write_iops,throughput_mib_s,throughput_mbps,read_latency_ms,"
-                  "write_latency_ms,read_p95_ms,write_p95_ms,pooled_latency_ms,pooled_read_p95_ms,pooled_write_p95_ms,pooled_p95_ms,"
+                  "write_latency_ms,read_p95_ms,write_p95_ms,pooled_latency_ms,pooled_read_p95_ms,pooled_write_p95_ms,"
                   "read_p99_ms,write_p99_ms,outstanding_io,configured_outstanding_io,simulated_ios";
   for (const char* op : {"read_", "write_"})
     for (std::size_t p = 0; p < kLatencyParts; ++p)
       h += std::string(",") + op + latency_part_name(p) + "_ms";
-  h += ",cpu_usage_pct_mean,cpu_usage_pct_max,cpu_busy_cores_mean,cpu_busy_cores_max,cpu_cores_mean";
+  h += ",cpu_usage_pct_mean,cpu_usage_pct_max";
   for (const char* c : kClasses) h += std::string(",") + c + "_util_max";
   h += ",bottleneck,raw_gb,usable_gb,slack_gb,cost_usd,cost_per_iops_usd,cost_per_usable_tb_usd,failed_hosts,resync_mb_per_s,resync_gb_left,iops_ci95_half_width,"
-       "pooled_latency_ci95_half_width_ms,measured_seconds,auto_target_met,architecture,hosts,layout,workload,warnings";
+       "pooled_latency_ci95_half_width_ms,measured_seconds,auto_target_met,architecture,hosts,layout,workload,warnings,"
+       "pooled_p95_ms,cpu_busy_cores_mean,cpu_busy_cores_max,cpu_cores_mean";
   return h;
 }
 
@@ -535,12 +537,11 @@ std::string csv_row(const RunResult& r) {
      << num(w.throughput_mbps) << ","
      << num(w.read_latency_ms) << "," << num(w.write_latency_ms) << "," << num(w.read_p95_ms) << ","
      << num(w.write_p95_ms) << "," << num(w.pooled_latency_ms) << "," << num(w.pooled_read_p95_ms) << ","
-     << num(w.pooled_write_p95_ms) << "," << num(pooled_percentile_ms(r.pooled, 0.95)) << "," << num(w.read_p99_ms) << "," << num(w.write_p99_ms) << ","
+     << num(w.pooled_write_p95_ms) << "," << num(w.read_p99_ms) << "," << num(w.write_p99_ms) << ","
      << num(w.outstanding_io) << "," << r.configured_outstanding << "," << w.simulated_ios << ",";
   for (const auto& op : w.split_ms)
     for (double ms : op) os << num(ms) << ",";
-  os << num(cpu_sum / hosts) << "," << num(cpu_max) << "," << num(busy_sum / hosts) << "," << num(busy_max) << ","
-     << num(cores_sum / hosts);
+  os << num(cpu_sum / hosts) << "," << num(cpu_max);
   for (const char* c : kClasses) {
     const ResourceClassUse* u = r.resource(c);
     os << "," << (u ? num(u->max) : "");
@@ -554,7 +555,9 @@ std::string csv_row(const RunResult& r) {
      << r.inputs.hosts << "," << q(r.inputs.layout) << "," << q(r.inputs.workload) << ",";
   std::string warnings;
   for (const std::string& said : r.inputs.warnings) warnings += (warnings.empty() ? "" : " | ") + said;
-  os << q(warnings);
+  // Columns added after the first release go last, so readers by position keep theirs.
+  os << q(warnings) << "," << num(pooled_percentile_ms(r.pooled, 0.95)) << "," << num(busy_sum / hosts) << ","
+     << num(busy_max) << "," << num(cores_sum / hosts);
   return os.str();
 }
 

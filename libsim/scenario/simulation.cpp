@@ -541,11 +541,13 @@ void Run::collect_hosts(RunResult& r, std::vector<int>& counts) const {
           r.result.seconds > 0 ? cpu.stage_time(static_cast<CpuStage>(st)).seconds() / r.result.seconds : 0.0;
     row.cpu_cores = cpu.spec().cores();
     row.cpu_core_capacity = cpu.full_speed_capacity();   // hyper-threading's 1.25 [S80]
-    // The host's CPU as a whole: busy cores (every stage, on the shared cores, the LSOM worlds'
-    // pinned cores and the receive queues' threads) over what its cores do at most. The
-    // receive queues' threads are stations of their own, so the sum can pass the capacity by
-    // a little; the share is held at 1, the busy cores are reported as they are.
-    add_use(r.resources, "cpu", host_name(h), std::min(1.0, row.busy_share()), counts);
+    row.shared_thread_share = cpu.cores().utilisation();
+    // The host's CPU: busy cores (every stage, on the shared cores, the LSOM worlds' pinned
+    // cores and the receive queues' threads) over what its cores do at most, or the shared
+    // threads' busy share when higher (idle pinned cores do not relieve full shared ones).
+    // The receive queues' threads are stations of their own, so the busy cores can pass the
+    // capacity by a little; the share is held at 1, the busy cores are reported as they are.
+    add_use(r.resources, "cpu", host_name(h), row.cpu_share(), counts);
     r.stations.push_back({host_name(h) + "/cpu", cpu.full_speed_servers(),
                           r.result.seconds > 0 ? cpu.full_speed_work().seconds() / r.result.seconds : 0.0});
     // The NIC's receive queues (network.hpp): the busiest one, and each as a station of its
@@ -610,11 +612,10 @@ void Run::name_bottleneck(RunResult& r) const {
       cpu = c.name == "cpu" ? r.host(c.busiest) : nullptr;
     }
   // A CPU is said in the resource table's busy cores, so the two read the same.
-  if (cpu) r.bottleneck += ": " + busy_cores_text(*cpu);
+  if (cpu) r.bottleneck_detail = busy_cores_text(*cpu);
   if (worst < 0.8) {
     char buf[48];
     std::snprintf(buf, sizeof buf, " at %.0f %%", std::floor(100.0 * std::max(0.0, worst)));
-    if (cpu) buf[0] = '\0';
     std::size_t open = 0;
     for (const VmWorkload* l : load_.all()) open += l->spec().iops_limit_per_vm > 0 ? 1u : 0u;
     const char* why = open == load_.size()      ? "the open-loop rate limit sets the rate"

@@ -55,7 +55,9 @@ TEST_CASE("the resource table's busy cores sum the CPU by stage and the bottlene
   }
   // The bottleneck is a CPU and reads the busiest host's row: the same busy cores and cores.
   std::smatch b;
-  REQUIRE(std::regex_search(r.bottleneck, b, std::regex("^cpu \\((esx[0-9]+)\\): ([0-9.]+) of ([0-9]+) cores busy")));
+  const std::string line = r.bottleneck + ": " + r.bottleneck_detail;
+  CHECK_THAT(report, Catch::Contains("Bottleneck: " + line + "\n"));
+  REQUIRE(std::regex_search(line, b, std::regex("^cpu \\((esx[0-9]+)\\): ([0-9.]+) of ([0-9]+) cores busy")));
   const HostResourceRow* host = r.host(b[1].str());
   REQUIRE(host != nullptr);
   CHECK_THAT(report, Catch::Contains("| " + b[1].str() + "   | " + b[2].str() + " / " + b[3].str() + " "));
@@ -63,6 +65,26 @@ TEST_CASE("the resource table's busy cores sum the CPU by stage and the bottlene
   const ResourceClassUse* cpu = r.resource("cpu");
   REQUIRE(cpu != nullptr);
   CHECK(cpu->busiest == b[1].str());
-  CHECK(cpu->max == Approx(std::min(1.0, host->busy_cores() / host->cpu_core_capacity)));
+  CHECK(cpu->max == Approx(std::max(std::min(1.0, host->busy_cores() / host->cpu_core_capacity), host->shared_thread_share)));
   CHECK(host->cpu_core_capacity > host->cpu_cores);   // hyper-threading counted at its factor
+}
+
+TEST_CASE("full shared cores beside idle cores pinned to LSOM worlds are the CPU bottleneck") {
+  // Seed 003's 100 % read run with four LSOM worlds per disk group: reads leave the pinned cores
+  // nearly idle while the shared cores' threads queue; the pinned cores' capacity in the busy
+  // cores' denominator must not hide that.
+  const std::string file =
+      std::string(default_data_dir()) + "/../examples/scenarios/seed003-2node-osa-optane905p-100gbe-easyrun-4k-100r.yaml";
+  const RunResult r = simulate(load_scenario(
+      file, {"workload.duration_s=0.2", "workload.warmup_s=0.05", "cluster.osa.lsom_worlds_per_dg=4"}, test::cat()));
+  const ResourceClassUse* cpu = r.resource("cpu");
+  REQUIRE(cpu != nullptr);
+  const HostResourceRow* host = r.host(cpu->busiest);
+  REQUIRE(host != nullptr);
+  INFO(r.bottleneck << ": " << r.bottleneck_detail << "; busy share " << host->busy_share() << ", shared threads "
+                    << host->shared_thread_share);
+  CHECK(host->shared_thread_share > host->busy_share() + 0.05);   // the case: pinned cores idle
+  CHECK(cpu->max == Approx(host->shared_thread_share));
+  CHECK(r.bottleneck.rfind("cpu (", 0) == 0);
+  CHECK_THAT(r.bottleneck_detail, Catch::Contains("its shared cores' threads") && Catch::Contains("pinned to LSOM worlds less"));
 }

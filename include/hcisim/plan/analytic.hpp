@@ -46,6 +46,7 @@ struct AnalyticModel {
   // more than 10 % off the pilot's latency at the pilot's population, or a pilot whose IOPS x
   // mean latency is more than 10 % off its population (when window_note does not say so).
   std::vector<std::string> fit_notes;
+  int fit_solutions = 0;               // network solutions the fit took (each up to the pilot's population)
 };
 
 /// Builds the model from one pilot run. Throws InvalidArgument for an open-loop or

@@ -7,6 +7,7 @@
 // own measure, busy cores against the host's cores, in a column before vCenter's counters.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <string_view>
@@ -37,6 +38,9 @@ struct HostResourceRow {
   /// 62.5 % of it, docs/sources.md [S80]), else the cores; a core pinned to an OSA LSOM world
   /// counts one thread.
   double cpu_core_capacity = 0;
+  /// The shared (unpinned) cores' threads' busy share, 0..1 (HostCpu::cores): work queues for
+  /// them when it is 1, however idle the cores pinned to LSOM worlds are.
+  double shared_thread_share = 0;
 
   /// The host's CPU as busy cores: full-speed thread time per second summed over the stages
   /// (what "CPU by stage" adds up), pinned LSOM worlds and receive queues included.
@@ -48,6 +52,9 @@ struct HostResourceRow {
   /// busy_cores() over cpu_core_capacity (0 when the capacity is unknown): what the
   /// bottleneck compares for a host's CPU.
   double busy_share() const { return cpu_core_capacity > 0 ? busy_cores() / cpu_core_capacity : 0.0; }
+  /// The CPU's share as the bottleneck ranks it: busy cores over what the cores do, or the
+  /// shared cores' threads' share when that is higher (pinned cores cannot take their work).
+  double cpu_share() const { return std::max(std::min(1.0, busy_share()), shared_thread_share); }
 };
 
 /// "7.10 of 8 cores busy (71 % of the 10 they do with hyper-threading)": the busy cores
@@ -152,7 +159,8 @@ struct RunResult {
   std::vector<ResourceClassUse> resources;
   std::vector<StationUse> stations;       // every resource of the hosts that are up
   std::vector<WriteBufferState> write_buffers;   // OSA: each disk group of the hosts that are up
-  std::string bottleneck;           // the class whose busiest member is busiest
+  std::string bottleneck;           // the class whose busiest member is busiest: "class (member)"
+  std::string bottleneck_detail;    // when it is a CPU: busy_cores_text of that host
   CapacityReport capacity;
   ClusterCost cost;                 // every host of the scenario, failed ones included
   IoCounters counters;

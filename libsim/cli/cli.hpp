@@ -86,8 +86,8 @@ Scenario load(const std::string& file, const std::vector<std::string>& sets, con
 void say_warnings(const Scenario& s, std::set<std::string>* said);
 
 // Progress on stderr: a bar when stderr is a terminal; and once a run has taken a second of
-// wall time, one line with its estimated wall time when that is over 10 s (terminal or not,
-// so logs and notebooks see it too).
+// wall time, one line with its estimated wall time when that is over kEstimateWorthSayingS
+// (simulation.hpp), terminal or not, so logs and notebooks see it too.
 class Progress {
  public:
   explicit Progress(bool enabled) : enabled_(enabled), bar_(enabled && isatty(STDERR_FILENO)) {}
@@ -118,7 +118,7 @@ class Progress {
     if (estimated_ || p.wall_s < 1.0) return;
     estimated_ = true;
     const double wall = p.estimated_wall_s();
-    if (wall < 10) return;
+    if (wall < kEstimateWorthSayingS) return;
     char when[32];
     if (wall < 120) std::snprintf(when, sizeof when, "%.0f s", wall);
     else if (wall < 7200) std::snprintf(when, sizeof when, "%.0f min", wall / 60);

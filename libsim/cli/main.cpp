@@ -17,7 +17,7 @@
 namespace hcisim::cli {
 namespace {
 
-// The rows of a catalog whose notes say a figure is derived, borrowed or doubtful: a marker
+// The rows of a catalog whose notes say a figure is estimated, borrowed or doubtful: a marker
 // after each such row, and the notes' words below the listing.
 struct Caveats {
   std::vector<RowCaveat> rows;
@@ -28,12 +28,12 @@ struct Caveats {
   }
   void print_footnote(const std::string& csv) const {
     if (rows.empty()) return;
-    std::printf("  * figures derived, estimated, borrowed from a sibling or doubtful, as the notes of %s say:\n",
+    std::printf("  * figures estimated, assumed, borrowed from a sibling or doubtful, as the notes of %s say:\n",
                 csv.c_str());
     constexpr std::size_t kMost = 300;   // the rest is in the file
     for (const RowCaveat& r : rows)
       std::printf("    %s: %s\n", r.name.c_str(),
-                  r.caveat.size() <= kMost ? r.caveat.c_str() : (r.caveat.substr(0, kMost) + " ...").c_str());
+                  r.caveat.size() <= kMost ? r.caveat.c_str() : (std::string(utf8_prefix(r.caveat, kMost)) + " ...").c_str());
   }
 };
 

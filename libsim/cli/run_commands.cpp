@@ -16,9 +16,9 @@ namespace hcisim::cli {
 
 namespace {
 
-// knee's wall time on stderr before its search (terminal or not): the closed loop runs
-// first and alone, so once it has run a second of wall time (or ended) its rate gives the
-// estimate (knee_time_estimate).
+// knee's wall time on stderr before its search (terminal or not) when it is worth saying, as
+// run's: the closed loop runs first and alone, so once it has run a second of wall time (or
+// ended) its rate gives the estimate (knee_time_estimate, empty for a short search).
 class KneeEstimate {
  public:
   KneeEstimate(const Scenario& s, int jobs) : scenario_(s), jobs_(jobs) {}

@@ -74,9 +74,7 @@ int cmd_sweep_range(const Args& a, const HardwareCatalog& cat, const std::vector
     // The scenario again against a catalog with one calibration parameter moved (warnings said).
     const ScenarioReader reread = [&](const HardwareCatalog& c) { return parse_scenario(text.text, text.source, sets, c); };
     const Ranged r = at_point(text.source, point.settings, [&] { return run_range(s, reread, cat, range_options(a)); });
-    std::string at = text.source;
-    for (std::size_t k = 0; k < point.settings.size(); ++k) at += (k ? ", " : ": ") + point.settings[k];
-    say_range_warnings(at, r);
+    say_range_warnings(point_name(text.source, point.settings), r);
     progress.draw(static_cast<double>(i + 1) / static_cast<double>(grid.points.size()));
     csv += sweep_key_cells(axes, point.settings) + csv_field(s.name) + "," + ranged_csv_cells(r) + "\n";
     if (i % along == 0) {

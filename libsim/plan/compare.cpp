@@ -36,8 +36,19 @@ namespace {
 }
 
 // One row of the table: A, B, B - A and the change in per cent. A change relative to zero has
-// no percentage: "n/a" (0 -> 0 is no change).
+// no percentage: "n/a" (0 -> 0 is no change). A side without a value (NaN, e.g. a knee not
+// found) shows "-", and the row has no delta: "n/a".
 void delta_row(std::string& out, const char* name, double x, double y) {
+  if (!std::isfinite(x) || !std::isfinite(y)) {
+    const auto cell = [](double v) {
+      char buf[32];
+      if (std::isfinite(v)) std::snprintf(buf, sizeof buf, "%.2f", v);
+      else std::snprintf(buf, sizeof buf, "-");
+      return std::string(buf);
+    };
+    appendf(out, "%-26s %14s %14s %14s %9s\n", name, cell(x).c_str(), cell(y).c_str(), "n/a", "n/a");
+    return;
+  }
   if (x == 0 && y != 0) {
     appendf(out, "%-26s %14.2f %14.2f %+14.2f %9s\n", name, x, y, y - x, "n/a");
     return;
@@ -89,6 +100,12 @@ std::string run_load(const RunResult& r, bool& closed) {
          std::to_string(w.outstanding_per_vmdk) + " outstanding";
 }
 
+// An error from one side's run, named by that side's label once: the run's own errors may
+// already start with the scenario's file.
+std::string side_error(const std::string& label, const std::string& what) {
+  return what.starts_with(label + ": ") ? what : label + ": " + what;
+}
+
 }  // namespace
 
 double cost_per_extra_iops(const ClusterCost& a, double iops_a, const ClusterCost& b, double iops_b) {
@@ -113,7 +130,7 @@ Comparison compare(const Scenario& a, const Scenario& b, const std::string& labe
     try {
       (side == 0 ? c.a : c.b) = simulate(side == 0 ? a : b, progress);
     } catch (const InvalidArgument& e) {
-      throw InvalidArgument((side == 0 ? label_a : label_b) + ": " + e.what());
+      throw InvalidArgument(side_error(side == 0 ? label_a : label_b, e.what()));
     }
   });
   return c;
@@ -196,7 +213,7 @@ KneeComparison compare_knees(const Scenario& a, const Scenario& b, const KneeTar
   for (int side = 0; side < 2; ++side) try {
       (side == 0 ? c.a : c.b) = find_knee(side == 0 ? a : b, target, options);
     } catch (const InvalidArgument& e) {
-      throw InvalidArgument((side == 0 ? label_a : label_b) + ": " + e.what());
+      throw InvalidArgument(side_error(side == 0 ? label_a : label_b, e.what()));
     }
   return c;
 }
@@ -212,6 +229,9 @@ std::string knee_where(const KneeTarget& t) {
 
 // A side's knee, or NaN when none was found (nothing to take a cost per extra IOPS at).
 double knee_iops(const KneeResult& k) { return k.found ? k.iops : std::nan(""); }
+
+// A side's latency at its knee, or NaN when none was found ("-" in the table).
+double knee_latency_ms(const KneeResult& k) { return k.found ? k.latency_ms : std::nan(""); }
 
 // What a side's knee rests on, when it is not the cluster: its own outstanding I/O, a window
 // too short, or no load at all meeting the target (knee.hpp's format_knee words).
@@ -236,8 +256,8 @@ std::string format_comparison(const KneeComparison& c) {
                "%-26s %14s %14s %14s %9s\n",
           c.name_a.c_str(), c.name_b.c_str(), stat.c_str(), c.target.limit_ms, "metric", "A", "B", "B - A", "change");
   auto row = [&out](const char* name, double x, double y) { delta_row(out, name, x, y); };
-  row("knee IOPS", ka.iops, kb.iops);
-  row((stat + " at the knee (ms)").c_str(), ka.latency_ms, kb.latency_ms);
+  row("knee IOPS", knee_iops(ka), knee_iops(kb));
+  row((stat + " at the knee (ms)").c_str(), knee_latency_ms(ka), knee_latency_ms(kb));
   row("closed loop IOPS", ka.closed_loop_iops, kb.closed_loop_iops);
   row(("closed loop " + stat + " (ms)").c_str(), ka.closed_loop_latency_ms, kb.closed_loop_latency_ms);
   row("usable capacity (GB)", ka.capacity.usable_gb, kb.capacity.usable_gb);

@@ -46,6 +46,7 @@ std::string knee_time_estimate(const Scenario& scenario, double closed_wall_s, d
   const int at_once = std::max(1, std::min(kKneeProbesPerRound, cores));
   const double batches = std::ceil(static_cast<double>(kKneeProbesPerRound) / at_once);
   const double total = closed_wall_s * (1 + rounds * batches);
+  if (total < kEstimateWorthSayingS) return "";
   const auto wall = [](double s) {
     char buf[32];
     if (s < 120) std::snprintf(buf, sizeof buf, "%.0f s", s);

@@ -63,6 +63,14 @@ std::string valid_utf8(std::string_view s) {
   return out;
 }
 
+std::string_view utf8_prefix(std::string_view s, std::size_t most) {
+  if (s.size() <= most) return s;
+  std::size_t end = most;   // s[end] is the first byte left out
+  const auto continuation = [&s](std::size_t i) { return (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80; };
+  while (end > 0 && continuation(end)) --end;
+  return s.substr(0, end);
+}
+
 std::string json_string(std::string_view s) {
   std::string out = "\"";
   transcode(out, s, [](std::string& o, char c) {

@@ -194,12 +194,28 @@ std::vector<std::string> closest_names(std::string_view name, const std::vector<
   return out;
 }
 
+namespace {
+
+// Whether `phrase` occurs in `text` as whole words (no letter either side).
+bool has_phrase(std::string_view text, std::string_view phrase) {
+  const auto letter = [&text](std::size_t i) { return std::isalpha(static_cast<unsigned char>(text[i])) != 0; };
+  for (std::size_t at = text.find(phrase); at != std::string_view::npos; at = text.find(phrase, at + 1)) {
+    const std::size_t end = at + phrase.size();
+    if ((at == 0 || !letter(at - 1)) && (end == text.size() || !letter(end))) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string figure_caveat(std::string_view notes) {
-  // Words the catalogs' notes use when a figure is not the part's own published value.
+  // Phrases the catalogs' notes use when a figure is not the part's own published value; not
+  // "derived" (arithmetic on published figures, such as DWPD from TBW) nor a bare "family" or
+  // "series" (a part's family or driver series says nothing about its figures).
   static constexpr std::string_view kMarks[] = {
-      "doubt",     "estimate",  "guess",      "unverified", "borrowed", "not retrieved", "not found", "family",
-      "series",    "sibling",   "derived",    "assum",      "probabl",  "optimistic",    "stand-in", "not published",
-      "conflict"};
+      "doubt",         "doubtful",      "estimate",  "guess",    "unverified", "borrowed", "not retrieved",
+      "not found",     "not published", "family maxima", "stand-in", "conflict", "probable", "probably",
+      "optimistic",    "assumed",       "sibling"};
   std::string out;
   std::size_t start = 0;
   while (start < notes.size()) {
@@ -210,8 +226,9 @@ std::string figure_caveat(std::string_view notes) {
     std::string lower(sentence);
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     for (std::string_view m : kMarks)
-      if (lower.find(m) != std::string::npos) {
-        out += (out.empty() ? "" : " ") + std::string(sentence);
+      if (has_phrase(lower, m)) {
+        if (!out.empty()) out += ' ';
+        out += sentence;
         break;
       }
     start = end;

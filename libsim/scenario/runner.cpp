@@ -89,11 +89,15 @@ Scenario load_point(const ScenarioLoader& load, const std::vector<std::string>& 
   }
 }
 
-std::string point_failure(const std::string& source, const std::vector<std::string>& settings, const std::string& what) {
+std::string point_name(const std::string& source, const std::vector<std::string>& settings) {
   std::string at = source;
   for (std::size_t i = 0; i < settings.size(); ++i) at += (i ? ", " : ": ") + settings[i];
+  return at;
+}
+
+std::string point_failure(const std::string& source, const std::vector<std::string>& settings, const std::string& what) {
   const std::string own = source + ": ";
-  return at + ": " + (what.starts_with(own) ? what.substr(own.size()) : what);
+  return point_name(source, settings) + ": " + (what.starts_with(own) ? what.substr(own.size()) : what);
 }
 
 std::vector<SweepPoint> sweep_points(const ScenarioLoader& load, const std::vector<SweepAxis>& axes) {

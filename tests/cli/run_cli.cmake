@@ -1,5 +1,6 @@
 # Runs the hcisim CLI once and checks its exit code and output.
 # -DCLI=path -DARGS="a;b;c" -DEXPECT_RC=n [-DEXPECT_OUT=regex] [-DEXPECT_ERR=regex] [-DWORK_DIR=dir]
+# [-DREJECT_ERR=regex] (stderr must not match it)
 # [-DSTDOUT_FILE=path] (stdout goes there instead of being checked, e.g. /dev/full)
 if(WORK_DIR)
   file(MAKE_DIRECTORY ${WORK_DIR})
@@ -21,4 +22,7 @@ if(EXPECT_OUT AND NOT out MATCHES "${EXPECT_OUT}")
 endif()
 if(EXPECT_ERR AND NOT err MATCHES "${EXPECT_ERR}")
   message(FATAL_ERROR "stderr does not match '${EXPECT_ERR}':\n${err}")
+endif()
+if(REJECT_ERR AND err MATCHES "${REJECT_ERR}")
+  message(FATAL_ERROR "stderr matches '${REJECT_ERR}', which it must not:\n${err}")
 endif()

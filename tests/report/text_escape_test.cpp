@@ -27,6 +27,17 @@ TEST_CASE("valid_utf8: well-formed text is kept, every other byte becomes U+FFFD
   CHECK(json_string("caf\xE9") == "\"caf" + fffd + "\"");
 }
 
+TEST_CASE("utf8_prefix: a cut backs up to a character's start") {
+  const std::string s = "ab\xE2\x82\xAC" "c";   // a, b, the euro sign (3 bytes), c
+  CHECK(utf8_prefix(s, 10) == s);
+  CHECK(utf8_prefix(s, 6) == s);
+  CHECK(utf8_prefix(s, 5) == "ab\xE2\x82\xAC");
+  CHECK(utf8_prefix(s, 4) == "ab");   // would end after 2 of the euro sign's 3 bytes
+  CHECK(utf8_prefix(s, 3) == "ab");
+  CHECK(utf8_prefix(s, 2) == "ab");
+  CHECK(utf8_prefix("\xC3\xA9", 1).empty());
+}
+
 TEST_CASE("xml_text: markup escaped, controls XML 1.0 forbids replaced") {
   const std::string fffd = "\xEF\xBF\xBD";
   CHECK(xml_text("a<b>&c") == "a&lt;b&gt;&amp;c");

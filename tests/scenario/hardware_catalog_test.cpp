@@ -106,6 +106,12 @@ TEST_CASE("a catalog row whose notes call its figures estimated, borrowed or dou
                       "Used in seed 001.") == "IOPS are the family maxima; write IOPS probably below 260K (doubtful).");
   CHECK(figure_caveat("Launch spec: 4K IOPS at QD16. Used as cache in seeds 000 and 004.").empty());
   CHECK(figure_caveat("latency_us ESTIMATE 1.5 (none published)").size() > 0);
+  // A part's family, series, arithmetic on its own figures or its threads are no caveat.
+  CHECK(figure_caveat("Dual-port 10GbE on the 700-series X710 controller (i40e driver). ixgbe driver family. "
+                      "600 TBW -> 0.33 DWPD derived. cpuinfo dump: 8 cores, 16 siblings.")
+            .empty());
+  CHECK(figure_caveat("Latency from Intel P4610 (sibling). 2 sockets ASSUMED.") ==
+        "Latency from Intel P4610 (sibling). 2 sockets ASSUMED.");
   // The shipped catalog: the PM1733's write IOPS caveat is there; the P4500's product guide figures are not flagged.
   const HardwareCatalog cat = HardwareCatalog::load();
   const std::vector<RowCaveat> devices = catalog_caveats(cat.dir() + "/devices.csv");
@@ -116,6 +122,8 @@ TEST_CASE("a catalog row whose notes call its figures estimated, borrowed or dou
   };
   CHECK_THAT(of("samsung-pm1733-3.84tb"), Catch::Contains("write IOPS at 3.84 TB is probably below 260K (doubtful)"));
   CHECK(of("intel-p4500-1tb") == "none");
+  CHECK(of("samsung-970-evo-plus-1tb") == "none");   // its DWPD and QD1 latency derived from its own datasheet
+  CHECK_THAT(of("lexar-nm620-2tb"), Catch::Contains("Samsung 970 EVO Plus 1TB figures"));
 }
 
 TEST_CASE("bad NIC rows are reported by file, line and field", "[scenario]") {

@@ -164,6 +164,10 @@ TEST_CASE("knee: says how long it will take, and suggests shorter probes when th
   Scenario short_probes = s;
   short_probes.workload.duration_s = 0.3;
   CHECK_THAT(knee_time_estimate(short_probes, 20, 0.35, 2), !Catch::Contains("shorter probes"));
+  // Under run's threshold for saying an estimate: nothing, as run says nothing.
+  CHECK(knee_time_estimate(s, 0, 0.6, 2).empty());   // a closed loop too fast to time
+  CHECK(knee_time_estimate(s, 1.5, 0.6, 2).empty());   // 1.5 x 6 = 9 s
+  CHECK_THAT(knee_time_estimate(s, 1.7, 0.6, 2), Catch::StartsWith("hcisim: knee: estimated wall time about 10 s:"));
   CHECK(knee_rounds(0.01) == 5);   // 3^5 = 243 >= 100 > 81
   CHECK(knee_rounds(0.02) == 4);
 }

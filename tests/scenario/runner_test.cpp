@@ -87,6 +87,14 @@ TEST_CASE("sweep_points: every combination, the last axis fastest, bad values na
   CHECK(reads == 2);
 }
 
+TEST_CASE("point_name and point_failure: a point named by its file and settings, the file once") {
+  CHECK(point_name("a.yaml", {}) == "a.yaml");
+  CHECK(point_name("a.yaml", {"workload.vms=2", "seed=3"}) == "a.yaml: workload.vms=2, seed=3");
+  CHECK(point_failure("a.yaml", {"seed=3"}, "a.yaml: workload block_size = 1 too big") ==
+        "a.yaml: seed=3: workload block_size = 1 too big");
+  CHECK(point_failure("a.yaml", {"seed=3"}, "stalled") == "a.yaml: seed=3: stalled");
+}
+
 TEST_CASE("replicate: independent streams of one placement, or several placements") {
   const Scenario s = parse_scenario(default_scenario_yaml(), "<built-in default>", kShort, cat());
   const Replicated streams = replicate(s, 4, Vary::streams, 2);

@@ -45,7 +45,8 @@ int knee_rounds(double precision);
 /// search usually takes (the closed loop, then knee_rounds() rounds of kKneeProbesPerRound
 /// probes, as many at once as `jobs` allows, 0: every core; each probe taken as long as the
 /// closed loop, an upper bound since probes offer less) and, when that is over a minute and
-/// the window is longer than 0.3 s, a suggestion of shorter probes. One or two lines.
+/// the window is longer than 0.3 s, a suggestion of shorter probes. One or two lines; none
+/// (empty) when the search takes less than kEstimateWorthSayingS, as run's estimate.
 std::string knee_time_estimate(const Scenario& scenario, double closed_wall_s, double closed_simulated_s, int jobs);
 
 struct KneeOptions {

@@ -103,8 +103,10 @@ std::vector<std::string> closest_names(std::string_view name, const std::vector<
                                        std::size_t n = 3);
 
 /// The sentences of a catalog row's notes that say its figures are not the part's own
-/// datasheet values: estimated, borrowed from a sibling, family or series maxima, derived,
-/// assumed, unverified or doubtful (joined by spaces; empty when none says so).
+/// published values: estimated, guessed, borrowed from a sibling or stand-in, family maxima,
+/// not retrieved, found or published, assumed, unverified, conflicting, optimistic or doubtful
+/// (joined by spaces; empty when none says so). The words count whole ("siblings" of a CPU's
+/// threads is no sibling part).
 std::string figure_caveat(std::string_view notes);
 
 /// Each row's caveat (figure_caveat of its notes column) of a catalog file, by row name,

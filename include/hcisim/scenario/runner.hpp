@@ -50,6 +50,9 @@ std::vector<std::vector<std::string>> sweep_settings(const std::vector<SweepAxis
 std::vector<std::string> point_overrides(const std::vector<std::string>& sets, const std::vector<std::string>& settings);
 /// load(settings), its InvalidArgument prefixed with the settings, as sweep_points does.
 Scenario load_point(const ScenarioLoader& load, const std::vector<std::string>& settings);
+/// A point named by its file and settings: "SOURCE: key=value, ..." (SOURCE alone without
+/// settings).
+std::string point_name(const std::string& source, const std::vector<std::string>& settings);
 /// What a point's run failed with, named by its file and settings: "SOURCE: key=value, ...:
 /// what" (a `what` that already starts with "SOURCE: " loses it, so the file is said once).
 std::string point_failure(const std::string& source, const std::vector<std::string>& settings, const std::string& what);

@@ -23,6 +23,9 @@ struct RunProgress {
 };
 using ProgressFn = std::function<void(const RunProgress&)>;
 
+/// A wall time estimate worth saying on stderr (run's and knee's): a shorter wait is not.
+inline constexpr double kEstimateWorthSayingS = 10;
+
 /// Runs the scenario. A run whose model stalled (check_progress) throws std::runtime_error
 /// instead of returning a result.
 RunResult simulate(const Scenario& scenario, const ProgressFn& progress = {});

@@ -12,6 +12,10 @@ namespace hcisim {
 /// forms, no surrogates, nothing above U+10FFFF) replaced by U+FFFD.
 std::string valid_utf8(std::string_view s);
 
+/// The first `most` bytes of `s` or fewer: never ending inside a UTF-8 character (a cut
+/// backs up to the start of the character it would split).
+std::string_view utf8_prefix(std::string_view s, std::size_t most);
+
 /// A JSON string literal (RFC 8259 [S147] section 7): quotes, backslash and the control characters
 /// U+0000..U+001F escaped, invalid UTF-8 replaced by U+FFFD.
 std::string json_string(std::string_view s);

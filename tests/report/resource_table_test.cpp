@@ -30,7 +30,7 @@ TEST_CASE("resource table lists each host and the average like HCIBench") {
   CHECK_THAT(t, Catch::Contains("| Average | 3.20 / 8           | 57.30      | 29.59            | 89.09      |"));
   // The legend: what busy cores count, hyper-threading's factor, and whose counters the others are.
   CHECK_THAT(t, Catch::Contains("busy cores: full-speed thread time per second summed over the stages"));
-  CHECK_THAT(t, Catch::Contains("a host does at most 1.25 x its cores"));
+  CHECK_THAT(t, Catch::Contains("with hyper-threading a core's threads together do more than one thread's work"));
   CHECK_THAT(t, Catch::Contains("cpu.usage% and cpu.utilization% are vCenter's counters"));
   const std::string no_mem = format_resource_table({row("esx01", 10, 5, -1, 0.5, 0, 4, 4)});
   CHECK_THAT(no_mem, Catch::Contains("| Average | 0.50 / 4           | 10.00      | 5.00             | -          |"));
@@ -43,4 +43,17 @@ TEST_CASE("a host's CPU in busy cores: the sum of its stages, against what its c
   CHECK(ht.busy_share() == Approx(0.71));
   CHECK(busy_cores_text(ht) == "7.10 of 8 cores busy (71 % of the 10 they do with hyper-threading)");
   CHECK(busy_cores_text(row("esx01", 50, 50, -1, 2, 0, 4, 4)) == "2.00 of 4 cores busy (50 %)");
+  // Full shared cores beside idle pinned ones are said; within 5 points they are not.
+  HostResourceRow pinned = ht;
+  pinned.shared_thread_share = 0.995;
+  CHECK(pinned.cpu_share() == Approx(0.995));
+  CHECK(busy_cores_text(pinned) == "7.10 of 8 cores busy (71 % of the 10 they do with hyper-threading); its shared "
+                                   "cores' threads 100 % busy, the cores pinned to LSOM worlds less");
+  pinned.shared_thread_share = 0.75;
+  CHECK(pinned.cpu_share() == Approx(0.75));
+  CHECK(busy_cores_text(pinned) == "7.10 of 8 cores busy (71 % of the 10 they do with hyper-threading)");
+  // A mean over hosts that differ reads with three figures.
+  CHECK_THAT(format_resource_table({row("a", 1, 1, -1, 1, 0, 8, 10), row("b", 1, 1, -1, 1, 0, 10, 12),
+                                    row("c", 1, 1, -1, 1, 0, 10, 12)}),
+             Catch::Contains("| Average | 1.00 / 9.33 "));
 }

@@ -152,11 +152,15 @@ Sensitivity sensitivity(const Scenario& scenario, const SensitivityReader& read,
                         const SensitivityOptions& options = {});
 
 /// A run's answers: iops (the headline), pooled_latency_ms, pooled_p95_ms; the run's bottleneck.
+/// `base_run`, when given, gets the base run's whole result (the scenario as read).
 Sensitivity run_sensitivity(const Scenario& scenario, const SensitivityReader& read, const HardwareCatalog& catalog,
-                            const SensitivityOptions& options = {});
+                            const SensitivityOptions& options = {}, RunResult* base_run = nullptr);
 /// The knee (plan/knee.hpp): knee_iops (NaN where not found), latency_ms at it; its bottleneck.
+/// Each knee's probes run one at a time (the assumptions are the parallel work); `base_knee`
+/// gets the base's whole knee.
 Sensitivity knee_sensitivity(const Scenario& scenario, const SensitivityReader& read, const HardwareCatalog& catalog,
-                             const KneeTarget& target, const SensitivityOptions& options = {});
+                             const KneeTarget& target, const SensitivityOptions& options = {},
+                             KneeResult* base_knee = nullptr);
 /// The analytic curve's knee under a mean `limit_ms` (> 0; plan/analytic.hpp), one pilot per
 /// evaluation: knee_iops (NaN: not found), ceiling_iops; the analytic bottleneck.
 Sensitivity curve_sensitivity(const Scenario& scenario, const SensitivityReader& read, const HardwareCatalog& catalog,

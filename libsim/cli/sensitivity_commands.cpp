@@ -94,8 +94,9 @@ int cmd_compare_sensitivity(const Args& a, const Scenario& sa, const Scenario& s
         ma.replication += offset;
         mb.replication += offset;
         const RunResult ra = simulate(ma, progress), rb = simulate(mb, progress);
+        const auto step = [](const RunResult& r) { return r.result.seconds > 0 ? 2 / r.result.seconds : 0.0; };
         return SensitivityAnswer{{rb.result.iops - ra.result.iops, ra.result.iops, rb.result.iops},
-                                 "A: " + ra.bottleneck + "; B: " + rb.bottleneck};
+                                 "A: " + ra.bottleneck + "; B: " + rb.bottleneck, step(ra) + step(rb)};
       },
       estimate.options(a));
   r.skipped = std::move(skipped);

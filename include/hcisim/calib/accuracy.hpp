@@ -56,8 +56,15 @@ struct Prediction {
   double predicted_min = 0; // lowest and highest prediction over the replications (both =
   double predicted_max = 0; // predicted with one run)
   std::string reason;       // why unsupported
+  std::string note;         // beside a predicted row: e.g. the write-latency reading of a row a latency defines
+  std::string bottleneck;   // the bottleneck of the scenario's run ("class (member)"; the first seed's)
+  // An IOPS row a latency defines (seed 001's "350K IOPS at 0.73 ms"): in the table by class
+  // (accuracy_table.hpp), left out of AccuracySummary so its figures keep their history.
+  bool latency_defined = false;
 };
 
+// The summary over every seed, architecture and sample at once (the table by class,
+// accuracy_table.hpp, separates them); rows a latency defines are left out.
 struct AccuracySummary {
   int throughput_rows = 0;
   double throughput_median_abs_pct = 0;
@@ -97,6 +104,10 @@ struct AccuracyReport {
 AccuracyReport evaluate(const std::vector<Measurement>& measurements, const HardwareCatalog& catalog,
                         const AccuracyOptions& options, const std::function<void(double)>& progress = {});
 AccuracySummary summarize(const std::vector<Prediction>& rows);
+/// "baseline: examples/scenarios/x.yaml; ..." in a row's notes -> the path ("" if none).
+std::string baseline_of(const Measurement& m);
+/// Every scenario file the rows run (their scenario and baseline columns), sorted, once each.
+std::vector<std::string> referenced_scenarios(const std::vector<Measurement>& measurements);
 /// The table (seed, scenario, metric, measured, predicted, error %) and summary lines.
 std::string format_accuracy(const AccuracyReport& report, bool include_unsupported);
 /// The three summary lines (IOPS/throughput, mean latency, stated ratios).

@@ -1,5 +1,6 @@
 // What the commands share (cli.hpp): loading a scenario with its warnings said once,
-// writing an output file, the line of a replicated answer, and --range's options and reader.
+// writing an output file, the line of a replicated answer, --range's options and reader, and
+// the "nearest measured" line.
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -73,6 +74,33 @@ void say_range_warnings(const std::string& who, const Ranged& r) {
 }
 ScenarioReader range_reader(const std::string& file, const std::vector<std::string>& sets, std::set<std::string>* said) {
   return [file, sets, said](const HardwareCatalog& c) { return load(file, sets, c, said); };
+}
+
+NearestMeasured nearest_line(const QuestionFeatures& q) {
+  std::string data;
+  try {
+    data = default_data_dir();
+  } catch (const InvalidArgument&) {   // no data directory: the table is missing with it
+    data = ".";
+  }
+  return nearest_measured(data + "/accuracy.csv", q);
+}
+
+std::string with_nearest(std::string json, const NearestMeasured& n) {
+  const auto close = json.rfind('}');
+  if (close == std::string::npos) return json;
+  json.insert(close, ", \"nearest_measured\": " + to_json(n));
+  return json;
+}
+
+void print_answer(const Args& a, const std::string& out, const QuestionFeatures& q) {
+  if (a.csv) {
+    std::fputs(out.c_str(), stdout);
+    return;
+  }
+  const NearestMeasured n = nearest_line(q);
+  if (a.json) std::fputs(with_nearest(out, n).c_str(), stdout);
+  else std::printf("%s\n%s\n", out.c_str(), n.text.c_str());
 }
 
 }  // namespace hcisim::cli

@@ -7,8 +7,6 @@
 #pragma once
 
 #include "hcisim/calib/accuracy.hpp"
-#include "hcisim/calib/accuracy_table.hpp"
-#include "hcisim/calib/nearest_measured.hpp"
 #include "hcisim/calib/calibration.hpp"
 #include "hcisim/core/check.hpp"
 #include "hcisim/core/units.hpp"

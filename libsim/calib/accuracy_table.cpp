@@ -1,5 +1,5 @@
-// The committed accuracy table: rows with features, classes, the inputs' hash (accuracy_table.hpp).
-#include "hcisim/calib/accuracy_table.hpp"
+// The committed accuracy table: rows with features, classes, the inputs' hash (calib/accuracy.hpp).
+#include "hcisim/calib/accuracy.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,6 @@
 #include <map>
 #include <sstream>
 
-#include "hcisim/calib/nearest_measured.hpp"
 #include "hcisim/core/check.hpp"
 #include "hcisim/model/calib/fit.hpp"
 #include "hcisim/model/core/rng.hpp"

@@ -1,5 +1,5 @@
-// The measured rows nearest to a question, from the committed accuracy table (nearest_measured.hpp).
-#include "hcisim/calib/nearest_measured.hpp"
+// The measured rows nearest to a question, from the committed accuracy table (calib/accuracy.hpp).
+#include "hcisim/calib/accuracy.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "hcisim/calib/accuracy.hpp"
-#include "hcisim/calib/accuracy_table.hpp"
 #include "cli.hpp"
 
 namespace hcisim::cli {

@@ -160,7 +160,7 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat);
 int cmd_compare(const Args& a, const HardwareCatalog& cat);
 int cmd_accuracy(const Args& a, const HardwareCatalog& cat);
 
-// The "nearest measured" line of an answer (calib/nearest_measured.hpp), from the committed
+// The "nearest measured" line of an answer (calib/accuracy.hpp, nearest_measured), from the committed
 // table in the data directory (read once per call).
 NearestMeasured nearest_line(const QuestionFeatures& q);
 // `json` (one object, ending in "}\n") with "nearest_measured": {...} added as its last member.

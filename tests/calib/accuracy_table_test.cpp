@@ -10,8 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "hcisim/calib/accuracy_table.hpp"
-#include "hcisim/calib/nearest_measured.hpp"
 
 using namespace hcisim;
 

@@ -72,7 +72,8 @@ std::string value_text(double v, const std::string& unit) {
   else if (unit == "x" || unit == "ratio") std::snprintf(buf, sizeof buf, "%.2fx", v);
   else if (unit == "IO/s" && std::fabs(v) >= 10000) std::snprintf(buf, sizeof buf, "%.0fK", v / 1000);
   else if (unit == "IO/s") std::snprintf(buf, sizeof buf, "%.0f", v);
-  else std::snprintf(buf, sizeof buf, "%.4g %s", v, unit.c_str());
+  else if (std::fabs(v) >= 100) std::snprintf(buf, sizeof buf, "%.0f %s", v, unit.c_str());
+  else std::snprintf(buf, sizeof buf, "%.3g %s", v, unit.c_str());
   return buf;
 }
 

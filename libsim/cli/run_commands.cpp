@@ -56,15 +56,13 @@ int cmd_run_replicated(const Args& a, const Scenario& s) {
   if (a.json) {
     std::string each;
     for (std::size_t i = 0; i < rep.iops.size(); ++i) each += (i ? ", " : "") + json_number(rep.iops[i]);
-    char head[512];
-    std::snprintf(head, sizeof head,
-                  "{\"scenario\": %s, \"replications\": %d, \"vary\": \"seed\", \"iops\": {\"mean\": %s, "
-                  "\"half_width\": %s}, \"pooled_latency_ms\": {\"mean\": %s, \"half_width\": %s}, ",
-                  json_string(s.name).c_str(), a.replications, json_number(rep.mean_iops.mean).c_str(),
-                  json_number(rep.mean_iops.half_width).c_str(), json_number(rep.mean_latency_ms.mean).c_str(),
-                  json_number(rep.mean_latency_ms.half_width).c_str());
-    print_answer(a, head + ("\"each_iops\": [" + each + "], \"warnings\": [" + (warning.empty() ? "" : json_string(warning)) + "]}\n"),
-                 question_features(s, ""));
+    const std::string json = "{\"scenario\": " + json_string(s.name) + ", \"replications\": " + std::to_string(a.replications) +
+                             ", \"vary\": \"seed\", \"iops\": {\"mean\": " + json_number(rep.mean_iops.mean) +
+                             ", \"half_width\": " + json_number(rep.mean_iops.half_width) +
+                             "}, \"pooled_latency_ms\": {\"mean\": " + json_number(rep.mean_latency_ms.mean) +
+                             ", \"half_width\": " + json_number(rep.mean_latency_ms.half_width) + "}, \"each_iops\": [" +
+                             each + "], \"warnings\": [" + (warning.empty() ? "" : json_string(warning)) + "]}\n";
+    print_answer(a, json, question_features(s, ""));
     return 0;
   }
   std::printf("Over seeds 1-%d (placement and every random stream vary):\n", a.replications);
@@ -136,9 +134,10 @@ int cmd_knee(const Args& a, const HardwareCatalog& cat) {
   const Scenario s = load(file, a.sets, cat, &said);
   if (a.range) {
     const Ranged r = knee_range(s, range_reader(file, a.sets, &said), cat, a.knee, range_options(a));
-    char head[512];
-    std::snprintf(head, sizeof head, "Knee of %s: the highest IOPS with %s latency <= %g ms (-: not found)\n\n",
-                  s.name.c_str(), latency_stat_name(a.knee.stat), a.knee.limit_ms);
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", a.knee.limit_ms);
+    const std::string head = "Knee of " + s.name + ": the highest IOPS with " + latency_stat_name(a.knee.stat) +
+                             " latency <= " + limit + " ms (-: not found)\n\n";
     print_answer(a, a.json ? ranged_report_json(s, r, &a.knee) : head + format_ranged(r), question_features(s, ""));
     return 0;
   }

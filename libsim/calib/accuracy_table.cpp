@@ -159,6 +159,20 @@ AccuracyTableRow cv_not_measured_row() {
   return r;
 }
 
+std::vector<AccuracyTableRow> cv_rows_to_keep(const std::string& path, const std::string& inputs_hash) {
+  std::vector<AccuracyTableRow> keep;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return keep;
+  try {
+    const AccuracyTable old = read_accuracy_table(path);
+    if (old.inputs_hash != inputs_hash) return keep;
+    for (const AccuracyTableRow& r : old.rows)
+      if (r.sample == kSampleCv && r.status == "scored") keep.push_back(r);
+  } catch (const InvalidArgument&) {   // an unreadable old table is replaced whole
+  }
+  return keep;
+}
+
 std::vector<AccuracyClassRow> class_summary(const std::vector<AccuracyTableRow>& rows) {
   const std::vector<std::string> archs = {"OSA", "ESA"};
   const std::vector<std::string> types = {"IOPS/throughput", "mean latency", "host CPU", "what-if ratio", "other"};

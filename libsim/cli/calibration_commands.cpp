@@ -1,7 +1,6 @@
 // hcisim accuracy and calibrate: the model against data/measurements.csv (cli.hpp).
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -62,16 +61,8 @@ void write_accuracy_table(const Args& a, std::vector<AccuracyTableRow> rows, boo
   t.model_version = model_version();
   t.inputs_hash = accuracy_inputs_hash(data, data + "/..");
   t.command = accuracy_command(a);
-  std::error_code ec;
-  if (!cv_rows && std::filesystem::exists(path, ec)) {
-    try {
-      const AccuracyTable old = read_accuracy_table(path);
-      if (old.inputs_hash == t.inputs_hash)
-        for (const AccuracyTableRow& r : old.rows)
-          if (r.sample == kSampleCv && r.status == "scored") rows.push_back(r), cv_rows = true;
-    } catch (const InvalidArgument&) {   // an unreadable old table is replaced
-    }
-  }
+  if (!cv_rows)
+    for (AccuracyTableRow& r : cv_rows_to_keep(path, t.inputs_hash)) rows.push_back(std::move(r)), cv_rows = true;
   if (!cv_rows) rows.push_back(cv_not_measured_row());
   t.rows = std::move(rows);
   write_file(path, accuracy_table_text(t), "--out");

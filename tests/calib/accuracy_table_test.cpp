@@ -174,6 +174,16 @@ TEST_CASE("a one-row measurement set scored into the table's rows and classes", 
   t.rows.push_back(cv_not_measured_row());
   const std::string path = (dir / "accuracy.csv").string();
   std::ofstream(path) << accuracy_table_text(t);
+  // A rewrite without --cv keeps the leave-one-seed-out rows of a table from the same inputs only.
+  AccuracyTable with_cv = t;
+  with_cv.rows.back() = rows[0];
+  with_cv.rows.back().sample = kSampleCv;
+  const std::string cv_path = (dir / "with-cv.csv").string();
+  std::ofstream(cv_path) << accuracy_table_text(with_cv);
+  CHECK(cv_rows_to_keep(cv_path, t.inputs_hash).size() == 1);
+  CHECK(cv_rows_to_keep(cv_path, "fedcba9876543210").empty());
+  CHECK(cv_rows_to_keep(path, t.inputs_hash).empty());   // only a row marking them not measured
+  CHECK(cv_rows_to_keep((dir / "none.csv").string(), t.inputs_hash).empty());
   const AccuracyTable back = read_accuracy_table(path);
   CHECK(back.inputs_hash == t.inputs_hash);
   CHECK(back.model_version == model_version());

@@ -170,6 +170,10 @@ std::vector<AccuracyTableRow> table_rows(const AccuracyReport& report, const Har
                                          const std::string& repo_dir, const std::string& sample = "");
 /// A leave-one-seed-out row marked kNotMeasured: the table without `--cv`.
 AccuracyTableRow cv_not_measured_row();
+/// The scored leave-one-seed-out rows of the table at `path` when it was written from inputs
+/// that hash to `inputs_hash` (a rewrite without `--cv` keeps them); else none (no file, an
+/// unreadable one, or other inputs).
+std::vector<AccuracyTableRow> cv_rows_to_keep(const std::string& path, const std::string& inputs_hash);
 
 struct AccuracyClassRow {
   std::string architecture, answer_type, sample;

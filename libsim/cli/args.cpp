@@ -83,14 +83,19 @@ usage:
   hcisim validate FILE [--set KEY=VALUE]...
       check a scenario file without running it
   hcisim accuracy [--all] [--cv [--loss ...] [--starts N]] [--seeds 000,003] [--replications N]
-                  [--set KEY=VALUE]... [--jobs N]
+                  [--set KEY=VALUE]... [--jobs N] [--write [--out FILE]] | --check | --markdown
       run every scenario of data/measurements.csv with data/calibration.yaml and print
       measured vs predicted with errors (--all also lists rows not predicted, and why);
       --cv adds leave-one-seed-out cross-validation (one fit per seed, on 1 s runs; every
       held-out row, then the summary);
       --replications N (2..100) predicts each row as the mean over scenario seeds 1..N and
       adds the lowest and highest prediction (placement and every random choice vary);
-      1, the default, runs each scenario with its own seed
+      1, the default, runs each scenario with its own seed; the table by class (architecture,
+      answer type, in/out of sample, leave-one-seed-out) comes first; --write also writes it,
+      row by row with each row's features, to data/accuracy.csv (the committed table that
+      run, knee, compare and size read for their "nearest measured" line) with a hash of its
+      inputs; --check compares that hash with the inputs now and fails (exit 1) when the table
+      is stale, without running anything; --markdown prints the committed table's classes
   hcisim calibrate [--params P1,P2,...] [--iterations N] [--loss least-squares|huber] [--starts N]
                    [--out FILE] [--seeds ...] [--replications N] [--set ...]
       fit the calibration parameters to data/measurements.csv (Levenberg-Marquardt on log
@@ -205,6 +210,8 @@ bool read_switch(const std::string& arg, Args& a) {
   else if (arg == "--all") a.all = true;
   else if (arg == "--cv") a.cv = true;
   else if (arg == "--check") a.check = true;
+  else if (arg == "--write") a.write = true;
+  else if (arg == "--markdown") a.markdown = true;
   else if (arg == "--range") a.range = true;
   else if (arg == "--sensitivity") a.sensitivity = true;
   else if (arg == "--no-prune") a.no_prune = true;
@@ -265,8 +272,8 @@ void read_option(const std::string& arg, ArgCursor& at, Args& a) {
   } else if (!arg.empty() && arg[0] == '-') {
     usage_error("unknown option '" + arg +
                 "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --cv, --seeds, --params, "
-                "--iterations, --loss, --starts, --replications, --mean-ms, --p95-ms, --p99-ms, --prices, --check, --range, --sensitivity, "
-                "--no-prune, --help");
+                "--iterations, --loss, --starts, --replications, --mean-ms, --p95-ms, --p99-ms, --prices, --check, --write, --markdown, "
+                "--range, --sensitivity, --no-prune, --help");
   } else {
     a.files.push_back(arg);
   }
@@ -275,6 +282,8 @@ void read_option(const std::string& arg, ArgCursor& at, Args& a) {
 // Options that contradict each other, and a first word that is neither a command nor a file.
 void check_combinations(const Args& a, bool command_given) {
   if (a.json && a.csv) usage_error("--json and --csv cannot both be given");
+  if (a.command == "accuracy" && (a.check + a.write + a.markdown) > 1)
+    usage_error("accuracy takes one of --check, --write and --markdown");
   if (a.starts > 1 && a.iterations_given && a.iterations == 0)
     usage_error("--starts " + std::to_string(a.starts) + " with --iterations 0: no start would take a step; give one of them");
   if (a.range && !a.prices.empty() && a.command != "size")   // size's answers keep their cost
@@ -312,9 +321,11 @@ void check_options_fit_command(const Args& a) {
   };
   const Use uses[] = {
       {!a.vary.empty(), "--vary", {"sweep"}},
-      {a.out_given, "--out", {"sweep", "calibrate"}},
+      {a.out_given && !(a.command == "accuracy" && a.write), "--out", {"sweep", "calibrate", "accuracy --write"}},
       {a.jobs > 0, "--jobs", {"sweep", "accuracy", "calibrate", "run", "compare", "knee", "size", "curve"}},
-      {a.check, "--check", {"curve"}},
+      {a.check, "--check", {"curve", "accuracy"}},
+      {a.write, "--write", {"accuracy"}},
+      {a.markdown, "--markdown", {"accuracy"}},
       {a.no_prune, "--no-prune", {"size"}},
       {a.range, "--range", {"run", "knee", "sweep", "compare", "curve", "size"}},
       {a.sensitivity, "--sensitivity", {"run", "knee", "sweep", "compare", "curve", "size"}},

@@ -23,30 +23,86 @@ AccuracyOptions measurement_runs(const Args& a, const std::vector<std::string>& 
   return o;
 }
 
+// The command that wrote a table, for its header.
+std::string accuracy_command(const Args& a) {
+  std::string c = "hcisim accuracy --write";
+  if (a.cv) c += " --cv";
+  if (a.loss == FitLoss::huber) c += " --loss huber";
+  if (a.starts != 1) c += " --starts " + std::to_string(a.starts);
+  if (a.replications != 1) c += " --replications " + std::to_string(a.replications);
+  for (const auto& s : a.sets) c += " --set " + s;
+  return c;
+}
+
+// accuracy --check and --markdown: the committed table, nothing run.
+int cmd_accuracy_table(const Args& a) {
+  const std::string data = default_data_dir();
+  const std::string path = data + "/accuracy.csv";
+  if (a.markdown) {
+    std::fputs(format_class_markdown(class_summary(read_accuracy_table(path).rows)).c_str(), stdout);
+    return 0;
+  }
+  const std::string stale = accuracy_table_stale(path, data, data + "/..");
+  if (stale.empty()) {
+    std::printf("%s is current (inputs hash %s, model %s)\n", path.c_str(), accuracy_inputs_hash(data, data + "/..").c_str(),
+                model_version().c_str());
+    return 0;
+  }
+  std::fprintf(stderr, "hcisim: %s\n", stale.c_str());
+  return 1;
+}
+
+// --write: the table's rows. Without --cv, leave-one-seed-out rows of a table written from the
+// same inputs are kept; otherwise one row marks them not measured with this model version.
+void write_accuracy_table(const Args& a, std::vector<AccuracyTableRow> rows, bool cv_rows) {
+  const std::string data = default_data_dir();
+  const std::string path = a.out_given ? a.out : data + "/accuracy.csv";
+  AccuracyTable t;
+  t.model_version = model_version();
+  t.inputs_hash = accuracy_inputs_hash(data, data + "/..");
+  t.command = accuracy_command(a);
+  if (!cv_rows)
+    for (AccuracyTableRow& r : cv_rows_to_keep(path, t.inputs_hash)) rows.push_back(std::move(r)), cv_rows = true;
+  if (!cv_rows) rows.push_back(cv_not_measured_row());
+  t.rows = std::move(rows);
+  write_file(path, accuracy_table_text(t), "--out");
+  std::printf("\nwrote %s (inputs hash %s, model %s)\n", path.c_str(), t.inputs_hash.c_str(), t.model_version.c_str());
+}
+
 }  // namespace
 
 int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
   if (!a.files.empty()) usage_error("accuracy takes no file (it reads data/measurements.csv)");
+  if (a.check || a.markdown) return cmd_accuracy_table(a);
+  if (a.write && !a.seeds.empty()) usage_error("accuracy --write scores every seed: drop --seeds");
   const auto measurements = load_measurements(default_data_dir() + "/measurements.csv");
   AccuracyOptions o = measurement_runs(a);
   o.replications = a.replications;
   Progress p(!a.quiet);
   const AccuracyReport report = evaluate(measurements, cat, o, p.fraction_fn());
   p.done();
-  std::fputs(format_accuracy(report, a.all).c_str(), stdout);
-  std::printf("\n%s", cat.calibration().format_table().c_str());
+  std::vector<AccuracyTableRow> rows = table_rows(report, cat, o.repo_dir);
+  AccuracyReport cv;
   if (a.cv) {
     FitOptions f;
     f.loss = a.loss;
     f.starts = a.starts;
     f.accuracy = measurement_runs(a, kFitRunOverrides);
     if (a.seeds.empty()) f.accuracy.only_seeds = kInSampleSeeds;   // seeds 001 and 002 stay out of sample
-    const AccuracyReport cv = cross_validate(measurements, cat, f, a.sets, [&](const std::string& line) {
+    cv = cross_validate(measurements, cat, f, a.sets, [&](const std::string& line) {
       if (!a.quiet) std::fprintf(stderr, "%s\n", line.c_str());
     });
+    for (AccuracyTableRow& r : table_rows(cv, cat, o.repo_dir, kSampleCv)) rows.push_back(std::move(r));
+  }
+  std::vector<AccuracyTableRow> shown = rows;
+  if (!a.cv) shown.push_back(cv_not_measured_row());
+  std::printf("by class:\n%s\n", format_class_table(class_summary(shown)).c_str());
+  std::fputs(format_accuracy(report, a.all).c_str(), stdout);
+  std::printf("\n%s", cat.calibration().format_table().c_str());
+  if (a.cv)
     std::printf("\nleave-one-seed-out (each seed predicted by a calibration fitted on the others):\n%s",
                 format_accuracy(cv, a.all).c_str());
-  }
+  if (a.write) write_accuracy_table(a, std::move(rows), a.cv);
   return 0;
 }
 

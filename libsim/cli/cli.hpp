@@ -52,7 +52,9 @@ struct Args {
   int knee_targets = 0;                       // --mean-ms, --p95-ms, --p99-ms given
   KneeTarget knee;
   std::string prices;                         // --prices FILE
-  bool check = false;                         // curve --check
+  bool check = false;                         // curve --check; accuracy --check (the committed table's hash)
+  bool write = false;                         // accuracy --write: the committed table (data/accuracy.csv)
+  bool markdown = false;                      // accuracy --markdown: the committed table's classes as Markdown
   bool range = false;                         // --range: seeds and calibration errors
   bool sensitivity = false;                   // --sensitivity: each assumption at both ends
   bool no_prune = false;                      // size --no-prune: simulate every candidate in turn
@@ -182,6 +184,18 @@ int cmd_size(const Args& a, HardwareCatalog& cat);
 int cmd_sweep(const Args& a, const HardwareCatalog& cat);
 int cmd_compare(const Args& a, const HardwareCatalog& cat);
 int cmd_accuracy(const Args& a, const HardwareCatalog& cat);
+
+// The "nearest measured" line of an answer (calib/accuracy.hpp, nearest_measured), from the committed
+// table in the data directory (read once per call).
+NearestMeasured nearest_line(const QuestionFeatures& q);
+// `json` (one object, ending in "}\n") with "nearest_measured": {...} added as its last member.
+std::string with_nearest(std::string json, const NearestMeasured& n);
+// Prints an answer: JSON with its "nearest_measured" member, text followed by the line, CSV
+// as it is (a table has no place for it).
+void print_answer(const Args& a, const std::string& out, const QuestionFeatures& q);
+/// The question `size` answers, for its nearest line: the cheapest design that met the demand,
+/// else the cheapest that failed (none: an empty question).
+QuestionFeatures sizing_features(const SizingResult& r);
 int cmd_calibrate(const Args& a, const HardwareCatalog& cat);
 // --sensitivity (sensitivity_commands.cpp): the command's output, then its tornado.
 int cmd_run_sensitivity(const Args& a, const Scenario& s, const std::string& file, const HardwareCatalog& cat);

@@ -25,7 +25,7 @@ int cmd_compare_knees(const Args& a, const Scenario& sa, const Scenario& sb) {
   KneeOptions o;
   o.jobs = a.jobs;
   const KneeComparison c = hcisim::compare_knees(sa, sb, a.knee, o, a.files[0], a.files[1]);
-  std::fputs(a.json ? to_json(c).c_str() : format_comparison(c).c_str(), stdout);
+  print_answer(a, a.json ? to_json(c) : format_comparison(c), what_if_features(sa, sb, c.b.bottleneck));
   return 0;
 }
 
@@ -53,11 +53,12 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
       std::string ja = ranged_report_json(sa, ra), jb = ranged_report_json(sb, rb);
       ja.pop_back();   // their newlines
       jb.pop_back();
-      std::printf("{\"a\": %s, \"b\": %s, \"b_minus_a\": %s}\n", ja.c_str(), jb.c_str(), to_json(d).c_str());
+      print_answer(a, "{\"a\": " + ja + ", \"b\": " + jb + ", \"b_minus_a\": " + to_json(d) + "}\n",
+                   what_if_features(sa, sb, ""));
     } else {
       say_range_warnings("A: " + sa.source, ra);
       say_range_warnings("B: " + sb.source, rb);
-      std::fputs(format_compared(sa.name, sb.name, ra, rb, d).c_str(), stdout);
+      print_answer(a, format_compared(sa.name, sb.name, ra, rb, d), what_if_features(sa, sb, ""));
     }
     return 0;
   }
@@ -76,10 +77,12 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
     const double both = std::hypot(ra.mean_iops.half_width, rb.mean_iops.half_width);
     std::printf("\nthe IOPS change (%+.0f, %+.1f %%) is %s the two means' combined half-width (+-%.0f)\n", delta,
                 100 * delta / ra.mean_iops.mean, std::fabs(delta) > both ? "beyond" : "WITHIN", both);
+    std::printf("\n%s\n", nearest_line(what_if_features(sa, sb, "")).text.c_str());
     return 0;
   }
   const Comparison c = compare(sa, sb, a.files[0], a.files[1]);
-  std::fputs((a.json ? to_json(c) : a.csv ? comparison_csv(c) : format_comparison(c)).c_str(), stdout);
+  print_answer(a, a.json ? to_json(c) : a.csv ? comparison_csv(c) : format_comparison(c),
+               what_if_features(sa, sb, c.b.bottleneck));
   return 0;
 }
 

@@ -35,11 +35,12 @@ class KneeEstimate {
   std::atomic<bool> said_{false};
 };
 
-void print_run(const Args& a, const RunResult& r) {
-  if (a.json) std::fputs(to_json(r).c_str(), stdout);
-  else if (a.csv) std::printf("%s\n%s\n", csv_header().c_str(), csv_row(r).c_str());
-  else if (r.workload.tool == WorkloadTool::diskspd) std::fputs(format_diskspd(r).c_str(), stdout);
-  else std::fputs(format_hcibench(r).c_str(), stdout);
+void print_run(const Args& a, const Scenario& s, const RunResult& r) {
+  const std::string out = a.json  ? to_json(r)
+                          : a.csv ? csv_header() + "\n" + csv_row(r) + "\n"
+                          : r.workload.tool == WorkloadTool::diskspd ? format_diskspd(r)
+                                                                     : format_hcibench(r);
+  print_answer(a, out, question_features(s, r.bottleneck));
 }
 
 // run --replications N: the scenario on seeds 1..N (placement and every random stream).
@@ -55,19 +56,20 @@ int cmd_run_replicated(const Args& a, const Scenario& s) {
   if (a.json) {
     std::string each;
     for (std::size_t i = 0; i < rep.iops.size(); ++i) each += (i ? ", " : "") + json_number(rep.iops[i]);
-    std::printf("{\"scenario\": %s, \"replications\": %d, \"vary\": \"seed\", \"iops\": {\"mean\": %s, "
-                "\"half_width\": %s}, \"pooled_latency_ms\": {\"mean\": %s, \"half_width\": %s}, \"each_iops\": [%s], "
-                "\"warnings\": [%s]}\n",
-                json_string(s.name).c_str(), a.replications, json_number(rep.mean_iops.mean).c_str(),
-                json_number(rep.mean_iops.half_width).c_str(), json_number(rep.mean_latency_ms.mean).c_str(),
-                json_number(rep.mean_latency_ms.half_width).c_str(), each.c_str(),
-                warning.empty() ? "" : json_string(warning).c_str());
+    const std::string json = "{\"scenario\": " + json_string(s.name) + ", \"replications\": " + std::to_string(a.replications) +
+                             ", \"vary\": \"seed\", \"iops\": {\"mean\": " + json_number(rep.mean_iops.mean) +
+                             ", \"half_width\": " + json_number(rep.mean_iops.half_width) +
+                             "}, \"pooled_latency_ms\": {\"mean\": " + json_number(rep.mean_latency_ms.mean) +
+                             ", \"half_width\": " + json_number(rep.mean_latency_ms.half_width) + "}, \"each_iops\": [" +
+                             each + "], \"warnings\": [" + (warning.empty() ? "" : json_string(warning)) + "]}\n";
+    print_answer(a, json, question_features(s, ""));
     return 0;
   }
   std::printf("Over seeds 1-%d (placement and every random stream vary):\n", a.replications);
   std::printf("IOPS                %s\n", replicated_line(rep.iops, rep.mean_iops, "%.0f").c_str());
   std::printf("mean latency (ms)   %s\n", replicated_line(rep.latency_ms, rep.mean_latency_ms, "%.3f").c_str());
   if (!warning.empty()) std::printf("warning: %s\n", warning.c_str());
+  std::printf("\n%s\n", nearest_line(question_features(s, "")).text.c_str());
   return 0;
 }
 
@@ -75,13 +77,11 @@ int cmd_run_replicated(const Args& a, const Scenario& s) {
 int cmd_run_range(const Args& a, const Scenario& s, const ScenarioReader& read, const HardwareCatalog& cat) {
   const Ranged r = run_range(s, read, cat, range_options(a));
   if (!a.json) say_range_warnings(s.source, r);   // JSON: in its warnings
-  if (a.json)
-    std::fputs(ranged_report_json(s, r).c_str(), stdout);
-  else if (a.csv)
-    std::printf("scenario,%s\n%s,%s\n", ranged_csv_header(run_range_names()).c_str(), csv_field(s.name).c_str(),
-                ranged_csv_cells(r).c_str());
-  else
-    std::printf("Scenario: %s\nWorkload: %s\n\n%s", s.name.c_str(), describe_workloads(s).c_str(), format_ranged(r).c_str());
+  const std::string out =
+      a.json  ? ranged_report_json(s, r)
+      : a.csv ? "scenario," + ranged_csv_header(run_range_names()) + "\n" + csv_field(s.name) + "," + ranged_csv_cells(r) + "\n"
+              : "Scenario: " + s.name + "\nWorkload: " + describe_workloads(s) + "\n\n" + format_ranged(r);
+  print_answer(a, out, question_features(s, ""));
   return 0;
 }
 
@@ -103,7 +103,7 @@ int cmd_run(const Args& a, const HardwareCatalog& cat) {
   Progress p(!a.quiet);
   const RunResult r = simulate(s, p.fn());
   p.done();
-  print_run(a, r);
+  print_run(a, s, r);
   return 0;
 }
 
@@ -136,11 +136,11 @@ int cmd_knee(const Args& a, const HardwareCatalog& cat) {
   if (a.sensitivity) return cmd_knee_sensitivity(a, s, file, cat);
   if (a.range) {
     const Ranged r = knee_range(s, range_reader(file, a.sets, &said), cat, a.knee, range_options(a));
-    if (a.json)
-      std::fputs(ranged_report_json(s, r, &a.knee).c_str(), stdout);
-    else
-      std::printf("Knee of %s: the highest IOPS with %s latency <= %g ms (-: not found)\n\n%s", s.name.c_str(),
-                  latency_stat_name(a.knee.stat), a.knee.limit_ms, format_ranged(r).c_str());
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", a.knee.limit_ms);
+    const std::string head = "Knee of " + s.name + ": the highest IOPS with " + latency_stat_name(a.knee.stat) +
+                             " latency <= " + limit + " ms (-: not found)\n\n";
+    print_answer(a, a.json ? ranged_report_json(s, r, &a.knee) : head + format_ranged(r), question_features(s, ""));
     return 0;
   }
   KneeOptions o;
@@ -148,7 +148,7 @@ int cmd_knee(const Args& a, const HardwareCatalog& cat) {
   KneeEstimate estimate(s, a.jobs);
   if (!a.quiet) o.run_progress = estimate.fn();
   const KneeResult k = find_knee(s, a.knee, o);
-  std::fputs(a.json ? to_json(s.name, k).c_str() : format_knee(s.name, k).c_str(), stdout);
+  print_answer(a, a.json ? to_json(s.name, k) : format_knee(s.name, k), question_features(s, k.bottleneck));
   return 0;
 }
 
@@ -192,7 +192,7 @@ int cmd_size(const Args& a, HardwareCatalog& cat) {
   if (a.range) o.range_seeds = range_options(a).seeds;
   const SizingResult r = size_cluster(req, cat, o);
   if (a.sensitivity) return cmd_size_sensitivity(a, r, cat);
-  std::fputs(a.json ? to_json(r).c_str() : format_sizing(r).c_str(), stdout);
+  print_answer(a, a.json ? to_json(r) : format_sizing(r), sizing_features(r));
   return 0;
 }
 

@@ -21,7 +21,7 @@ int planned_runs(const Scenario& s, const HardwareCatalog& cat) {
   return sensitivity_runs(scenario_assumptions(s, cat).size());
 }
 
-void print_tornado(const Sensitivity& r) { std::printf("\n%s", format_sensitivity(r).c_str()); }
+std::string tornado(const Sensitivity& r) { return "\n" + format_sensitivity(r); }
 
 // The overrides B takes of A's: those of keys B's file does not state (B's own value stands).
 std::vector<std::string> unstated_by(const Scenario& b, const std::vector<std::string>& overrides) {
@@ -39,13 +39,13 @@ int cmd_run_sensitivity(const Args& a, const Scenario& s, const std::string& fil
   SensitivityEstimate estimate(planned_runs(s, cat), a.jobs, !a.quiet);
   RunResult base;
   const Sensitivity r = run_sensitivity(s, sensitivity_reader(file, a.sets), cat, estimate.options(a), &base);
+  const QuestionFeatures q = question_features(s, base.bottleneck);
   if (a.json) {
-    std::fputs(with_sensitivity(to_json(base), r).c_str(), stdout);
+    print_answer(a, with_sensitivity(to_json(base), r), q);
     return 0;
   }
-  std::printf("Scenario: %s\nWorkload: %s\n\n", s.name.c_str(), describe_workloads(s).c_str());
-  std::fputs((base.workload.tool == WorkloadTool::diskspd ? format_diskspd(base) : format_hcibench(base)).c_str(), stdout);
-  print_tornado(r);
+  const std::string report = base.workload.tool == WorkloadTool::diskspd ? format_diskspd(base) : format_hcibench(base);
+  print_answer(a, "Scenario: " + s.name + "\nWorkload: " + describe_workloads(s) + "\n\n" + report + tornado(r), q);
   return 0;
 }
 
@@ -53,12 +53,8 @@ int cmd_knee_sensitivity(const Args& a, const Scenario& s, const std::string& fi
   SensitivityEstimate estimate(planned_runs(s, cat), a.jobs, !a.quiet);
   KneeResult base;
   const Sensitivity r = knee_sensitivity(s, sensitivity_reader(file, a.sets), cat, a.knee, estimate.options(a), &base);
-  if (a.json) {
-    std::fputs(with_sensitivity(to_json(s.name, base), r).c_str(), stdout);
-    return 0;
-  }
-  std::fputs(format_knee(s.name, base).c_str(), stdout);
-  print_tornado(r);
+  print_answer(a, a.json ? with_sensitivity(to_json(s.name, base), r) : format_knee(s.name, base) + tornado(r),
+               question_features(s, base.bottleneck));
   return 0;
 }
 
@@ -72,8 +68,7 @@ int cmd_curve_sensitivity(const Args& a, const Scenario& s, const std::string& f
     std::fputs(with_sensitivity(to_json(c), r).c_str(), stdout);
     return 0;
   }
-  std::fputs(format_curve(c).c_str(), stdout);
-  print_tornado(r);
+  std::fputs((format_curve(c) + tornado(r)).c_str(), stdout);
   return 0;
 }
 
@@ -94,43 +89,35 @@ int cmd_compare_sensitivity(const Args& a, const Scenario& sa, const Scenario& s
         ma.replication += offset;
         mb.replication += offset;
         const RunResult ra = simulate(ma, progress), rb = simulate(mb, progress);
-        const auto step = [](const RunResult& r) { return r.result.seconds > 0 ? 2 / r.result.seconds : 0.0; };
+        const auto step = [](const RunResult& run) { return run.result.seconds > 0 ? 2 / run.result.seconds : 0.0; };
         return SensitivityAnswer{{rb.result.iops - ra.result.iops, ra.result.iops, rb.result.iops},
                                  "A: " + ra.bottleneck + "; B: " + rb.bottleneck, step(ra) + step(rb)};
       },
       estimate.options(a));
   r.skipped = std::move(skipped);
   const Comparison c = compare(sa, sb, a.files[0], a.files[1]);
-  if (a.json) {
-    std::fputs(with_sensitivity(to_json(c), r).c_str(), stdout);
-    return 0;
-  }
-  std::fputs(format_comparison(c).c_str(), stdout);
-  print_tornado(r);
+  print_answer(a, a.json ? with_sensitivity(to_json(c), r) : format_comparison(c) + tornado(r),
+               what_if_features(sa, sb, c.b.bottleneck));
   return 0;
 }
 
 // size --sensitivity: the cheapest design's margin at the demand (plan/sizing.hpp).
 int cmd_size_sensitivity(const Args& a, const SizingResult& result, const HardwareCatalog& cat) {
   if (result.answers.empty()) {
-    if (a.json) {
-      std::fputs(with_json_block(to_json(result), "sensitivity", "null").c_str(), stdout);
-    } else {
-      std::fputs(format_sizing(result).c_str(), stdout);
-      std::printf("\nSensitivity: no design meets the demand, so there is no margin to study.\n");
-    }
+    print_answer(a,
+                 a.json ? with_json_block(to_json(result), "sensitivity", "null")
+                        : format_sizing(result) + "\nSensitivity: no design meets the demand, so there is no margin to study.\n",
+                 sizing_features(result));
     return 0;
   }
   const Design& d = result.answers.front();
   SensitivityEstimate estimate(planned_runs(design_scenario(d, result.req, cat), cat), a.jobs, !a.quiet);
   const Sensitivity r = design_sensitivity(d, result.req, cat, estimate.options(a));
-  if (a.json) {
-    std::fputs(with_sensitivity(to_json(result), r).c_str(), stdout);
-    return 0;
-  }
-  std::fputs(format_sizing(result).c_str(), stdout);
-  std::printf("\nSensitivity of the cheapest design, %s, at the demand:\n", d.describe().c_str());
-  print_tornado(r);
+  print_answer(a,
+               a.json ? with_sensitivity(to_json(result), r)
+                      : format_sizing(result) + "\nSensitivity of the cheapest design, " + d.describe() +
+                            ", at the demand:\n" + tornado(r),
+               sizing_features(result));
   return 0;
 }
 

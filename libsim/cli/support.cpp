@@ -1,5 +1,6 @@
 // What the commands share (cli.hpp): loading a scenario with its warnings said once,
-// writing an output file, the line of a replicated answer, and --range's options and reader.
+// writing an output file, the line of a replicated answer, --range's options and reader, and
+// the "nearest measured" line.
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -113,6 +114,36 @@ std::string with_json_block(std::string json, const std::string& key, const std:
 
 std::string with_sensitivity(std::string json, const Sensitivity& s) {
   return with_json_block(std::move(json), "sensitivity", to_json(s, true));
+}
+
+NearestMeasured nearest_line(const QuestionFeatures& q) {
+  std::string data;
+  try {
+    data = default_data_dir();
+  } catch (const InvalidArgument&) {   // no data directory: the table is missing with it
+    data = ".";
+  }
+  return nearest_measured(data + "/accuracy.csv", q);
+}
+
+std::string with_nearest(std::string json, const NearestMeasured& n) {
+  return with_json_block(std::move(json), "nearest_measured", to_json(n));
+}
+
+QuestionFeatures sizing_features(const SizingResult& r) {
+  // The nearest measured rows of the cheapest answer (else of the cheapest design that failed).
+  const Design* d = !r.answers.empty() ? &r.answers.front() : !r.cheaper_failures.empty() ? &r.cheaper_failures.front() : nullptr;
+  return d != nullptr ? question_features(d->scenario, d->bottleneck) : QuestionFeatures{};
+}
+
+void print_answer(const Args& a, const std::string& out, const QuestionFeatures& q) {
+  if (a.csv) {
+    std::fputs(out.c_str(), stdout);
+    return;
+  }
+  const NearestMeasured n = nearest_line(q);
+  if (a.json) std::fputs(with_nearest(out, n).c_str(), stdout);
+  else std::printf("%s\n%s\n", out.c_str(), n.text.c_str());
 }
 
 }  // namespace hcisim::cli

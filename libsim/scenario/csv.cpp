@@ -54,6 +54,12 @@ CsvTable CsvTable::read(const std::string& path) {
   t.path_ = path;
   std::size_t pos = 0, line = 1;
   if (s.rfind("\xEF\xBB\xBF", 0) == 0) pos = 3;   // a UTF-8 byte-order mark (spreadsheet exports)
+  // Lines starting with '#' before the header are comments (data/accuracy.csv's header).
+  while (pos < s.size() && s[pos] == '#') {
+    const auto eol = s.find('\n', pos);
+    pos = eol == std::string::npos ? s.size() : eol + 1;
+    ++line;
+  }
   const auto header = parse_record(s, pos, line);
   for (std::size_t i = 0; i < header.size(); ++i) t.columns_[header[i]] = i;
   while (pos < s.size()) {

@@ -11,7 +11,8 @@ namespace hcisim {
 class CsvTable {
  public:
   /// Reads a file with a header row. Throws InvalidArgument naming the file on I/O or
-  /// shape errors (a row with a different number of fields than the header).
+  /// shape errors (a row with a different number of fields than the header). Lines starting
+  /// with `#` before the header are comments.
   static CsvTable read(const std::string& path);
 
   std::size_t rows() const { return rows_.size(); }

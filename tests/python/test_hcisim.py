@@ -377,6 +377,11 @@ def test_every_answer_can_carry_its_range():
     assert iops["low"] <= min(iops["each"]) <= max(iops["each"]) <= iops["high"]
     assert set(iops["effects"]) == set(r["range"]["parameters"]) == {"guest_cpu_us", "vsan_cpu_scale", "cpu_per_kib_scale",
                                                                          "congestion_delay_a_us", "lsom_cost_factor"}
+    # What the range covers and what not, named and in words.
+    assert [(p["part"], p["text"]) for p in r["range"]["covers"]] == [
+        ("seeds", "placement and run noise (3 seeds)"),
+        ("calibration", "calibration (5 fitted parameters, +-1 se, correlated)")]
+    assert [p["part"] for p in r["range"]["not_covered"]] == ["assumptions", "mechanisms"]
     # The same document as the CLI's run --range --json.
     cli = os.environ.get("HCISIM_CLI")
     if cli:
@@ -392,6 +397,9 @@ def test_every_answer_can_carry_its_range():
     assert list(df["range_seeds"]) == [2, 2] and list(df["iops_found"]) == [2, 2]
     assert (df["iops_low"] <= df["iops"]).all() and (df["iops"] <= df["iops_high"]).all()
     assert "pooled_p99_ms_calibration_sd" in df.columns
+    assert list(df.columns[-3:]) == ["warnings", "range_covers", "range_not_covered"]
+    assert list(df["range_not_covered"]) == ["assumed values (see --sensitivity); mechanisms the model lacks "
+                                             "(see hcisim accuracy)"] * 2
     with pytest.raises(hcisim.InvalidInput, match=r"^workload\.read_pct=150: .*read_pct = '150'"):
         hcisim.sweep(SEED000, vary={"workload.read_pct": [50, 150]}, set=SHORT, range_seeds=2)
     for bad in (1, 101, 2.5, True):

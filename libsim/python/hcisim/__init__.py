@@ -138,7 +138,9 @@ def run(scenario=None, set=None, prices=None, range_seeds=None, jobs=0):
     CLI's ``run --range --json``): ``r["range"]["answers"]["iops"]`` has value (the mean over
     N seeds), low and high (a 95 % interval for one cluster: placement and run-to-run noise
     plus the calibration's standard errors), seed_sd, calibration_sd, each seed's value and
-    each fitted parameter's effect. ``jobs``: runs in parallel (0: every core)."""
+    each fitted parameter's effect; ``r["range"]["covers"]`` and ``["not_covered"]`` list what the
+    range covers and what not (``part``: "seeds", "calibration", "assumptions", "mechanisms";
+    ``text``). ``jobs``: runs in parallel (0: every core)."""
     _jobs("run", jobs)
     kind, text, name = _scenario(scenario)
     if range_seeds is None:
@@ -330,7 +332,9 @@ def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None, 
     With ``range_seeds`` N, each point's headline answers with their ranges instead (the CLI's
     ``sweep --range``): per answer the columns <name>, <name>_low, <name>_high, <name>_seed_sd
     and <name>_calibration_sd, as for run(range_seeds=N), then ``warnings`` (seeds whose window
-    completed no I/O, whose latencies are left out of <name>_found). A point whose run fails is
+    completed no I/O, whose latencies are left out of <name>_found), ``range_covers`` and
+    ``range_not_covered`` (what the range covers and not, as the JSON's ``covers`` and
+    ``not_covered``). A point whose run fails is
     named by its file and settings. The points then run one after
     another on this machine, each point's runs in parallel."""
     pd = _pandas("sweep()")
@@ -367,6 +371,8 @@ def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None, 
                 for part in ("low", "high", "seed_sd", "calibration_sd", "found"):
                     row[f"{answer}_{part}"] = a[part]
             row["warnings"] = " | ".join(r["warnings"])
+            for part in ("covers", "not_covered"):
+                row[f"range_{part}"] = "; ".join(p["text"] for p in r["range"][part])
             rows.append(row)
         # The same columns and types as the CLI's CSV (the varied keys as pandas reads them).
         buf = io.StringIO()

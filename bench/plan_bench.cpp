@@ -1,10 +1,15 @@
 // Planning answers, timed whole. items_per_second = answers per wall second.
 //  BM_AnalyticCurve/seed001: the analytic path's 20-point curve (below).
+//  BM_Sensitivity/default10: 10 assumptions of the default scenario against one run (below).
 //  BM_Size/oltp300k: `hcisim size examples/sizing/oltp-300k-p95-2ms.yaml` (goal: an answer
 //    in under 10 s on the 2-core CI machine), on every core, knees included.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
+
 #include "hcisim/plan/analytic.hpp"
+#include "hcisim/plan/sensitivity.hpp"
 #include "hcisim/plan/sizing.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
 
@@ -38,5 +43,44 @@ void BM_AnalyticCurve_seed001(benchmark::State& state) {
   state.counters["pilot_wall_ms"] = m.pilot_wall_s * 1e3;
 }
 BENCHMARK(BM_AnalyticCurve_seed001)->Name("BM_AnalyticCurve/seed001")->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+namespace {
+
+// BM_Sensitivity/default10: the assumption sensitivity (plan/sensitivity.hpp) of the built-in
+// default with its first 10 assumptions, on 2 threads (the CI machine's cores): 1 base, 2
+// noise runs, 20 ends and 6 pair runs. Goal: at most 25 times one run's wall time; the
+// counter run_ratio is the study's wall time over one run's (measured once, before).
+void BM_Sensitivity_default10(benchmark::State& state) {
+  const HardwareCatalog cat = HardwareCatalog::load();
+  const Scenario s = parse_scenario(default_scenario_yaml(), "<built-in default>", {}, cat);
+  std::vector<Assumption> as = scenario_assumptions(s, cat);
+  as.resize(std::min<std::size_t>(as.size(), 10));
+  const auto t0 = std::chrono::steady_clock::now();
+  benchmark::DoNotOptimize(simulate(s).result.iops);
+  const double one_run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  SensitivityOptions o;
+  o.jobs = 2;
+  const SensitivityEval eval = [](const HardwareCatalog& c, const std::vector<std::string>& overrides,
+                                  std::uint64_t offset, const ProgressFn& progress) {
+    Scenario moved = parse_scenario(default_scenario_yaml(), "<built-in default>", overrides, c);
+    moved.replication += offset;
+    const RunResult r = simulate(moved, progress);
+    return SensitivityAnswer{{r.result.iops}, r.bottleneck};
+  };
+  double study_s = 0;
+  int runs = 0;
+  for (auto _ : state) {
+    const Sensitivity r = sensitivity(as, cat, {"iops"}, eval, o);
+    study_s = r.wall_s;
+    runs = r.runs;
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+  state.counters["runs"] = runs;
+  state.counters["one_run_s"] = one_run_s;
+  state.counters["run_ratio"] = study_s / one_run_s;
+}
+BENCHMARK(BM_Sensitivity_default10)->Name("BM_Sensitivity/default10")->Unit(benchmark::kSecond)->Iterations(1);
 
 }  // namespace

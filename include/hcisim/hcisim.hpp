@@ -14,6 +14,7 @@
 #include "hcisim/plan/answer_range.hpp"
 #include "hcisim/plan/compare.hpp"
 #include "hcisim/plan/knee.hpp"
+#include "hcisim/plan/sensitivity.hpp"
 #include "hcisim/plan/sizing.hpp"
 #include "hcisim/report/capacity_answer.hpp"
 #include "hcisim/report/cost.hpp"

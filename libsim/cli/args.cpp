@@ -14,21 +14,26 @@ namespace hcisim::cli {
 constexpr const char* kHelp = R"(hcisim - predict the IOPS and latency of a vSAN cluster
 
 usage:
-  hcisim [run] [FILE] [--json | --csv] [--replications N] [--range] [--set KEY=VALUE]...
+  hcisim [run] [FILE] [--json | --csv] [--replications N] [--range | --sensitivity] [--set KEY=VALUE]...
       run a scenario (the built-in default, seed 000's cluster, when FILE is omitted)
       and print HCIBench's result block (DiskSpd's tables for DiskSpd workloads);
       --replications N runs seeds 1..N and prints the mean with its 95 % interval;
       --range gives each headline answer a 95 % range for one cluster: N seeds from the
       scenario's own (seeds S..S+N-1; N = 5 unless --replications N) and the calibration's
       standard errors propagated
+      --sensitivity re-runs it with each assumption (calibration parameters, keys the file
+      leaves at an assumed default, the file's assumed: block) at the low and the high end of
+      its range, one at a time on the same seed, and prints a tornado sorted by the IOPS swing,
+      the worst pair of the top three and what it does not cover (not with --range)
   hcisim sweep FILE... --vary KEY=V1,V2,... [--vary ...] [--out PREFIX] [--jobs N] [--replications N]
-               [--range] [--set KEY=VALUE]...
+               [--range | --sensitivity] [--set KEY=VALUE]...
       run one point per value (one curve per file), in parallel; write PREFIX.csv and
       PREFIX.svg (IOPS vs latency, default PREFIX "sweep") and print the CSV; several
       --vary options make a grid (every combination, one curve along the last);
       --replications N runs every point on seeds 1..N (a seed column in the CSV) and
       prints each point's mean with the lowest and highest run; --range gives every point's
-      headline answers with their ranges (as run --range) instead
+      headline answers with their ranges (as run --range) instead; --sensitivity runs each
+      point's sensitivity (as run --sensitivity) and writes its top assumption as CSV columns
   hcisim catalog [devices | cpus | nics | switches | connections]...   (or: hcisim list)
       the catalogs' names, with the figures to choose by
   hcisim keys [PREFIX] [--json | --csv]
@@ -37,10 +42,11 @@ usage:
       and the range a value that stands in for unstated hardware could take
   hcisim --version
       the version and the data folder in use
-  hcisim compare A B [--json | --csv] [--replications N] [--range] [--set KEY=VALUE]...
+  hcisim compare A B [--json | --csv] [--replications N] [--range | --sensitivity] [--set KEY=VALUE]...
       run two scenarios and print their results side by side with deltas, each at its
       file's own load (said in the output); --range: each side's headline answers and
-      B - A (paired by seed) with ranges, as run --range
+      B - A (paired by seed) with ranges, as run --range; --sensitivity: the tornado of
+      B - A's IOPS, each assumption applied to both files (where the file does not state it)
   hcisim compare A B (--mean-ms X | --p95-ms X | --p99-ms X) [--json] [--jobs N] [--set KEY=VALUE]...
       each side's knee under the one target (as knee), the deltas and the cost per extra
       IOPS taken at the knees
@@ -49,7 +55,7 @@ usage:
       slack, vSAN 7.0's 30 % or largest host; reserved, 7 U1+ and ESA's operations + host
       rebuild reserve), policy, data reduction (data_services.reduction_ratio: a planner's
       ratio), usable; and usable under the other rule. Failed hosts' devices are left out
-  hcisim knee [FILE] (--mean-ms X | --p95-ms X | --p99-ms X) [--json] [--jobs N] [--range]
+  hcisim knee [FILE] (--mean-ms X | --p95-ms X | --p99-ms X) [--json] [--jobs N] [--range | --sensitivity]
               [--set KEY=VALUE]...
       the highest IOPS whose mean, p95 or p99 latency (all I/Os) stays at or under X ms:
       offered load (an open loop with the workload's outstanding I/O as its cap) is bisected
@@ -57,20 +63,23 @@ usage:
       whose window is short for its outstanding I/O is lengthened up to 8 times, else the
       knee is not found and says so; prints the knee, its bottleneck and the probes;
       before its search it says on stderr about how long it will take (and, when over a
-      minute, how to shorten the probes); --range: the knee on N seeds with its range
-  hcisim size REQUIREMENTS [--json] [--jobs N] [--prices FILE] [--range [--replications N]] [--no-prune]
+      minute, how to shorten the probes); --range: the knee on N seeds with its range;
+      --sensitivity: the knee's tornado (each assumption at both ends, as run --sensitivity)
+  hcisim size REQUIREMENTS [--json] [--jobs N] [--prices FILE] [--range [--replications N]] [--no-prune] [--sensitivity]
       inverse sizing: the cheapest designs of the file's candidates (host models, networks,
       policies, host counts) that meet its demand (IOPS at a latency target, usable TB,
       growth, hosts down), each simulated at the demand, and why every cheaper one fails;
       the analytic path (as curve) fails a design whose ceiling is far short of the demand
       without its run (--no-prune: simulate every one); --range adds each answer's range
-      at the demand and of its knee, as run --range
-  hcisim curve [FILE] [--mean-ms X] [--check | --range] [--json] [--jobs N] [--set KEY=VALUE]...
+      at the demand and of its knee, as run --range; --sensitivity: the tornado of the
+      cheapest design's latency margin at the demand (that design only)
+  hcisim curve [FILE] [--mean-ms X] [--check | --range | --sensitivity] [--json] [--jobs N] [--set KEY=VALUE]...
       the analytic fast path: the IOPS-latency curve by mean-value analysis over the
       simulator's own resources (demands from one pilot run at 1 outstanding I/O per VMDK),
       at 20 points from 1 to twice the configured outstanding I/O per VMDK; --mean-ms X adds
       the knee under X ms; --check simulates every point (and the knee) beside it; --range
-      gives every point and the knee a range over N pilots, as run --range
+      gives every point and the knee a range over N pilots, as run --range; --sensitivity
+      (with --mean-ms X): the tornado of the analytic knee, one pilot per end
   hcisim validate FILE [--set KEY=VALUE]...
       check a scenario file without running it
   hcisim accuracy [--all] [--cv [--loss ...] [--starts N]] [--seeds 000,003] [--replications N]
@@ -197,6 +206,7 @@ bool read_switch(const std::string& arg, Args& a) {
   else if (arg == "--cv") a.cv = true;
   else if (arg == "--check") a.check = true;
   else if (arg == "--range") a.range = true;
+  else if (arg == "--sensitivity") a.sensitivity = true;
   else if (arg == "--no-prune") a.no_prune = true;
   else return false;
   return true;
@@ -255,8 +265,8 @@ void read_option(const std::string& arg, ArgCursor& at, Args& a) {
   } else if (!arg.empty() && arg[0] == '-') {
     usage_error("unknown option '" + arg +
                 "'; allowed: --set, --json, --csv, --quiet, --vary, --out, --jobs, --all, --cv, --seeds, --params, "
-                "--iterations, --loss, --starts, --replications, --mean-ms, --p95-ms, --p99-ms, --prices, --check, --range, --no-prune, "
-                "--help");
+                "--iterations, --loss, --starts, --replications, --mean-ms, --p95-ms, --p99-ms, --prices, --check, --range, --sensitivity, "
+                "--no-prune, --help");
   } else {
     a.files.push_back(arg);
   }
@@ -270,6 +280,14 @@ void check_combinations(const Args& a, bool command_given) {
   if (a.range && !a.prices.empty() && a.command != "size")   // size's answers keep their cost
     usage_error("--range and --prices: a range carries no cost (the parts do not vary with the seed); run without "
                 "--range for the cost");
+  if (a.sensitivity && a.range)
+    usage_error("--sensitivity and --range: give one (a range moves the seed and each fitted parameter by one "
+                "standard error; the sensitivity moves each assumption over its whole range on one seed)");
+  if (a.sensitivity && a.replications_given)
+    usage_error("--sensitivity and --replications: the sensitivity runs the scenario's own seed (common random "
+                "numbers) and sets its own noise runs; drop --replications");
+  if (a.sensitivity && a.csv && a.command != "sweep")
+    usage_error("--sensitivity prints text or --json (sweep: CSV columns), not --csv");
   if (a.range && a.replications_given && a.replications < 2)
     usage_error("--range --replications " + std::to_string(a.replications) +
                 ": a range needs 2..100 seeds (without --replications: 5)");
@@ -299,6 +317,7 @@ void check_options_fit_command(const Args& a) {
       {a.check, "--check", {"curve"}},
       {a.no_prune, "--no-prune", {"size"}},
       {a.range, "--range", {"run", "knee", "sweep", "compare", "curve", "size"}},
+      {a.sensitivity, "--sensitivity", {"run", "knee", "sweep", "compare", "curve", "size"}},
       {a.all, "--all", {"accuracy"}},
       {a.cv, "--cv", {"accuracy"}},
       {!a.seeds.empty(), "--seeds", {"accuracy", "calibrate"}},

@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <functional>
 #include <mutex>
@@ -23,6 +24,8 @@
 #include "hcisim/hcisim.hpp"
 #include "hcisim/plan/answer_range.hpp"
 #include "hcisim/plan/knee.hpp"
+#include "hcisim/plan/sensitivity.hpp"
+#include "hcisim/plan/sizing.hpp"
 #include "hcisim/scenario/runner.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"
@@ -51,6 +54,7 @@ struct Args {
   std::string prices;                         // --prices FILE
   bool check = false;                         // curve --check
   bool range = false;                         // --range: seeds and calibration errors
+  bool sensitivity = false;                   // --sensitivity: each assumption at both ends
   bool no_prune = false;                      // size --no-prune: simulate every candidate in turn
   bool replications_given = false;
 };
@@ -147,6 +151,27 @@ RangeOptions range_options(const Args& a);
 void say_range_warnings(const std::string& who, const Ranged& r);
 ScenarioReader range_reader(const std::string& file, const std::vector<std::string>& sets, std::set<std::string>* said);
 
+// --sensitivity: the options, the reader that reads `file` again against a moved
+// catalog with more --set overrides (its warnings not said again: they are the moved
+// values'), and `json` with a "sensitivity" block added to the document (a JSON object).
+class SensitivityEstimate {
+ public:
+  SensitivityEstimate(int runs, int jobs, bool enabled)
+      : runs_(runs), jobs_(jobs), enabled_(enabled && isatty(STDERR_FILENO)) {}
+  /// --jobs, and on a terminal a progress function that says "sensitivity: N runs, about
+  /// T s" once, when the first run has taken a second (or ended): as run's estimate.
+  SensitivityOptions options(const Args& a);
+
+ private:
+  int runs_, jobs_;
+  bool enabled_;
+  std::atomic<bool> said_{false};
+};
+SensitivityReader sensitivity_reader(const std::string& file, const std::vector<std::string>& sets);
+std::string with_sensitivity(std::string json, const Sensitivity& s);
+// `json` (one object) with `"key": value` added at its end.
+std::string with_json_block(std::string json, const std::string& key, const std::string& value);
+
 // The commands; each returns the exit code.
 int cmd_run(const Args& a, const HardwareCatalog& cat);
 int cmd_validate(const Args& a, const HardwareCatalog& cat);
@@ -158,5 +183,11 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat);
 int cmd_compare(const Args& a, const HardwareCatalog& cat);
 int cmd_accuracy(const Args& a, const HardwareCatalog& cat);
 int cmd_calibrate(const Args& a, const HardwareCatalog& cat);
+// --sensitivity (sensitivity_commands.cpp): the command's output, then its tornado.
+int cmd_run_sensitivity(const Args& a, const Scenario& s, const std::string& file, const HardwareCatalog& cat);
+int cmd_knee_sensitivity(const Args& a, const Scenario& s, const std::string& file, const HardwareCatalog& cat);
+int cmd_curve_sensitivity(const Args& a, const Scenario& s, const std::string& file, const HardwareCatalog& cat);
+int cmd_compare_sensitivity(const Args& a, const Scenario& sa, const Scenario& sb, const HardwareCatalog& cat);
+int cmd_size_sensitivity(const Args& a, const SizingResult& result, const HardwareCatalog& cat);
 
 }  // namespace hcisim::cli

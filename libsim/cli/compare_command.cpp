@@ -35,7 +35,11 @@ int cmd_compare(const Args& a, const HardwareCatalog& cat) {
   if (a.files.size() != 2) usage_error("compare takes two scenario files");
   std::set<std::string> said;
   const Scenario sa = load(a.files[0], a.sets, cat, &said), sb = load(a.files[1], a.sets, cat, &said);
-  if (a.knee_targets > 0) return cmd_compare_knees(a, sa, sb);
+  if (a.knee_targets > 0) {
+    if (a.sensitivity) usage_error("compare --sensitivity studies B - A's IOPS at each file's load: drop the knee target");
+    return cmd_compare_knees(a, sa, sb);
+  }
+  if (a.sensitivity) return cmd_compare_sensitivity(a, sa, sb, cat);
   if (a.range) {
     // Both sides on the same N seeds and moved parameters, and B - A paired by seed.
     if (a.csv) usage_error("compare --range prints text or --json, not --csv");

@@ -93,6 +93,7 @@ int cmd_run(const Args& a, const HardwareCatalog& cat) {
   const std::string file = a.files.empty() ? "" : a.files[0];
   const Scenario s = load(file, a.sets, cat, &said);
   if (a.range) return cmd_run_range(a, s, range_reader(file, a.sets, &said), cat);
+  if (a.sensitivity) return cmd_run_sensitivity(a, s, file, cat);
   if (a.csv && a.replications > 1) usage_error("run --replications prints text or --json, not --csv");
   if (a.replications > 1) {
     if (!a.json) std::printf("Scenario: %s\nWorkload: %s\n\n", s.name.c_str(), describe_workloads(s).c_str());
@@ -132,6 +133,7 @@ int cmd_knee(const Args& a, const HardwareCatalog& cat) {
   std::set<std::string> said;
   const std::string file = a.files.empty() ? "" : a.files[0];
   const Scenario s = load(file, a.sets, cat, &said);
+  if (a.sensitivity) return cmd_knee_sensitivity(a, s, file, cat);
   if (a.range) {
     const Ranged r = knee_range(s, range_reader(file, a.sets, &said), cat, a.knee, range_options(a));
     if (a.json)
@@ -159,6 +161,7 @@ int cmd_curve(const Args& a, const HardwareCatalog& cat) {
   std::set<std::string> said;
   const std::string file = a.files.empty() ? "" : a.files[0];
   const Scenario s = load(file, a.sets, cat, &said);
+  if (a.sensitivity) return cmd_curve_sensitivity(a, s, file, cat);
   if (a.range) {
     if (a.check) usage_error("curve --range and --check: give one (--check simulates one seed's points)");
     const Ranged r = curve_range(s, range_reader(file, a.sets, &said), cat, a.knee_targets == 1 ? a.knee.limit_ms : 0,
@@ -188,6 +191,7 @@ int cmd_size(const Args& a, HardwareCatalog& cat) {
   o.prune = !a.no_prune;
   if (a.range) o.range_seeds = range_options(a).seeds;
   const SizingResult r = size_cluster(req, cat, o);
+  if (a.sensitivity) return cmd_size_sensitivity(a, r, cat);
   std::fputs(a.json ? to_json(r).c_str() : format_sizing(r).c_str(), stdout);
   return 0;
 }

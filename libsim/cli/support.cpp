@@ -6,9 +6,12 @@
 #include <cstdio>
 #include <cstring>
 #include <set>
+#include <stdexcept>
+#include <thread>
 #include <string>
 #include <vector>
 
+#include "hcisim/model/report/text_escape.hpp"
 #include "cli.hpp"
 
 namespace hcisim::cli {
@@ -73,6 +76,41 @@ void say_range_warnings(const std::string& who, const Ranged& r) {
 }
 ScenarioReader range_reader(const std::string& file, const std::vector<std::string>& sets, std::set<std::string>* said) {
   return [file, sets, said](const HardwareCatalog& c) { return load(file, sets, c, said); };
+}
+
+// --sensitivity (cli.hpp).
+SensitivityOptions SensitivityEstimate::options(const Args& a) {
+  SensitivityOptions o;
+  o.jobs = a.jobs;
+  if (!enabled_) return o;
+  o.run_progress = [this](const RunProgress& p) {
+    if (said_.load() || (p.wall_s < 1.0 && p.fraction < 1.0) || said_.exchange(true)) return;
+    const int threads = jobs_ > 0 ? jobs_ : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const double waves = std::ceil(static_cast<double>(runs_) / static_cast<double>(std::min(threads, std::max(1, runs_))));
+    std::fprintf(stderr, "sensitivity: %d runs, about %.0f s (%d at a time)\n", runs_, waves * p.estimated_wall_s(),
+                 std::min(threads, std::max(1, runs_)));
+  };
+  return o;
+}
+
+SensitivityReader sensitivity_reader(const std::string& file, const std::vector<std::string>& sets) {
+  const ScenarioText t = scenario_text(file);
+  return [t, sets](const HardwareCatalog& c, const std::vector<std::string>& overrides) {
+    std::vector<std::string> all = sets;
+    all.insert(all.end(), overrides.begin(), overrides.end());
+    return parse_scenario(t.text, t.source, all, c);
+  };
+}
+
+std::string with_json_block(std::string json, const std::string& key, const std::string& value) {
+  while (!json.empty() && (json.back() == '\n' || json.back() == ' ')) json.pop_back();
+  if (json.empty() || json.back() != '}') throw std::logic_error("with_json_block: not a JSON object");
+  json.pop_back();
+  return json + ", " + json_string(key) + ": " + value + "}\n";
+}
+
+std::string with_sensitivity(std::string json, const Sensitivity& s) {
+  return with_json_block(std::move(json), "sensitivity", to_json(s, true));
 }
 
 }  // namespace hcisim::cli

@@ -1,6 +1,7 @@
 // hcisim sweep: one curve per scenario file, all points in parallel (cli.hpp).
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <set>
 #include <stdexcept>
@@ -98,6 +99,66 @@ int cmd_sweep_range(const Args& a, const HardwareCatalog& cat, const std::vector
   return 0;
 }
 
+// sweep --sensitivity's CSV cells of one point: the base answers, then the top assumption.
+std::string sensitivity_cells(const Sensitivity& r) {
+  const auto num = [](double v) { return std::isfinite(v) ? json_number(v) : std::string(); };
+  std::string c = num(r.base.at(0)) + "," + num(r.base.at(1)) + "," + csv_field(r.base_bottleneck) + "," +
+                  std::to_string(r.runs) + "," + num(r.noise) + ",";
+  if (r.rows.empty()) return c + ",,,,,,,,";
+  const SensitivityRow& t = r.rows.front();
+  return c + csv_field(t.assumption.name) + "," + csv_field(t.assumption.kind_text) + "," + num(t.assumption.low) + "," +
+         num(t.assumption.high) + "," + num(t.at_low.at(0)) + "," + num(t.at_high.at(0)) + "," + num(t.swing) + "," +
+         num(t.swing_pct) + "," + (t.within_noise ? "true" : "false");
+}
+
+// sweep --sensitivity: every point's run sensitivity (plan/sensitivity.hpp), one point after
+// another (each point's moves run in parallel); the CSV keeps each point's base answers and its
+// top assumption, the chart the base runs.
+int cmd_sweep_sensitivity(const Args& a, const HardwareCatalog& cat, const std::vector<SweepAxis>& axes) {
+  const SweepGrid grid = read_grid(a, cat, axes);
+  std::string csv = sweep_keys_header(axes) +
+                    "scenario,iops,pooled_latency_ms,bottleneck,sensitivity_runs,sensitivity_noise_iops,top_assumption,"
+                    "top_kind,top_low,top_high,top_iops_at_low,top_iops_at_high,top_swing_iops,top_swing_pct,"
+                    "top_within_noise\n";
+  std::vector<ChartSeries> series;
+  const std::size_t along = axes.back().values.size();
+  Progress progress(!a.quiet);
+  for (std::size_t i = 0; i < grid.points.size(); ++i) {
+    const SweepGrid::Point& point = grid.points[i];
+    const std::vector<std::string> sets = point_overrides(a.sets, point.settings);
+    const ScenarioText& text = grid.texts[point.source];
+    const Scenario s = load_point([&](const std::vector<std::string>& set) { return grid.parse(point.source, set); },
+                                  point.settings);
+    const SensitivityReader reread = [&](const HardwareCatalog& c, const std::vector<std::string>& more) {
+      std::vector<std::string> all = sets;
+      all.insert(all.end(), more.begin(), more.end());
+      return parse_scenario(text.text, text.source, all, c);
+    };
+    SensitivityOptions o;
+    o.jobs = a.jobs;
+    const Sensitivity r = at_point(text.source, point.settings, [&] { return run_sensitivity(s, reread, cat, o); });
+    progress.draw(static_cast<double>(i + 1) / static_cast<double>(grid.points.size()));
+    csv += sweep_key_cells(axes, point.settings) + csv_field(s.name) + "," + sensitivity_cells(r) + "\n";
+    if (i % along == 0) {
+      std::string name = s.name;
+      for (std::size_t k = 0; k + 1 < axes.size(); ++k) name += (k == 0 ? " (" : ", ") + point.settings[k];
+      if (axes.size() > 1) name += ")";
+      series.push_back({name, {}, {}});
+    }
+    series.back().x.push_back(r.base.at(0));
+    series.back().y.push_back(r.base.at(1));
+  }
+  progress.done();
+  std::string keys;
+  for (const SweepAxis& ax : axes) keys += (keys.empty() ? "" : ", ") + ax.key;
+  const std::string title = (a.files.size() == 1 ? grid.points[0].name + " - sweep of " : "sweep of ") + keys;
+  write_file(a.out + ".csv", csv, "--out");
+  write_file(a.out + ".svg", svg_line_chart(title, "IOPS", "mean latency (ms)", series), "--out");
+  std::fputs(csv.c_str(), stdout);
+  std::fprintf(stderr, "wrote %s.csv and %s.svg\n", a.out.c_str(), a.out.c_str());
+  return 0;
+}
+
 }  // namespace
 
 // One curve per scenario file, all points of all curves in parallel.
@@ -115,6 +176,7 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
       if (axes[i].key == axes.back().key) usage_error("--vary names '" + axes.back().key + "' twice");
   }
   if (a.range) return cmd_sweep_range(a, cat, axes);
+  if (a.sensitivity) return cmd_sweep_sensitivity(a, cat, axes);
   // --replications N: every point on seeds 1..N (placement and every random stream vary),
   // as a last, fastest axis; the CSV keeps each run, the chart and the summary their mean.
   const std::size_t reps = static_cast<std::size_t>(a.replications);

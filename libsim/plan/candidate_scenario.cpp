@@ -156,9 +156,11 @@ std::string scenario_yaml(const Requirements& req, const Requirements::Block& ho
 
 Scenario candidate_scenario(const Requirements& req, const Requirements::Block& host, const Requirements::Block& net,
                             const Requirements::Block& policy, int hosts, bool with_data, bool with_failures,
-                            const HardwareCatalog& catalog, double usable_gb) {
+                            const HardwareCatalog& catalog, double usable_gb,
+                            const std::vector<std::string>& overrides) {
   const std::string text = scenario_yaml(req, host, net, policy, hosts, with_data, with_failures, usable_gb);
-  return parse_scenario(text, req.source + " (candidate " + std::to_string(hosts) + " x " + host.label + ")", {}, catalog);
+  return parse_scenario(text, req.source + " (candidate " + std::to_string(hosts) + " x " + host.label + ")", overrides,
+                        catalog);
 }
 
 std::string reason_of(const InvalidArgument& e) {

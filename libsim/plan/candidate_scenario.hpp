@@ -28,9 +28,11 @@ std::string fmt(const char* f, double v);
 /// `with_data` gives the VMDKs the demand's data (vmdk_gbs, with the design's `usable_gb`;
 /// else a token of 1 GB each); `with_failures` takes host_failures hosts down. Throws
 /// InvalidArgument as the scenario reader does (a combination vSAN does not allow).
+/// `overrides` are --set assignments laid over the scenario (a sensitivity study's moves).
 Scenario candidate_scenario(const Requirements& req, const Requirements::Block& host, const Requirements::Block& net,
                             const Requirements::Block& policy, int hosts, bool with_data, bool with_failures,
-                            const HardwareCatalog& catalog, double usable_gb = 0);
+                            const HardwareCatalog& catalog, double usable_gb = 0,
+                            const std::vector<std::string>& overrides = {});
 
 /// The data (decimal GB) each VMDK of each demand holds in a design of `usable_gb` usable
 /// capacity (every host up): a stated capacity's share, or without one the usable capacity

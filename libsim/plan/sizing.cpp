@@ -373,6 +373,24 @@ Ranged design_range(const Design& d, const Requirements& req, const HardwareCata
       o);
 }
 
+// The blocks of candidate number `at` (candidate_designs' order).
+struct CandidateBlocks {
+  const Requirements::Block* host = nullptr;
+  const Requirements::Block* net = nullptr;
+  const Requirements::Block* policy = nullptr;
+};
+CandidateBlocks candidate_blocks(const Requirements& req, std::size_t at) {
+  std::size_t i = 0;
+  for (const auto& h : req.host_models)
+    for (const auto& n : req.networks)
+      for (const auto& p : req.policies)
+        for (int hosts = req.min_hosts; hosts <= req.max_hosts; ++hosts) {
+          if (hosts == 0 && &h != &req.host_models.front()) continue;
+          if (i++ == at) return {&h, &n, &p};
+        }
+  throw InvalidArgument("sizing: no candidate number " + std::to_string(at));
+}
+
 }  // namespace
 
 namespace {
@@ -782,6 +800,31 @@ std::string to_json(const SizingResult& r) {
   j += "], \"cheaper_failures\": [";
   for (std::size_t i = 0; i < r.cheaper_failures.size(); ++i) j += (i ? ", " : "") + design(r.cheaper_failures[i]);
   return j + "]}\n";
+}
+
+Sensitivity design_sensitivity(const Design& d, const Requirements& req, const HardwareCatalog& catalog,
+                               const SensitivityOptions& options) {
+  if (!d.valid || !d.capacity_ok) throw InvalidArgument("size --sensitivity: " + d.describe() + " was not simulated");
+  const CandidateBlocks b = candidate_blocks(req, d.candidate);
+  const SensitivityReader read = [&req, &d, b](const HardwareCatalog& c, const std::vector<std::string>& overrides) {
+    return detail::candidate_scenario(req, *b.host, *b.net, *b.policy, d.hosts, true, true, c, d.capacity.usable_gb,
+                                      overrides);
+  };
+  return sensitivity(d.scenario, read, catalog, {"margin_pct", "achieved_iops", "latency_ms"},
+                     [&req](const Scenario& s, const ProgressFn& progress) {
+                       const RunResult run = simulate(verdict_scenario(s, req), progress);
+                       Design v;
+                       evaluate_design(v, req, run);
+                       // latency_ms is the one demand's, or the group's furthest past its target.
+                       double limit = req.demands.front().slo.limit_ms;
+                       for (const Requirements::Demand& q : req.demands)
+                         if (q.name == v.latency_workload) limit = q.slo.limit_ms;
+                       const double latency_room = 100 * (1 - v.latency_ms / limit);
+                       const double delivery_room = 100 * (v.achieved_iops / (0.97 * v.offered_iops) - 1);
+                       return SensitivityAnswer{{std::min(latency_room, delivery_room), v.achieved_iops, v.latency_ms},
+                                                v.bottleneck};
+                     },
+                     options);
 }
 
 }  // namespace hcisim

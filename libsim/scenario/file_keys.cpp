@@ -39,6 +39,10 @@ constexpr FileKey kScenario[] = {
     {.path = "data_services", .type = "map", .default_text = "none", .description = "dedupe and compression"},
     {.path = "workload", .type = "map", .default_text = "required",
      .description = "one workload (a tool's job or explicit keys), or groups of them"},
+    {.path = "assumed", .type = "map", .default_text = "none",
+     .allowed = "a map of scenario key paths to [low, high], e.g. {cluster.host.cpu.sockets: [1, 2]}",
+     .description = "what the write-up does not state: each numeric key's plausible range, moved by --sensitivity "
+                    "(no effect on a plain run)"},
 
     // cluster
     {.path = "cluster.hosts", .type = "integer", .default_text = "required", .min = 1, .max = 64,

@@ -36,6 +36,8 @@
 //             vcpus_per_vm (0: not stated; for the guest's own CPU table),
 //             guest_os (linux | windows: the guest's CPU per I/O; DiskSpd: windows)
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -375,6 +377,105 @@ std::string cluster_rule_where(const YamlReader& r, const std::string& message, 
 
 }  // namespace
 
+namespace {
+
+// `text` as a finite number, whole text.
+bool parse_yaml_number(const std::string& text, double& v) {
+  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  return ec == std::errc{} && p == text.data() + text.size() && std::isfinite(v);
+}
+
+// Every key path `node` holds below `path` (schema form: "[]" for a list's items), into `out`.
+// The assumed: block's keys are paths, not keys of the document: it is listed, not walked.
+void collect_keys(const YAML::Node& node, const std::string& path, std::vector<std::string>& out, int depth) {
+  if (depth > 64) return;
+  if (node.IsMap()) {
+    for (const auto& kv : node) {
+      if (!kv.first.IsScalar()) continue;
+      const std::string p = path.empty() ? kv.first.Scalar() : path + "." + kv.first.Scalar();
+      out.push_back(p);
+      if (p != "assumed") collect_keys(kv.second, p, out, depth + 1);
+    }
+  } else if (node.IsSequence()) {
+    for (const auto& item : node) collect_keys(item, path + "[]", out, depth + 1);
+  }
+}
+
+std::vector<std::string> stated_keys(const YAML::Node& root) {
+  std::vector<std::string> out;
+  collect_keys(root, "", out, 0);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// The row of an assumed: entry's key path: a live scenario key whose value is a number.
+FileKey assumed_key_row(const YamlReader& a, const std::string& path, const YAML::Node& at) {
+  const std::string where = a.where(at) + ": assumed: ";
+  const std::optional<FileKey> row = detail::find_file_key("scenario", path);
+  if (!row) {
+    const std::size_t dot = path.rfind('.');
+    const std::string section = dot == std::string::npos ? std::string() : path.substr(0, dot);
+    const std::string key = dot == std::string::npos ? path : path.substr(dot + 1);
+    const std::string suggestion = detail::did_you_mean("scenario", detail::canonical_section("scenario", section), key);
+    throw InvalidArgument(where + "unknown key '" + detail::shorten(path) + "'" +
+                          (suggestion.empty() ? std::string() : "; did you mean '" + suggestion + "'?") +
+                          " (hcisim keys lists every key)");
+  }
+  if (row->retired())
+    throw InvalidArgument(where + "key '" + path + "' was retired; use " + std::string(row->replaced_by));
+  if (row->type != "number" && row->type != "integer")
+    throw InvalidArgument(where + path + " is a " + std::string(row->type) +
+                          " key; an assumed range needs a key whose value is a number (type number or integer)");
+  return *row;
+}
+
+// One end of an assumed: range, a number (a whole one for an integer key).
+double assumed_end(const YamlReader& a, const std::string& path, const FileKey& row, const YAML::Node& v) {
+  const std::string expected = "[low, high], two numbers with low <= high";
+  double x = 0;
+  if (!v.IsScalar() || !parse_yaml_number(v.Scalar(), x))
+    throw InvalidArgument(a.where(v) + ": assumed." + path + ": '" + detail::shorten(v.IsScalar() ? v.Scalar() : "(not a value)") +
+                          "' is not a number; expected " + expected);
+  if (row.type == "integer" && x != std::floor(x))
+    throw InvalidArgument(a.where(v) + ": assumed." + path + ": " + detail::number_text(x) +
+                          " is not a whole number; " + path + " takes whole numbers");
+  if ((row.min == row.min && x < row.min) || (row.max == row.max && x > row.max))
+    throw InvalidArgument(a.where(v) + ": assumed." + path + ": " + detail::number_text(x) +
+                          " is outside the key's allowed range; expected " + detail::describe_range(row));
+  return x;
+}
+
+// The scenario's assumed: block: {key path: [low, high]} (DeclaredAssumption). It changes
+// nothing in a run; plan/sensitivity.hpp moves each key over its range.
+std::vector<DeclaredAssumption> read_assumed(const YamlReader& r) {
+  std::vector<DeclaredAssumption> out;
+  if (!r.has("assumed")) return out;
+  const YamlReader a = r.child("assumed");
+  if (!a.is_map())
+    throw InvalidArgument(a.where(a.node()) +
+                          ": assumed: expected a map of key paths to [low, high], e.g. assumed: "
+                          "{cluster.host.cpu.sockets: [1, 2], workload.compress_pct: [0, 50]}");
+  for (const auto& kv : a.node()) {
+    const std::string path = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
+    const FileKey row = assumed_key_row(a, path, kv.first);
+    const YAML::Node& v = kv.second;
+    if (!v.IsSequence() || v.size() != 2)
+      throw InvalidArgument(a.where(kv.first) + ": assumed." + path + " is not allowed; expected [low, high], two "
+                            "numbers with low <= high");
+    DeclaredAssumption d{path, assumed_end(a, path, row, v[0]), assumed_end(a, path, row, v[1]), kv.first.Mark().line + 1};
+    if (d.low > d.high)
+      throw InvalidArgument(a.where(kv.first) + ": assumed." + path + " = [" + detail::number_text(d.low) + ", " +
+                            detail::number_text(d.high) + "]: low is above high; expected [low, high] with low <= high");
+    for (const DeclaredAssumption& e : out)
+      if (e.path == path) throw InvalidArgument(a.where(kv.first) + ": assumed." + path + " is given twice");
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace
+
 static Scenario parse_root(YAML::Node root, const std::string& source, const std::vector<std::string>& overrides,
                     const HardwareCatalog& catalog) {
   for (const auto& o : overrides) apply_override(root, o);
@@ -433,6 +534,8 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
     const std::string msg = e.what();
     r.child("workload").fail(msg.rfind("workload ", 0) == 0 ? msg.substr(9) : msg);   // no "workload: workload"
   }
+  s.assumed = read_assumed(r);
+  s.stated_keys = stated_keys(root);
   s.calibration = Scenario::Calibration::applied;
   note_missing_calibration(s, catalog);
   return s;

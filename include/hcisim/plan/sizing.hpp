@@ -27,6 +27,7 @@
 #include "hcisim/report/cost.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
 #include "hcisim/plan/knee.hpp"
+#include "hcisim/plan/sensitivity.hpp"
 #include "hcisim/scenario/scenario.hpp"
 
 namespace hcisim {
@@ -188,6 +189,15 @@ std::vector<Design> candidate_designs(const Requirements& req, const HardwareCat
 void evaluate_design(Design& d, const Requirements& req, const RunResult& run);
 
 SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalog, const SizingOptions& options = {});
+
+/// The assumption sensitivity (plan/sensitivity.hpp) of design `d` of `req` (one of
+/// size_cluster's answers) at the demand, with the design's hosts down: margin_pct, the
+/// headline, the smaller of the latency headroom 100 (1 - latency / target) (several workloads:
+/// the one furthest past, or nearest to, its target) and the delivery headroom
+/// 100 (achieved / (97 % of the demand) - 1), negative when the design fails; then
+/// achieved_iops and latency_ms; the run's bottleneck. The design's scenario is built again for every move.
+Sensitivity design_sensitivity(const Design& d, const Requirements& req, const HardwareCatalog& catalog,
+                               const SensitivityOptions& options = {});
 
 std::string format_sizing(const SizingResult& r);
 std::string to_json(const SizingResult& r);

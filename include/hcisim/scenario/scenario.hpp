@@ -19,6 +19,14 @@
 
 namespace hcisim {
 
+/// One entry of a scenario's `assumed:` block: a key the write-up does not state, and the range
+/// it could take (plan/sensitivity.hpp moves it; a plain run does not use it).
+struct DeclaredAssumption {
+  std::string path;       // a scenario key path with a numeric value, e.g. cluster.host.cpu.sockets
+  double low = 0, high = 0;
+  int line = 0;           // its line in the file (1-based; 0: not from a file)
+};
+
 struct Scenario {
   std::string name;
   std::string source;                 // file path, or "<built-in default>"
@@ -47,6 +55,11 @@ struct Scenario {
   // uncalibrated model gives several times the IOPS, and nothing else would say so.
   enum class Calibration : std::uint8_t { none, applied, opted_out };
   Calibration calibration = Calibration::none;
+  // The file's `assumed:` block, in file order: no effect on a run.
+  std::vector<DeclaredAssumption> assumed;
+  // Every key path the file (with --set) states, in schema form ("[]" for a list's items),
+  // sorted: a key not among them got its default. Empty for a scenario built in code.
+  std::vector<std::string> stated_keys;
 };
 
 /// Every workload the scenario's cluster runs: its groups, or its one workload.

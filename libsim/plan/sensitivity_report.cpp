@@ -1,0 +1,146 @@
+// The tornado of an assumption sensitivity as text and JSON (sensitivity.hpp).
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "hcisim/model/report/text_escape.hpp"
+#include "hcisim/plan/sensitivity.hpp"
+
+namespace hcisim {
+
+namespace sensitivity_report {
+
+// Four significant figures, without an exponent for counts such as IOPS; "-" for none.
+std::string num(double v) {
+  if (!std::isfinite(v)) return "-";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, std::fabs(v) >= 1000 && std::fabs(v) < 1e15 ? "%.0f" : "%.4g", v);
+  return buf;
+}
+
+std::string signed_num(double v) { return (std::isfinite(v) && v > 0 ? "+" : "") + num(v); }
+
+std::string pct(double v) {
+  if (!std::isfinite(v)) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, " (%.1f %%)", v);
+  return buf;
+}
+
+double head(const std::vector<double>& v) { return v.empty() ? std::nan("") : v[0]; }
+
+std::string range_text(const Assumption& a) {
+  return num(a.low) + " .. " + num(a.high) + (a.unit.empty() ? "" : " " + a.unit);
+}
+
+std::string row_line(const SensitivityRow& r) {
+  char buf[600];
+  const std::string swing = num(r.swing) + pct(r.swing_pct) + (r.within_noise ? " ~noise" : "");
+  const std::string bottlenecks = r.bottleneck_low == r.bottleneck_high ? r.bottleneck_low
+                                                                          : r.bottleneck_low + " | " + r.bottleneck_high;
+  std::snprintf(buf, sizeof buf, "%-38s %-29s %-22s %11s %11s  %-20s %s\n", r.assumption.name.c_str(),
+                r.assumption.kind_text.c_str(), range_text(r.assumption).c_str(), num(head(r.at_low)).c_str(),
+                num(head(r.at_high)).c_str(), swing.c_str(), bottlenecks.c_str());
+  std::string out = buf;
+  if (!r.error.empty()) out += "    (" + r.error + ")\n";
+  return out;
+}
+
+std::string pair_text(const Sensitivity& s) {
+  if (!s.has_pair) return "Worst pair: fewer than two assumptions moved the answer.\n";
+  const SensitivityPair& p = s.pair;
+  const std::string& h = s.names[0];
+  std::string out = "Worst plausible pair of the top three: " + p.first + " and " + p.second + "\n";
+  out += "  both down (" + p.first + " " + num(p.first_value) + ", " + p.second + " " + num(p.second_value) + "): " + h +
+         " " + num(head(p.at_down)) + " (" + signed_num(p.change_down) + "; the two alone add to " + signed_num(p.sum_down) +
+         ")" + (p.bottleneck_down.empty() ? "" : ", bottleneck " + p.bottleneck_down) + "\n";
+  out += "  both up   (" + p.first + " " + num(p.first_up_value) + ", " + p.second + " " + num(p.second_up_value) + "): " + h +
+         " " + num(head(p.at_up)) + " (" + signed_num(p.change_up) + "; the two alone add to " + signed_num(p.sum_up) + ")" +
+         (p.bottleneck_up.empty() ? "" : ", bottleneck " + p.bottleneck_up) + "\n";
+  return out;
+}
+
+std::string answers_json(const std::vector<std::string>& names, const std::vector<double>& v) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i ? ", " : "") + json_string(names[i]) + ": " + json_number(i < v.size() ? v[i] : std::nan(""));
+  return out + "}";
+}
+
+std::string row_json(const Sensitivity& s, const SensitivityRow& r) {
+  const Assumption& a = r.assumption;
+  return "{\"name\": " + json_string(a.name) + ", \"kind\": " + json_string(a.kind_text) + ", \"base\": " +
+         json_number(a.base) + ", \"low\": " + json_number(a.low) + ", \"high\": " + json_number(a.high) +
+         ", \"unit\": " + json_string(a.unit) + ", \"why\": " + json_string(a.why) + ", \"at_low\": " +
+         answers_json(s.names, r.at_low) + ", \"at_high\": " + answers_json(s.names, r.at_high) +
+         ", \"bottleneck_low\": " + json_string(r.bottleneck_low) + ", \"bottleneck_high\": " +
+         json_string(r.bottleneck_high) + ", \"swing\": " + json_number(r.swing) + ", \"swing_pct\": " +
+         json_number(r.swing_pct) + ", \"within_noise\": " + (r.within_noise ? "true" : "false") +
+         ", \"error\": " + (r.error.empty() ? std::string("null") : json_string(r.error)) + "}";
+}
+
+std::string pair_json(const Sensitivity& s) {
+  if (!s.has_pair) return "null";
+  const SensitivityPair& p = s.pair;
+  return "{\"first\": " + json_string(p.first) + ", \"second\": " + json_string(p.second) +
+         ", \"down\": {\"first_value\": " + json_number(p.first_value) + ", \"second_value\": " +
+         json_number(p.second_value) + ", \"answers\": " + answers_json(s.names, p.at_down) + ", \"bottleneck\": " +
+         json_string(p.bottleneck_down) + ", \"change\": " + json_number(p.change_down) + ", \"sum_of_singles\": " +
+         json_number(p.sum_down) + "}, \"up\": {\"first_value\": " + json_number(p.first_up_value) +
+         ", \"second_value\": " + json_number(p.second_up_value) + ", \"answers\": " + answers_json(s.names, p.at_up) +
+         ", \"bottleneck\": " + json_string(p.bottleneck_up) + ", \"change\": " + json_number(p.change_up) +
+         ", \"sum_of_singles\": " + json_number(p.sum_up) + "}}";
+}
+
+}  // namespace sensitivity_report
+
+std::string sensitivity_covers() {
+  return "Covers: each assumption above moved alone over its range (the worst pair: two at once), on the scenario's "
+         "own seed (common random numbers); '~noise': a swing within the headline's spread over the base and its "
+         "noise runs. Not covered: assumptions moved together beyond the pair, and mechanisms the model lacks (hcisim "
+         "accuracy shows those errors, which are larger).\n";
+}
+
+std::string format_sensitivity(const Sensitivity& s) {
+  using namespace sensitivity_report;
+  const std::string& h = s.names.empty() ? std::string() : s.names[0];
+  char buf[400];
+  std::snprintf(buf, sizeof buf,
+                "Sensitivity of %s: base %s%s; %zu assumptions, %d runs, %.1f s wall; noise %s (the spread over the "
+                "base and %d more replications)\n\n",
+                h.c_str(), num(head(s.base)).c_str(),
+                s.base_bottleneck.empty() ? "" : (", bottleneck " + s.base_bottleneck).c_str(), s.rows.size(), s.runs,
+                s.wall_s, num(s.noise).c_str(), s.noise_runs);
+  std::string out = buf;
+  const std::string at_low = h + " at low", at_high = "at high";
+  std::snprintf(buf, sizeof buf, "%-38s %-29s %-22s %11s %11s  %-20s %s\n", "assumption", "kind", "low .. high",
+                at_low.size() > 11 ? "at low" : at_low.c_str(), at_high.c_str(), "swing (% of base)",
+                "bottleneck at low | high");
+  out += buf;
+  for (const SensitivityRow& r : s.rows) out += row_line(r);
+  out += "\n" + pair_text(s);
+  if (!s.skipped.empty()) {
+    out += "\nNot moved:\n";
+    for (const SkippedAssumption& k : s.skipped) out += "  " + k.name + " (" + k.kind_text + "): " + k.reason + "\n";
+  }
+  return out + "\n" + sensitivity_covers();
+}
+
+std::string to_json(const Sensitivity& s, bool with_wall) {
+  using namespace sensitivity_report;
+  std::string out = "{\"names\": [";
+  for (std::size_t i = 0; i < s.names.size(); ++i) out += (i ? ", " : "") + json_string(s.names[i]);
+  out += "], \"headline\": " + json_string(s.names.empty() ? "" : s.names[0]) + ", \"base\": " +
+         answers_json(s.names, s.base) + ", \"base_bottleneck\": " + json_string(s.base_bottleneck) +
+         ", \"noise\": " + json_number(s.noise) + ", \"noise_runs\": " + std::to_string(s.noise_runs) +
+         ", \"runs\": " + std::to_string(s.runs) + ", \"wall_s\": " + (with_wall ? json_number(s.wall_s) : "null") +
+         ", \"rows\": [";
+  for (std::size_t i = 0; i < s.rows.size(); ++i) out += (i ? ", " : "") + row_json(s, s.rows[i]);
+  out += "], \"worst_pair\": " + pair_json(s) + ", \"skipped\": [";
+  for (std::size_t i = 0; i < s.skipped.size(); ++i)
+    out += (i ? ", " : "") + std::string("{\"name\": ") + json_string(s.skipped[i].name) + ", \"kind\": " +
+           json_string(s.skipped[i].kind_text) + ", \"reason\": " + json_string(s.skipped[i].reason) + "}";
+  return out + "], \"covers\": " + json_string(sensitivity_covers()) + "}";
+}
+
+}  // namespace hcisim

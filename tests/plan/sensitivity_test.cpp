@@ -1,0 +1,305 @@
+// Assumption sensitivity (plan/sensitivity.hpp): which assumptions a scenario has, the
+// assumed: block's errors, the tornado's arithmetic on answers known in closed form, a
+// planted decisive assumption on real runs, a load no assumption moves, and determinism.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "../scenario/shared_catalog.hpp"
+#include "hcisim/core/check.hpp"
+#include "hcisim/plan/sensitivity.hpp"
+
+using namespace hcisim;
+
+namespace sensitivity_test {
+
+const std::string kShort = "workload.duration_s=0.2";
+const std::string kShortWarmup = "workload.warmup_s=0.05";
+
+// The built-in default with `extra` YAML appended at its top level.
+Scenario default_with(const std::string& extra, const std::vector<std::string>& sets, const HardwareCatalog& cat) {
+  return parse_scenario(default_scenario_yaml() + extra, "planted.yaml", sets, cat);
+}
+
+const Assumption* find(const std::vector<Assumption>& as, const std::string& name) {
+  for (const Assumption& a : as)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+bool skipped(const std::vector<SkippedAssumption>& ks, const std::string& name) {
+  return std::any_of(ks.begin(), ks.end(), [&](const SkippedAssumption& k) { return k.name == name; });
+}
+
+// Two synthetic assumptions, "a" (0..1) and "b" (0..10), both scenario keys: the eval reads
+// their values from the overrides, so the answers are known exactly.
+std::vector<Assumption> synthetic() {
+  Assumption a;
+  a.name = "workload.read_pct";   // any key: the eval below never reads a scenario
+  a.kind = AssumptionKind::scenario_assumed;
+  a.kind_text = assumption_kind_name(a.kind);
+  a.low = 0;
+  a.high = 1;
+  Assumption b = a;
+  b.name = "workload.random_pct";
+  b.high = 10;
+  Assumption c = a;
+  c.name = "workload.compress_pct";
+  c.high = 100;
+  return {a, b, c};
+}
+
+double value_of(const std::vector<std::string>& overrides, const std::string& path, double fallback) {
+  for (const std::string& o : overrides)
+    if (o.rfind(path + "=", 0) == 0) return std::stod(o.substr(path.size() + 1));
+  return fallback;
+}
+
+// headline = 100 + 3 a - 2 b + 0.001 c (+ 0.01 per noise replication); second answer = a b.
+SensitivityAnswer synthetic_answer(const std::vector<std::string>& o, std::uint64_t offset) {
+  const double a = value_of(o, "workload.read_pct", 0.5), b = value_of(o, "workload.random_pct", 5);
+  const double c = value_of(o, "workload.compress_pct", 50);
+  return {{100 + 3 * a - 2 * b + 0.001 * c + 0.01 * static_cast<double>(offset), a * b}, b > 5 ? "net" : "cpu"};
+}
+
+}  // namespace sensitivity_test
+
+using namespace sensitivity_test;
+
+TEST_CASE("the tornado's arithmetic on answers known in closed form", "[sensitivity]") {
+  const HardwareCatalog& cat = test::cat();
+  SensitivityOptions o;
+  o.jobs = 2;
+  const Sensitivity s = sensitivity(
+      synthetic(), cat, {"h", "ab"},
+      [](const HardwareCatalog&, const std::vector<std::string>& ov, std::uint64_t offset, const ProgressFn&) {
+        return synthetic_answer(ov, offset);
+      },
+      o);
+  // Base: a 0.5, b 5, c 50 -> 100 + 1.5 - 10 + 0.05; the noise runs add 0.01 and 0.02.
+  CHECK(s.base[0] == Approx(91.55));
+  CHECK(s.noise == Approx(0.02));
+  CHECK(s.noise_runs == 2);
+  REQUIRE(s.rows.size() == 3);
+  // b swings 20, a 3, c 0.1: largest first.
+  CHECK(s.rows[0].assumption.name == "workload.random_pct");
+  CHECK(s.rows[0].swing == Approx(20));
+  CHECK(s.rows[0].swing_pct == Approx(100 * 20 / 91.55));
+  CHECK(s.rows[0].bottleneck_low == "cpu");
+  CHECK(s.rows[0].bottleneck_high == "net");
+  CHECK(s.rows[0].at_high[1] == Approx(0.5 * 10));
+  CHECK(s.rows[1].assumption.name == "workload.read_pct");
+  CHECK(s.rows[1].swing == Approx(3));
+  CHECK(s.rows[2].swing == Approx(0.1));
+  CHECK_FALSE(s.rows[1].within_noise);
+  CHECK_FALSE(s.rows[2].within_noise);
+  // The worst pair: b and a, down (b high, a low) -> 100 + 0 - 20 + 0.05 = 80.05, -11.5;
+  // up (b low, a high) -> 103.05, +11.5. Additive here, so the pair adds the two alone.
+  REQUIRE(s.has_pair);
+  CHECK(s.pair.first == "workload.random_pct");
+  CHECK(s.pair.second == "workload.read_pct");
+  CHECK(s.pair.first_value == 10);
+  CHECK(s.pair.second_value == 0);
+  CHECK(s.pair.change_down == Approx(-11.5));
+  CHECK(s.pair.change_up == Approx(11.5));
+  CHECK(s.pair.sum_down == Approx(-11.5));
+  // 1 base + 2 noise + 3 x 2 ends + 3 pairs x 2 directions.
+  CHECK(s.runs == 15);
+  CHECK(s.runs == sensitivity_runs(3));
+  const std::string text = format_sensitivity(s);
+  CHECK_THAT(text, Catch::Contains("workload.random_pct") && Catch::Contains("Worst plausible pair") &&
+                       Catch::Contains("mechanisms the model lacks"));
+}
+
+TEST_CASE("a swing within the noise is flagged, and a failed end is kept with its error", "[sensitivity]") {
+  const HardwareCatalog& cat = test::cat();
+  const Sensitivity s = sensitivity(
+      synthetic(), cat, {"h", "ab"},
+      [](const HardwareCatalog&, const std::vector<std::string>& ov, std::uint64_t offset, const ProgressFn&) {
+        if (value_of(ov, "workload.read_pct", 0.5) == 1) throw InvalidArgument("planted.yaml: read_pct refused");
+        SensitivityAnswer a = synthetic_answer(ov, offset);
+        a.values[0] += 5 * static_cast<double>(offset);   // noise of 10.02 over the base's replications
+        return a;
+      });
+  REQUIRE(s.rows.size() == 3);
+  CHECK(s.noise == Approx(10.02));
+  CHECK(s.rows[0].assumption.name == "workload.random_pct");
+  CHECK_FALSE(s.rows[0].within_noise);   // 20 > 10.02
+  CHECK(s.rows[1].assumption.name == "workload.compress_pct");
+  CHECK(s.rows[1].within_noise);         // 0.1
+  // read_pct's high end failed: no swing, sorted last, its error kept.
+  CHECK(s.rows[2].assumption.name == "workload.read_pct");
+  CHECK(std::isnan(s.rows[2].swing));
+  CHECK_THAT(s.rows[2].error, Catch::Contains("at high: planted.yaml: read_pct refused"));
+  CHECK_FALSE(s.rows[2].within_noise);
+}
+
+TEST_CASE("the assumptions of a scenario: calibration, unstated assumed keys, its own assumed: block", "[sensitivity]") {
+  const HardwareCatalog& cat = test::cat();
+  std::vector<SkippedAssumption> left;
+  const Scenario d = default_with("", {}, cat);
+  const std::vector<Assumption> as = scenario_assumptions(d, cat, &left);
+  // The default is OSA over TCP without a catalog NIC, no resync, memory not stated.
+  for (const char* name : {"cluster.host.memory_gib", "cluster.host.network.rx_queues",
+                           "cluster.host.network.rx_interrupt_us", "cluster.osa.destage_idle_fill", "workload.history_s",
+                           "congestion_delay_a_us", "stack_latency_us", "rx_thread_gbit_s"})
+    CHECK(find(as, name) != nullptr);
+  for (const char* name : {"cluster.resync.outstanding", "esa_gc_factor", "esa_cpu_per_io_factor", "windows_guest_cpu_us"}) {
+    CHECK(find(as, name) == nullptr);
+    CHECK(skipped(left, name));
+  }
+  // A fitted parameter moves 2 standard errors, clipped to its range; an unfitted one its range.
+  for (const CalibrationParameter& p : cat.calibration().parameters()) {
+    const Assumption* a = find(as, p.name);
+    if (!a) continue;
+    if (p.stderr_value > 0) {
+      CHECK(a->kind == AssumptionKind::calibration_fitted);
+      CHECK(a->low == Approx(std::max(p.min, p.fitted - 2 * p.stderr_value)));
+      CHECK(a->high == Approx(std::min(p.max, p.fitted + 2 * p.stderr_value)));
+    } else {
+      CHECK(a->kind == AssumptionKind::calibration_not_fitted);
+      CHECK(a->low == p.min);
+      CHECK(a->high == p.max);
+    }
+  }
+  const Assumption* rx = find(as, "cluster.host.network.rx_queues");
+  REQUIRE(rx);
+  CHECK(rx->base == 4);
+  CHECK(rx->low == 1);
+  CHECK(rx->high == 8);
+
+  // A file that states a key, names a catalog NIC or is ESA takes those out; its own block adds.
+  const Scenario e = parse_scenario(
+      default_scenario_yaml() + "assumed: {cluster.host.cpu.cores: [4, 16], cluster.host.network.rx_queues: [2, 3]}\n",
+      "planted.yaml", {"cluster.host.memory_gib=64", "cluster.host.network.nic=intel-x710-da2", "cluster.host.network.speed_gbe=10"},
+      cat);
+  left.clear();
+  const std::vector<Assumption> bs = scenario_assumptions(e, cat, &left);
+  CHECK(find(bs, "cluster.host.memory_gib") == nullptr);
+  CHECK(skipped(left, "cluster.host.memory_gib"));
+  CHECK(find(bs, "cluster.host.network.rx_interrupt_us") == nullptr);
+  const Assumption* cores = find(bs, "cluster.host.cpu.cores");
+  REQUIRE(cores);
+  CHECK(cores->kind == AssumptionKind::scenario_assumed);
+  CHECK(cores->low == 4);
+  CHECK(cores->high == 16);
+  CHECK(cores->why == "the scenario's assumed: block (planted.yaml:" + std::to_string(e.assumed[0].line) + ")");
+  // The block's range replaces the table's for the same key, once.
+  CHECK(std::count_if(bs.begin(), bs.end(), [](const Assumption& a) { return a.name == "cluster.host.network.rx_queues"; }) == 1);
+  CHECK(find(bs, "cluster.host.network.rx_queues")->low == 2);
+}
+
+TEST_CASE("an assumed: block changes nothing in a plain run", "[sensitivity]") {
+  const HardwareCatalog& cat = test::cat();
+  const Scenario plain = default_with("", {kShort, kShortWarmup}, cat);
+  const Scenario with = default_with("assumed: {cluster.host.cpu.cores: [4, 16], workload.compress_pct: [0, 50]}\n",
+                                     {kShort, kShortWarmup}, cat);
+  REQUIRE(with.assumed.size() == 2);
+  CHECK(with.assumed[1].path == "workload.compress_pct");
+  CHECK(with.assumed[1].high == 50);
+  const RunResult a = simulate(plain), b = simulate(with);
+  CHECK(a.result.iops == b.result.iops);
+  CHECK(a.result.pooled_latency_ms == b.result.pooled_latency_ms);
+}
+
+TEST_CASE("the assumed: block's errors name the file, line and key", "[sensitivity]") {
+  const HardwareCatalog& cat = test::cat();
+  const auto error_of = [&cat](const std::string& block) {
+    try {
+      default_with(block, {}, cat);
+    } catch (const InvalidArgument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string line = ":" + std::to_string(std::count(default_scenario_yaml().begin(), default_scenario_yaml().end(), '\n') + 2);
+  CHECK(error_of("assumed: [1, 2]\n") ==
+        "planted.yaml" + std::string(":") + std::to_string(std::count(default_scenario_yaml().begin(), default_scenario_yaml().end(), '\n') + 1) +
+            ": assumed: expected a map of key paths to [low, high], e.g. assumed: {cluster.host.cpu.sockets: [1, 2], "
+            "workload.compress_pct: [0, 50]}");
+  CHECK(error_of("assumed:\n  cluster.host.cpu.socket: [1, 2]\n") ==
+        "planted.yaml" + line + ": assumed: unknown key 'cluster.host.cpu.socket'; did you mean "
+        "'cluster.host.cpu.sockets'? (hcisim keys lists every key)");
+  CHECK(error_of("assumed:\n  cluster.host.cpu.model: [1, 2]\n") ==
+        "planted.yaml" + line + ": assumed: cluster.host.cpu.model is a name key; an assumed range needs a key whose "
+        "value is a number (type number or integer)");
+  CHECK(error_of("assumed:\n  workload.compress_pct: [none, 50]\n") ==
+        "planted.yaml" + line + ": assumed.workload.compress_pct: 'none' is not a number; expected [low, high], two "
+        "numbers with low <= high");
+  CHECK(error_of("assumed:\n  workload.compress_pct: 50\n") ==
+        "planted.yaml" + line + ": assumed.workload.compress_pct is not allowed; expected [low, high], two numbers with "
+        "low <= high");
+  CHECK(error_of("assumed:\n  workload.compress_pct: [50, 0]\n") ==
+        "planted.yaml" + line + ": assumed.workload.compress_pct = [50, 0]: low is above high; expected [low, high] "
+        "with low <= high");
+  CHECK(error_of("assumed:\n  workload.compress_pct: [0, 150]\n") ==
+        "planted.yaml" + line + ": assumed.workload.compress_pct: 150 is outside the key's allowed range; expected a "
+        "percentage 0..100");
+  CHECK(error_of("assumed:\n  cluster.host.cpu.sockets: [1, 1.5]\n") ==
+        "planted.yaml" + line + ": assumed.cluster.host.cpu.sockets: 1.5 is not a whole number; "
+        "cluster.host.cpu.sockets takes whole numbers");
+  CHECK(error_of("assumed:\n  cluster.host.memory_gb: [64, 128]\n") ==
+        "planted.yaml" + line + ": assumed: key 'cluster.host.memory_gb' was retired; use cluster.host.memory_gib (the "
+        "same figure: GiB, as DIMMs are counted)");
+}
+
+TEST_CASE("a planted decisive assumption tops the tornado of real runs", "[sensitivity]") {
+  const HardwareCatalog& cat = test::cat();
+  // The default's cores moved from 1 to 8 per host: one core cannot carry vSAN's CPU work.
+  const std::string block = "assumed: {cluster.host.cpu.cores: [1, 8]}\n";
+  const std::vector<std::string> sets{kShort, kShortWarmup};
+  const Scenario s = default_with(block, sets, cat);
+  const SensitivityReader read = [&](const HardwareCatalog& c, const std::vector<std::string>& more) {
+    std::vector<std::string> all = sets;
+    all.insert(all.end(), more.begin(), more.end());
+    return default_with(block, all, c);
+  };
+  SensitivityOptions o;
+  o.worst_pair = false;
+  const Sensitivity r = run_sensitivity(s, read, cat, o);
+  REQUIRE(r.rows.size() >= 8);
+  CHECK(r.rows[0].assumption.name == "cluster.host.cpu.cores");
+  CHECK(r.rows[0].swing > 2 * r.rows[1].swing);
+  CHECK(r.rows[0].at_low[0] < r.rows[0].at_high[0]);
+  CHECK_FALSE(r.rows[0].within_noise);
+  CHECK_THAT(r.rows[0].bottleneck_low, Catch::Contains("cpu"));
+}
+
+TEST_CASE("a light open loop far from every limit: no assumption moves its IOPS beyond the noise", "[sensitivity]") {
+  const HardwareCatalog& cat = test::cat();
+  const std::vector<std::string> sets{"workload.duration_s=0.5", kShortWarmup, "workload.iops_limit_per_vm=200"};
+  const Scenario s = default_with("", sets, cat);
+  const SensitivityReader read = [&](const HardwareCatalog& c, const std::vector<std::string>& more) {
+    std::vector<std::string> all = sets;
+    all.insert(all.end(), more.begin(), more.end());
+    return default_with("", all, c);
+  };
+  SensitivityOptions o;
+  o.worst_pair = false;
+  const Sensitivity r = run_sensitivity(s, read, cat, o);
+  REQUIRE(r.rows.size() >= 8);
+  for (const SensitivityRow& row : r.rows) {
+    INFO(row.assumption.name << ": swing " << row.swing << ", noise " << r.noise);
+    CHECK(row.within_noise);
+  }
+}
+
+TEST_CASE("a sensitivity is the same whatever the thread count", "[sensitivity]") {
+  const HardwareCatalog& cat = test::cat();
+  const std::vector<std::string> sets{kShort, kShortWarmup};
+  const Scenario s = default_with("", sets, cat);
+  const SensitivityReader read = [&](const HardwareCatalog& c, const std::vector<std::string>& more) {
+    std::vector<std::string> all = sets;
+    all.insert(all.end(), more.begin(), more.end());
+    return default_with("", all, c);
+  };
+  SensitivityOptions one, two;
+  one.jobs = 1;
+  two.jobs = 2;
+  one.noise_replications = two.noise_replications = 1;
+  const std::string a = to_json(run_sensitivity(s, read, cat, one)), b = to_json(run_sensitivity(s, read, cat, two));
+  CHECK(a == b);
+  CHECK_THAT(a, Catch::Contains("\"wall_s\": null") && Catch::Contains("\"worst_pair\": {"));
+}

@@ -113,4 +113,10 @@ std::string with_sensitivity(std::string json, const Sensitivity& s) {
   return with_json_block(std::move(json), "sensitivity", to_json(s, true));
 }
 
+void write_tornado(const Args& a, const Sensitivity& s, const std::string& scenario) {
+  if (!a.out_given) return;
+  write_file(a.out, sensitivity_svg(s, scenario), "--out");
+  std::fprintf(stderr, "wrote %s\n", a.out.c_str());
+}
+
 }  // namespace hcisim::cli

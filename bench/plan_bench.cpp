@@ -51,15 +51,19 @@ namespace {
 // BM_Sensitivity/default10: the assumption sensitivity (plan/sensitivity.hpp) of the built-in
 // default with its first 10 assumptions, on 2 threads (the CI machine's cores): 1 base, 2
 // noise runs, 20 ends and 6 pair runs. Goal: at most 25 times one run's wall time; the
-// counter run_ratio is the study's wall time over one run's (measured once, before).
+// counter run_ratio is the study's wall time over one run's (the fastest of three, before).
+// items_per_second = studies per wall second.
 void BM_Sensitivity_default10(benchmark::State& state) {
   const HardwareCatalog cat = HardwareCatalog::load();
   const Scenario s = parse_scenario(default_scenario_yaml(), "<built-in default>", {}, cat);
   std::vector<Assumption> as = scenario_assumptions(s, cat);
   as.resize(std::min<std::size_t>(as.size(), 10));
-  const auto t0 = std::chrono::steady_clock::now();
-  benchmark::DoNotOptimize(simulate(s).result.iops);
-  const double one_run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  double one_run_s = 1e300;   // the fastest of 3 (the machine is shared)
+  for (int i = 0; i < 3; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(simulate(s).result.iops);
+    one_run_s = std::min(one_run_s, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
   SensitivityOptions o;
   o.jobs = 2;
   const SensitivityEval eval = [](const HardwareCatalog& c, const std::vector<std::string>& overrides,
@@ -81,6 +85,10 @@ void BM_Sensitivity_default10(benchmark::State& state) {
   state.counters["one_run_s"] = one_run_s;
   state.counters["run_ratio"] = study_s / one_run_s;
 }
-BENCHMARK(BM_Sensitivity_default10)->Name("BM_Sensitivity/default10")->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_Sensitivity_default10)
+    ->Name("BM_Sensitivity/default10")
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1)
+    ->UseRealTime();
 
 }  // namespace

@@ -99,7 +99,7 @@ int cmd_size_sensitivity(const Args& a, const SizingResult& result, const Hardwa
     return 0;
   }
   const Design& d = result.answers.front();
-  SensitivityEstimate estimate(planned_runs(d.scenario, cat), a.jobs, !a.quiet);
+  SensitivityEstimate estimate(planned_runs(design_scenario(d, result.req, cat), cat), a.jobs, !a.quiet);
   const Sensitivity r = design_sensitivity(d, result.req, cat, estimate.options(a));
   if (a.json) {
     std::fputs(with_sensitivity(to_json(result), r).c_str(), stdout);

@@ -106,7 +106,9 @@ std::string with_json_block(std::string json, const std::string& key, const std:
   while (!json.empty() && (json.back() == '\n' || json.back() == ' ')) json.pop_back();
   if (json.empty() || json.back() != '}') throw std::logic_error("with_json_block: not a JSON object");
   json.pop_back();
-  return json + ", " + json_string(key) + ": " + value + "}\n";
+  const bool lines = !json.empty() && json.back() == '\n';   // a document of one key a line
+  while (!json.empty() && (json.back() == '\n' || json.back() == ' ')) json.pop_back();
+  return json + (lines ? ",\n  " : ", ") + json_string(key) + ": " + value + (lines ? "\n}\n" : "}\n");
 }
 
 std::string with_sensitivity(std::string json, const Sensitivity& s) {

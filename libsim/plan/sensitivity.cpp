@@ -361,6 +361,8 @@ Sensitivity sensitivity(const std::vector<Assumption>& assumptions, const Hardwa
   out.base_bottleneck = got[0].answer.bottleneck;
   out.noise_runs = options.noise_replications;
   out.noise = spread(got, 1 + noise);
+  if (got[0].answer.resolution > 0)
+    out.noise = std::isfinite(out.noise) ? std::max(out.noise, got[0].answer.resolution) : got[0].answer.resolution;
   const double base = headline(out.base);
   for (std::size_t k = 0; k < assumptions.size(); ++k) {
     const Outcome& lo = got[1 + noise + 2 * k];
@@ -425,7 +427,8 @@ Sensitivity run_sensitivity(const Scenario& scenario, const SensitivityReader& r
                                      const double none = std::numeric_limits<double>::quiet_NaN();
                                      SensitivityAnswer a{{r.result.iops, any ? r.result.pooled_latency_ms : none,
                                                           any ? latency_statistic(r, LatencyStat::p95) : none},
-                                                         r.bottleneck};
+                                                         r.bottleneck,
+                                                         r.result.seconds > 0 ? 2 / r.result.seconds : 0};
                                      if (base && base_run) *base_run = std::move(r);   // one base run: no race
                                      return a;
                                    },
@@ -442,7 +445,7 @@ Sensitivity knee_sensitivity(const Scenario& scenario, const SensitivityReader& 
                                      KneeResult k = find_knee(s, target, o);
                                      const double none = std::numeric_limits<double>::quiet_NaN();
                                      SensitivityAnswer a{{k.found ? k.iops : none, k.found ? k.latency_ms : none},
-                                                         k.bottleneck};
+                                                         k.bottleneck, k.resolution_iops};
                                      if (base && base_knee) *base_knee = std::move(k);
                                      return a;
                                    },

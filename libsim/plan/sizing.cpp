@@ -802,15 +802,22 @@ std::string to_json(const SizingResult& r) {
   return j + "]}\n";
 }
 
+Scenario design_scenario(const Design& d, const Requirements& req, const HardwareCatalog& catalog,
+                         const std::vector<std::string>& overrides) {
+  if (!d.valid || !d.capacity_ok)
+    throw InvalidArgument("sizing: " + d.describe() + " is " + (d.valid ? "short of capacity" : "not valid") +
+                          ": it has no scenario to simulate");
+  const CandidateBlocks b = candidate_blocks(req, d.candidate);
+  return detail::candidate_scenario(req, *b.host, *b.net, *b.policy, d.hosts, true, true, catalog, d.capacity.usable_gb,
+                                    overrides);
+}
+
 Sensitivity design_sensitivity(const Design& d, const Requirements& req, const HardwareCatalog& catalog,
                                const SensitivityOptions& options) {
-  if (!d.valid || !d.capacity_ok) throw InvalidArgument("size --sensitivity: " + d.describe() + " was not simulated");
-  const CandidateBlocks b = candidate_blocks(req, d.candidate);
-  const SensitivityReader read = [&req, &d, b](const HardwareCatalog& c, const std::vector<std::string>& overrides) {
-    return detail::candidate_scenario(req, *b.host, *b.net, *b.policy, d.hosts, true, true, c, d.capacity.usable_gb,
-                                      overrides);
+  const SensitivityReader read = [&req, &d](const HardwareCatalog& c, const std::vector<std::string>& overrides) {
+    return design_scenario(d, req, c, overrides);
   };
-  return sensitivity(d.scenario, read, catalog, {"margin_pct", "achieved_iops", "latency_ms"},
+  return sensitivity(read(catalog, {}), read, catalog, {"margin_pct", "achieved_iops", "latency_ms"},
                      [&req](const Scenario& s, const ProgressFn& progress) {
                        const RunResult run = simulate(verdict_scenario(s, req), progress);
                        Design v;

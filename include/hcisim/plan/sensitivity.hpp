@@ -75,6 +75,10 @@ std::vector<Assumption> scenario_assumptions(const Scenario& scenario, const Har
 struct SensitivityAnswer {
   std::vector<double> values;
   std::string bottleneck;
+  // The smallest change of the headline the answer can tell (0: none given): a run's IOPS
+  // moves in steps of one I/O over its window, so 2 I/Os over it; a knee's bisection its
+  // final interval. The noise estimate is at least the base's.
+  double resolution = 0;
 };
 
 /// Evaluates the answer with `catalog` (its calibration possibly moved) and `overrides` (keys
@@ -125,7 +129,8 @@ struct Sensitivity {
   std::vector<std::string> names;   // the answers; names[0] is the headline the rows sort by
   std::vector<double> base;         // the base scenario's answers
   std::string base_bottleneck;
-  double noise = 0;                 // the headline's spread (max - min) over the base and its noise runs
+  double noise = 0;                 // the headline's spread (max - min) over the base and its noise
+                                    // runs, at least the base's resolution (SensitivityAnswer)
   int noise_runs = 0;               // the base's extra replications behind `noise`
   std::vector<SensitivityRow> rows; // by swing, largest first (NaN swings last; ties by name)
   std::vector<SkippedAssumption> skipped;
@@ -151,11 +156,13 @@ Sensitivity sensitivity(const Scenario& scenario, const SensitivityReader& read,
                         const std::vector<std::string>& names, const SensitivityAnswerFn& answer,
                         const SensitivityOptions& options = {});
 
-/// A run's answers: iops (the headline), pooled_latency_ms, pooled_p95_ms; the run's bottleneck.
+/// A run's answers: iops (the headline), pooled_latency_ms, pooled_p95_ms; the run's bottleneck;
+/// resolution 2 I/Os over the window.
 /// `base_run`, when given, gets the base run's whole result (the scenario as read).
 Sensitivity run_sensitivity(const Scenario& scenario, const SensitivityReader& read, const HardwareCatalog& catalog,
                             const SensitivityOptions& options = {}, RunResult* base_run = nullptr);
-/// The knee (plan/knee.hpp): knee_iops (NaN where not found), latency_ms at it; its bottleneck.
+/// The knee (plan/knee.hpp): knee_iops (NaN where not found), latency_ms at it; its bottleneck;
+/// resolution the bisection's final interval.
 /// Each knee's probes run one at a time (the assumptions are the parallel work); `base_knee`
 /// gets the base's whole knee.
 Sensitivity knee_sensitivity(const Scenario& scenario, const SensitivityReader& read, const HardwareCatalog& catalog,

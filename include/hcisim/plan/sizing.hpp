@@ -190,6 +190,11 @@ void evaluate_design(Design& d, const Requirements& req, const RunResult& run);
 
 SizingResult size_cluster(const Requirements& req, const HardwareCatalog& catalog, const SizingOptions& options = {});
 
+/// Design `d` of `req` as simulated at the demand (Design::scenario, which size_cluster
+/// clears on its answers to save memory), built again against `catalog` with `overrides`
+/// (--set assignments) laid over it. Throws InvalidArgument for a design without one.
+Scenario design_scenario(const Design& d, const Requirements& req, const HardwareCatalog& catalog,
+                         const std::vector<std::string>& overrides = {});
 /// The assumption sensitivity (plan/sensitivity.hpp) of design `d` of `req` (one of
 /// size_cluster's answers) at the demand, with the design's hosts down: margin_pct, the
 /// headline, the smaller of the latency headroom 100 (1 - latency / target) (several workloads:

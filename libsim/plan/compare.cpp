@@ -306,7 +306,9 @@ Sensitivity compare_sensitivity(const Scenario& a, const Scenario& b, const Sens
         mb.replication += offset;
         const RunResult ra = simulate(ma, progress), rb = simulate(mb, progress);
         // Each side's IOPS moves in steps of one I/O over its window: 2 I/Os over it, both sides'.
-        const auto step = [](const RunResult& r) { return r.result.seconds > 0 ? 2 / r.result.seconds : 0.0; };
+        const auto step = [](const RunResult& side) {
+          return side.result.seconds > 0 ? 2 / side.result.seconds : 0.0;
+        };
         return SensitivityAnswer{{rb.result.iops - ra.result.iops, ra.result.iops, rb.result.iops},
                                  "A: " + ra.bottleneck + "; B: " + rb.bottleneck, step(ra) + step(rb)};
       },

@@ -15,7 +15,6 @@
 #include "hcisim/plan/compare.hpp"
 #include "hcisim/plan/knee.hpp"
 #include "hcisim/plan/sensitivity.hpp"
-#include "hcisim/plan/sensitivity_chart.hpp"
 #include "hcisim/plan/sizing.hpp"
 #include "hcisim/report/capacity_answer.hpp"
 #include "hcisim/report/cost.hpp"

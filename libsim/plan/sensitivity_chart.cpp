@@ -1,11 +1,12 @@
-// The tornado as an SVG chart (sensitivity_chart.hpp).
-#include "hcisim/plan/sensitivity_chart.hpp"
+// The tornado of an assumption sensitivity as an SVG chart (sensitivity_svg in
+// plan/sensitivity.hpp), drawn by report/svg_chart.hpp's svg_tornado.
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
 
+#include "hcisim/plan/sensitivity.hpp"
 #include "hcisim/report/svg_chart.hpp"
 
 namespace hcisim {

@@ -1,4 +1,4 @@
-// The tornado of a sensitivity as an SVG chart (plan/sensitivity_chart.hpp): one bar per
+// The tornado of a sensitivity as an SVG chart (sensitivity_svg, plan/sensitivity.hpp): one bar per
 // assumption, largest swing first, the worst pair last, on a study whose numbers are given.
 #include <catch2/catch.hpp>
 
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "../report/svg_check.hpp"
-#include "hcisim/plan/sensitivity_chart.hpp"
+#include "hcisim/plan/sensitivity.hpp"
 
 using namespace hcisim;
 

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 
 #include "hcisim/core/check.hpp"
@@ -200,19 +201,27 @@ struct Outcome {
 };
 
 // Every move evaluated, in parallel; a move whose read or run fails (a moved value the
-// scenario refuses) gives NaN answers and its error, except where `must_succeed`.
+// scenario refuses, a run that stalls) gives NaN answers and its error, except the first
+// `must_succeed` (the base and its noise runs). Anything else, such as a stop thrown by the
+// progress function, ends the study.
 std::vector<Outcome> evaluate(const std::vector<Move>& moves, const std::vector<std::uint64_t>& offsets,
                               const HardwareCatalog& catalog, std::size_t names, const SensitivityEval& eval,
                               const SensitivityOptions& options, std::size_t must_succeed) {
   std::vector<Outcome> out(moves.size());
   parallel_for(moves.size(), options.jobs, [&](std::size_t i) {
     const HardwareCatalog& c = moves[i].catalog ? *moves[i].catalog : catalog;
+    const auto failed = [&](const char* what) {
+      out[i].error = what;
+      out[i].answer.values.assign(names, kNan);
+    };
     try {
       out[i].answer = eval(c, moves[i].overrides, offsets[i], options.run_progress);
     } catch (const InvalidArgument& e) {
       if (i < must_succeed) throw;
-      out[i].error = e.what();
-      out[i].answer.values.assign(names, kNan);
+      failed(e.what());
+    } catch (const std::runtime_error& e) {   // a run whose model stalled
+      if (i < must_succeed) throw;
+      failed(e.what());
     }
     if (out[i].answer.values.size() != names)
       throw InvalidArgument("sensitivity: an answer gave " + std::to_string(out[i].answer.values.size()) +

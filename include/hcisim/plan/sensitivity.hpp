@@ -132,13 +132,14 @@ struct Sensitivity {
   double noise = 0;                 // the headline's spread (max - min) over the base and its noise
                                     // runs, at least the base's resolution (SensitivityAnswer)
   int noise_runs = 0;               // the base's extra replications behind `noise`
-  std::vector<SensitivityRow> rows; // by swing, largest first (NaN swings last; ties by name)
+  std::vector<SensitivityRow> rows; // by swing, largest first (NaN swings last; ties in the
+                                    // assumptions' order)
   std::vector<SkippedAssumption> skipped;
-  bool has_pair = false;            // fewer than two rows with a swing: no pair
+  bool has_pair = false;            // false: fewer than two rows with a swing, or worst_pair off
   SensitivityPair pair;             // the pair whose larger |change| is largest
   int runs = 0;                     // evaluations in all
-  double wall_s = 0;                // wall time of the study (not deterministic; not in to_json's
-                                    // deterministic part unless asked)
+  double wall_s = 0;                // wall time of the study (not deterministic: to_json gives it
+                                    // only when asked)
 };
 
 /// Runs per study of `assumptions` assumptions (for an estimate before it starts).

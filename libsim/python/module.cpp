@@ -224,7 +224,8 @@ std::string sensitivity_json(const std::string& kind, const std::string& text, c
   const SensitivityReader reread = sensitivity_reader(kind, text, name, sets);
   if (answer == "run") {
     RunResult base;
-    const Sensitivity r = studied(jobs, [&](const SensitivityOptions& o) { return run_sensitivity(s, reread, cat, o, &base); });
+    const Sensitivity r =
+        studied(jobs, [&](const SensitivityOptions& o) { return run_sensitivity(s, reread, cat, o, &base); });
     return with_sensitivity(to_json(base), to_json(r, true));
   }
   if (answer == "knee") {

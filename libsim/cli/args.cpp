@@ -14,7 +14,8 @@ namespace hcisim::cli {
 constexpr const char* kHelp = R"(hcisim - predict the IOPS and latency of a vSAN cluster
 
 usage:
-  hcisim [run] [FILE] [--json | --csv] [--replications N] [--range | --sensitivity] [--set KEY=VALUE]...
+  hcisim [run] [FILE] [--json | --csv] [--replications N] [--range | --sensitivity [--out FILE.svg]]
+               [--set KEY=VALUE]...
       run a scenario (the built-in default, seed 000's cluster, when FILE is omitted)
       and print HCIBench's result block (DiskSpd's tables for DiskSpd workloads);
       --replications N runs seeds 1..N and prints the mean with its 95 % interval;
@@ -24,7 +25,8 @@ usage:
       --sensitivity re-runs it with each assumption (calibration parameters, keys the file
       leaves at an assumed default, the file's assumed: block) at the low and the high end of
       its range, one at a time on the same seed, and prints a tornado sorted by the IOPS swing,
-      the worst pair of the top three and what it does not cover (not with --range)
+      the worst pair of the top three and what it does not cover (not with --range);
+      --out FILE.svg also draws the tornado as an SVG chart (as knee and compare --sensitivity)
   hcisim sweep FILE... --vary KEY=V1,V2,... [--vary ...] [--out PREFIX] [--jobs N] [--replications N]
                [--range | --sensitivity] [--set KEY=VALUE]...
       run one point per value (one curve per file), in parallel; write PREFIX.csv and
@@ -42,7 +44,8 @@ usage:
       and the range a value that stands in for unstated hardware could take
   hcisim --version
       the version and the data folder in use
-  hcisim compare A B [--json | --csv] [--replications N] [--range | --sensitivity] [--set KEY=VALUE]...
+  hcisim compare A B [--json | --csv] [--replications N] [--range | --sensitivity [--out FILE.svg]]
+                 [--set KEY=VALUE]...
       run two scenarios and print their results side by side with deltas, each at its
       file's own load (said in the output); --range: each side's headline answers and
       B - A (paired by seed) with ranges, as run --range; --sensitivity: the tornado of
@@ -55,8 +58,8 @@ usage:
       slack, vSAN 7.0's 30 % or largest host; reserved, 7 U1+ and ESA's operations + host
       rebuild reserve), policy, data reduction (data_services.reduction_ratio: a planner's
       ratio), usable; and usable under the other rule. Failed hosts' devices are left out
-  hcisim knee [FILE] (--mean-ms X | --p95-ms X | --p99-ms X) [--json] [--jobs N] [--range | --sensitivity]
-              [--set KEY=VALUE]...
+  hcisim knee [FILE] (--mean-ms X | --p95-ms X | --p99-ms X) [--json] [--jobs N]
+              [--range | --sensitivity [--out FILE.svg]] [--set KEY=VALUE]...
       the highest IOPS whose mean, p95 or p99 latency (all I/Os) stays at or under X ms:
       offered load (an open loop with the workload's outstanding I/O as its cap) is bisected
       to 1 %, two probes a round whatever --jobs (which runs them at once); a closed loop
@@ -279,6 +282,18 @@ void read_option(const std::string& arg, ArgCursor& at, Args& a) {
   }
 }
 
+// --out with --sensitivity: run, knee and compare draw the tornado to FILE.svg; sweep keeps
+// its prefix; curve and size have no chart.
+void check_tornado_out(const Args& a) {
+  if (!a.sensitivity || !a.out_given || a.command == "sweep") return;
+  if (a.command != "run" && a.command != "knee" && a.command != "compare")
+    usage_error("--out with --sensitivity draws the tornado of run, knee and compare (FILE.svg); " + a.command +
+                " --sensitivity prints its tornado as text or --json only: drop --out");
+  if (a.out.size() < 5 || a.out.compare(a.out.size() - 4, 4, ".svg") != 0)
+    usage_error("--out '" + a.out + "': " + a.command +
+                " --sensitivity writes its tornado as an SVG chart; give a file name ending in .svg");
+}
+
 // Options that contradict each other, and a first word that is neither a command nor a file.
 void check_combinations(const Args& a, bool command_given) {
   if (a.json && a.csv) usage_error("--json and --csv cannot both be given");
@@ -297,6 +312,7 @@ void check_combinations(const Args& a, bool command_given) {
                 "numbers) and sets its own noise runs; drop --replications");
   if (a.sensitivity && a.csv && a.command != "sweep")
     usage_error("--sensitivity prints text or --json (sweep: CSV columns), not --csv");
+  check_tornado_out(a);
   if (a.range && a.replications_given && a.replications < 2)
     usage_error("--range --replications " + std::to_string(a.replications) +
                 ": a range needs 2..100 seeds (without --replications: 5)");
@@ -321,7 +337,9 @@ void check_options_fit_command(const Args& a) {
   };
   const Use uses[] = {
       {!a.vary.empty(), "--vary", {"sweep"}},
-      {a.out_given && !(a.command == "accuracy" && a.write), "--out", {"sweep", "calibrate", "accuracy --write"}},
+      {a.out_given && !(a.command == "accuracy" && a.write) &&
+           !(a.sensitivity && (a.command == "run" || a.command == "knee" || a.command == "compare")),
+       "--out", {"sweep", "calibrate", "accuracy --write", "run --sensitivity", "knee --sensitivity", "compare --sensitivity"}},
       {a.jobs > 0, "--jobs", {"sweep", "accuracy", "calibrate", "run", "compare", "knee", "size", "curve"}},
       {a.check, "--check", {"curve", "accuracy"}},
       {a.write, "--write", {"accuracy"}},

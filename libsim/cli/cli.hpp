@@ -171,6 +171,10 @@ class SensitivityEstimate {
 };
 SensitivityReader sensitivity_reader(const std::string& file, const std::vector<std::string>& sets);
 std::string with_sensitivity(std::string json, const Sensitivity& s);
+// --out FILE.svg with --sensitivity (run, knee, compare): the tornado as an SVG chart
+// (sensitivity_svg, plan/sensitivity.hpp), titled with `scenario`; "wrote FILE" on stderr. Nothing
+// without --out.
+void write_tornado(const Args& a, const Sensitivity& s, const std::string& scenario);
 // `json` (one object) with `"key": value` added at its end.
 std::string with_json_block(std::string json, const std::string& key, const std::string& value);
 

@@ -23,22 +23,13 @@ int planned_runs(const Scenario& s, const HardwareCatalog& cat) {
 
 std::string tornado(const Sensitivity& r) { return "\n" + format_sensitivity(r); }
 
-// The overrides B takes of A's: those of keys B's file does not state (B's own value stands).
-std::vector<std::string> unstated_by(const Scenario& b, const std::vector<std::string>& overrides) {
-  std::vector<std::string> out;
-  for (const std::string& o : overrides) {
-    const std::string path = o.substr(0, o.find('='));
-    if (!std::binary_search(b.stated_keys.begin(), b.stated_keys.end(), path)) out.push_back(o);
-  }
-  return out;
-}
-
 }  // namespace
 
 int cmd_run_sensitivity(const Args& a, const Scenario& s, const std::string& file, const HardwareCatalog& cat) {
   SensitivityEstimate estimate(planned_runs(s, cat), a.jobs, !a.quiet);
   RunResult base;
   const Sensitivity r = run_sensitivity(s, sensitivity_reader(file, a.sets), cat, estimate.options(a), &base);
+  write_tornado(a, r, s.name);
   const QuestionFeatures q = question_features(s, base.bottleneck);
   if (a.json) {
     print_answer(a, with_sensitivity(to_json(base), r), q);
@@ -53,6 +44,7 @@ int cmd_knee_sensitivity(const Args& a, const Scenario& s, const std::string& fi
   SensitivityEstimate estimate(planned_runs(s, cat), a.jobs, !a.quiet);
   KneeResult base;
   const Sensitivity r = knee_sensitivity(s, sensitivity_reader(file, a.sets), cat, a.knee, estimate.options(a), &base);
+  write_tornado(a, r, s.name);
   print_answer(a, a.json ? with_sensitivity(to_json(s.name, base), r) : format_knee(s.name, base) + tornado(r),
                question_features(s, base.bottleneck));
   return 0;
@@ -76,25 +68,10 @@ int cmd_curve_sensitivity(const Args& a, const Scenario& s, const std::string& f
 // only the keys its file does not state.
 int cmd_compare_sensitivity(const Args& a, const Scenario& sa, const Scenario& sb, const HardwareCatalog& cat) {
   if (a.csv) usage_error("compare --sensitivity prints text or --json, not --csv");
-  const SensitivityReader read_a = sensitivity_reader(a.files[0], a.sets);
-  const SensitivityReader read_b = sensitivity_reader(a.files[1], a.sets);
-  std::vector<SkippedAssumption> skipped;
-  const std::vector<Assumption> as = scenario_assumptions(sa, cat, &skipped);
-  SensitivityEstimate estimate(2 * sensitivity_runs(as.size()), a.jobs, !a.quiet);
-  Sensitivity r = sensitivity(
-      as, cat, {"iops_b_minus_a", "iops_a", "iops_b"},
-      [&](const HardwareCatalog& c, const std::vector<std::string>& overrides, std::uint64_t offset,
-          const ProgressFn& progress) {
-        Scenario ma = read_a(c, overrides), mb = read_b(c, unstated_by(sb, overrides));
-        ma.replication += offset;
-        mb.replication += offset;
-        const RunResult ra = simulate(ma, progress), rb = simulate(mb, progress);
-        const auto step = [](const RunResult& run) { return run.result.seconds > 0 ? 2 / run.result.seconds : 0.0; };
-        return SensitivityAnswer{{rb.result.iops - ra.result.iops, ra.result.iops, rb.result.iops},
-                                 "A: " + ra.bottleneck + "; B: " + rb.bottleneck, step(ra) + step(rb)};
-      },
-      estimate.options(a));
-  r.skipped = std::move(skipped);
+  SensitivityEstimate estimate(2 * planned_runs(sa, cat), a.jobs, !a.quiet);
+  const Sensitivity r = compare_sensitivity(sa, sb, sensitivity_reader(a.files[0], a.sets),
+                                            sensitivity_reader(a.files[1], a.sets), cat, estimate.options(a));
+  write_tornado(a, r, "A: " + sa.name + "\nB: " + sb.name);
   const Comparison c = compare(sa, sb, a.files[0], a.files[1]);
   print_answer(a, a.json ? with_sensitivity(to_json(c), r) : format_comparison(c) + tornado(r),
                what_if_features(sa, sb, c.b.bottleneck));

@@ -146,4 +146,10 @@ void print_answer(const Args& a, const std::string& out, const QuestionFeatures&
   else std::printf("%s\n%s\n", out.c_str(), n.text.c_str());
 }
 
+void write_tornado(const Args& a, const Sensitivity& s, const std::string& scenario) {
+  if (!a.out_given) return;
+  write_file(a.out, sensitivity_svg(s, scenario), "--out");
+  std::fprintf(stderr, "wrote %s\n", a.out.c_str());
+}
+
 }  // namespace hcisim::cli

@@ -138,6 +138,9 @@ Ranged answer_range(const Scenario& scenario, const ScenarioReader& read, const 
       out.parameters.push_back(p.name);
     }
   }
+  for (std::size_t p = 0; p < out.parameters.size(); ++p)
+    for (std::size_t q = p + 1; q < out.parameters.size(); ++q)
+      out.correlated = out.correlated || catalog.calibration().correlation(out.parameters[p], out.parameters[q]) != 0;
   std::vector<Task> tasks;
   for (std::size_t b = 0; b < bases.size(); ++b)
     for (std::size_t i = 0; i < n; ++i) {
@@ -331,6 +334,47 @@ std::string g(double v) {
 }
 }  // namespace
 
+RangeParts range_parts(const Ranged& r) {
+  RangeParts parts;
+  parts.covers.push_back({"seeds", "placement and run noise (" + std::to_string(r.seeds) + " seeds)"});
+  const std::size_t np = r.parameters.size();
+  if (!r.calibration)
+    parts.not_covered.push_back({"calibration", "calibration (its standard errors not propagated)"});
+  else if (np == 0)
+    parts.not_covered.push_back({"calibration", "calibration (no fitted parameter with a standard error acts here)"});
+  else
+    parts.covers.push_back({"calibration", "calibration (" + std::to_string(np) + " fitted parameter" + (np > 1 ? "s" : "") +
+                                               ", +-1 se" + (r.correlated ? ", correlated" : "") + ")"});
+  if (r.assumptions > 0)
+    parts.covers.push_back({"assumptions", "assumed values (" + std::to_string(r.assumptions) +
+                                               ", each at the ends of its range: the sensitivity)"});
+  else
+    parts.not_covered.push_back({"assumptions", "assumed values (see --sensitivity)"});
+  parts.not_covered.push_back({"mechanisms", "mechanisms the model lacks (see hcisim accuracy)"});
+  return parts;
+}
+
+namespace {
+std::string joined(const std::vector<RangePart>& parts, const char* between) {
+  std::string out;
+  for (const RangePart& p : parts) out += (out.empty() ? "" : between) + p.text;
+  return out;
+}
+
+std::string parts_json(const std::vector<RangePart>& parts) {
+  std::string out = "[";
+  for (const RangePart& p : parts)
+    out += (out.size() > 1 ? ", " : "") + std::string("{\"part\": ") + json_string(p.part) +
+           ", \"text\": " + json_string(p.text) + "}";
+  return out + "]";
+}
+}  // namespace
+
+std::string format_range_parts(const Ranged& r) {
+  const RangeParts parts = range_parts(r);
+  return "range covers: " + joined(parts.covers, ", ") + "\nnot covered: " + joined(parts.not_covered, ", ") + "\n";
+}
+
 std::string format_ranged(const Ranged& r) {
   std::string out;
   char buf[320];
@@ -360,8 +404,7 @@ std::string format_ranged(const Ranged& r) {
     out += ", in quadrature with 1.96 calibration sd (the delta method:\n" + names +
            " each moved by one standard error on every seed, with their\ncorrelations, run noise taken off).\n";
   }
-  out += "It does not cover mechanisms the model lacks: the accuracy table shows those errors.\n";
-  return out;
+  return out + "\n" + format_range_parts(r);
 }
 
 std::string format_compared(const std::string& name_a, const std::string& name_b, const Ranged& a, const Ranged& b,
@@ -386,9 +429,9 @@ std::string format_compared(const std::string& name_a, const std::string& name_b
   }
   std::snprintf(buf, sizeof buf,
                 "\nEach side on %d seeds; B - A paired by seed (what both sides share cancels). 'beyond': the\n"
-                "change's 95 %% range excludes 0. Ranges as in run --range (docs/reference.md, Ranges).\n",
+                "change's 95 %% range excludes 0. Ranges as in run --range (docs/reference.md, Ranges).\n\n",
                 b_minus_a.seeds);
-  return out + buf;
+  return out + buf + format_range_parts(b_minus_a);
 }
 
 std::string to_json(const Ranged& r) {
@@ -396,7 +439,9 @@ std::string to_json(const Ranged& r) {
                     ", \"calibration\": " +
                     (r.calibration ? "true" : "false") + ", \"parameters\": [";
   for (std::size_t i = 0; i < r.parameters.size(); ++i) out += (i ? ", " : "") + json_string(r.parameters[i]);
-  out += "], \"level\": 0.95, \"answers\": {";
+  const RangeParts parts = range_parts(r);
+  out += "], \"level\": 0.95, \"covers\": " + parts_json(parts.covers) + ", \"not_covered\": " +
+         parts_json(parts.not_covered) + ", \"answers\": {";
   for (std::size_t k = 0; k < r.answers.size(); ++k) {
     const AnswerRange& a = r.answers[k];
     out += (k ? ", " : "") + json_string(a.name) + ": {\"value\": " + json_number(a.value) +
@@ -434,7 +479,7 @@ std::string ranged_csv_header(const std::vector<std::string>& names) {
   std::string h = "range_seeds,range_first_seed";
   for (const std::string& n : names)
     h += "," + n + "," + n + "_low," + n + "_high," + n + "_seed_sd," + n + "_calibration_sd," + n + "_found";
-  return h + ",warnings";
+  return h + ",warnings,range_covers,range_not_covered";
 }
 
 std::string ranged_csv_cells(const Ranged& r) {
@@ -449,7 +494,9 @@ std::string ranged_csv_cells(const Ranged& r) {
   }
   std::string warnings;
   for (const std::string& w : r.warnings) warnings += (warnings.empty() ? "" : " | ") + w;
-  return c + "," + csv_field(warnings);
+  const RangeParts parts = range_parts(r);
+  return c + "," + csv_field(warnings) + "," + csv_field(joined(parts.covers, "; ")) + "," +
+         csv_field(joined(parts.not_covered, "; "));
 }
 
 }  // namespace hcisim

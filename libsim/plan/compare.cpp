@@ -280,4 +280,41 @@ std::string to_json(const KneeComparison& c) {
          ", \"cost_per_extra_iops_usd\": " + json_number(per) + "}\n";
 }
 
+namespace {
+// The overrides B takes of A's: those of keys B's file does not state (B's own value stands).
+std::vector<std::string> unstated_by(const Scenario& b, const std::vector<std::string>& overrides) {
+  std::vector<std::string> out;
+  for (const std::string& o : overrides) {
+    const std::string path = o.substr(0, o.find('='));
+    if (!std::binary_search(b.stated_keys.begin(), b.stated_keys.end(), path)) out.push_back(o);
+  }
+  return out;
+}
+}  // namespace
+
+Sensitivity compare_sensitivity(const Scenario& a, const Scenario& b, const SensitivityReader& read_a,
+                                const SensitivityReader& read_b, const HardwareCatalog& catalog,
+                                const SensitivityOptions& options) {
+  std::vector<SkippedAssumption> skipped;
+  const std::vector<Assumption> as = scenario_assumptions(a, catalog, &skipped);
+  Sensitivity r = sensitivity(
+      as, catalog, {"iops_b_minus_a", "iops_a", "iops_b"},
+      [&](const HardwareCatalog& c, const std::vector<std::string>& overrides, std::uint64_t offset,
+          const ProgressFn& progress) {
+        Scenario ma = read_a(c, overrides), mb = read_b(c, unstated_by(b, overrides));
+        ma.replication += offset;
+        mb.replication += offset;
+        const RunResult ra = simulate(ma, progress), rb = simulate(mb, progress);
+        // Each side's IOPS moves in steps of one I/O over its window: 2 I/Os over it, both sides'.
+        const auto step = [](const RunResult& side) {
+          return side.result.seconds > 0 ? 2 / side.result.seconds : 0.0;
+        };
+        return SensitivityAnswer{{rb.result.iops - ra.result.iops, ra.result.iops, rb.result.iops},
+                                 "A: " + ra.bottleneck + "; B: " + rb.bottleneck, step(ra) + step(rb)};
+      },
+      options);
+  r.skipped = std::move(skipped);
+  return r;
+}
+
 }  // namespace hcisim

@@ -697,6 +697,12 @@ std::string answer_lines(const SizingResult& r) {
     out += knee_line(d, q);
     if (d.range.seeds > 0) out += range_line(d, q);
   }
+  // Every answer's range is over the same seeds and parameters: what they cover, once.
+  for (const Design& d : r.answers)
+    if (d.range.seeds > 0) {
+      out += format_range_parts(d.range);
+      break;
+    }
   if (r.exhausted) out += "(fewer designs than asked for: every candidate was tried)\n";
   if (r.stopped) out += "(fewer designs than asked for: stopped at run.max_simulations)\n";
   if (q.host_failures > 1)

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <thread>
 #include <string>
 #include <tuple>
@@ -26,6 +27,7 @@
 #include "hcisim/plan/compare.hpp"
 #include "hcisim/plan/sizing.hpp"
 #include "hcisim/plan/knee.hpp"
+#include "hcisim/plan/sensitivity.hpp"
 #include "hcisim/scenario/hardware_catalog.hpp"
 #include "hcisim/scenario/runner.hpp"
 #include "hcisim/scenario/simulation.hpp"
@@ -180,9 +182,86 @@ std::string curve(const std::string& kind, const std::string& text, const std::s
   return to_json(r);
 }
 
+// --sensitivity (plan/sensitivity.hpp): the scenario read again against a moved catalog with
+// the moved keys after the user's `sets`.
+SensitivityReader sensitivity_reader(const std::string& kind, const std::string& text, const std::string& name,
+                                     const std::vector<std::string>& sets) {
+  return [kind, text, name, sets](const HardwareCatalog& c, const std::vector<std::string>& overrides) {
+    std::vector<std::string> all = sets;
+    all.insert(all.end(), overrides.begin(), overrides.end());
+    return read(kind, text, name, all, c);
+  };
+}
+
+// `json` (one object, as to_json gives it) with "sensitivity": the study (wall time included),
+// as the CLI's --sensitivity --json.
+std::string with_sensitivity(std::string json, const std::string& study) {
+  while (!json.empty() && (json.back() == '\n' || json.back() == ' ')) json.pop_back();
+  if (json.empty() || json.back() != '}') throw std::logic_error("with_sensitivity: not a JSON object");
+  json.pop_back();
+  return json + ", \"sensitivity\": " + study + "}\n";
+}
+
+// The study runs `study(options)` interruptibly on `jobs` threads.
+template <typename Study>
+Sensitivity studied(int jobs, const Study& study) {
+  return interruptible([&](const ProgressFn& progress) {
+    SensitivityOptions o;
+    o.jobs = jobs;
+    o.run_progress = progress;
+    return study(o);
+  });
+}
+
+// An answer with its assumption sensitivity as JSON: answer "run" (the run's report), "knee"
+// (stat "mean", "p95" or "p99" under limit_ms) or "curve" (the analytic curve and the
+// sensitivity of its knee under a mean limit_ms), each document with a "sensitivity" block.
+std::string sensitivity_json(const std::string& kind, const std::string& text, const std::string& name,
+                             const std::vector<std::string>& sets, const std::string& answer, const std::string& stat,
+                             double limit_ms, int jobs, const std::string& prices_text, const std::string& prices_name) {
+  const HardwareCatalog cat = catalog(prices_text, prices_name);
+  const Scenario s = read(kind, text, name, sets, cat);
+  const SensitivityReader reread = sensitivity_reader(kind, text, name, sets);
+  if (answer == "run") {
+    RunResult base;
+    const Sensitivity r =
+        studied(jobs, [&](const SensitivityOptions& o) { return run_sensitivity(s, reread, cat, o, &base); });
+    return with_sensitivity(to_json(base), to_json(r, true));
+  }
+  if (answer == "knee") {
+    const KneeTarget t = knee_target(stat, limit_ms);
+    KneeResult base;
+    const Sensitivity r =
+        studied(jobs, [&](const SensitivityOptions& o) { return knee_sensitivity(s, reread, cat, t, o, &base); });
+    return with_sensitivity(to_json(s.name, base), to_json(r, true));
+  }
+  if (answer != "curve") throw InvalidArgument("sensitivity: answer '" + answer + "'; expected run, knee or curve");
+  const Sensitivity r =
+      studied(jobs, [&](const SensitivityOptions& o) { return curve_sensitivity(s, reread, cat, limit_ms, o); });
+  const CurveReport c =
+      interruptible([&](const ProgressFn& progress) { return curve_report(s, false, limit_ms, jobs, progress); });
+  return with_sensitivity(to_json(c), to_json(r, true));
+}
+
+// compare with the sensitivity of B - A's IOPS (plan/compare.hpp): {"a", "b", "sensitivity"}.
+std::string compare_sensitivity_json(const std::string& kind_a, const std::string& text_a, const std::string& name_a,
+                                     const std::string& kind_b, const std::string& text_b, const std::string& name_b,
+                                     const std::vector<std::string>& sets, int jobs, const std::string& prices_text,
+                                     const std::string& prices_name) {
+  const HardwareCatalog cat = catalog(prices_text, prices_name);
+  const Scenario a = read(kind_a, text_a, name_a, sets, cat);
+  const Scenario b = read(kind_b, text_b, name_b, sets, cat);
+  const Sensitivity r = studied(jobs, [&](const SensitivityOptions& o) {
+    return compare_sensitivity(a, b, sensitivity_reader(kind_a, text_a, name_a, sets),
+                               sensitivity_reader(kind_b, text_b, name_b, sets), cat, o);
+  });
+  const Comparison c = interruptible([&](const ProgressFn& progress) { return compare(a, b, "A", "B", progress); });
+  return with_sensitivity(to_json(c), to_json(r, true));
+}
+
 // Inverse sizing (plan/sizing.hpp) of a requirements file, as JSON.
 std::string size(const std::string& path, int jobs, const std::string& prices_text, const std::string& prices_name,
-                 int range_seeds, bool prune) {
+                 int range_seeds, bool prune, bool sensitivity) {
   HardwareCatalog cat = HardwareCatalog::load();
   const Requirements req = read_requirements(path, cat);
   if (!prices_text.empty()) cat.add_prices(parse_price_file(prices_text, prices_name, cat));
@@ -194,7 +273,12 @@ std::string size(const std::string& path, int jobs, const std::string& prices_te
     o.run_progress = progress;
     return size_cluster(req, cat, o);
   });
-  return to_json(r);
+  if (!sensitivity) return to_json(r);
+  // The cheapest design's margin at the demand (plan/sizing.hpp); null without a design.
+  if (r.answers.empty()) return with_sensitivity(to_json(r), "null");
+  const Sensitivity study =
+      studied(jobs, [&](const SensitivityOptions& o) { return design_sensitivity(r.answers.front(), r.req, cat, o); });
+  return with_sensitivity(to_json(r), to_json(study, true));
 }
 
 // An answer with its range (plan/answer_range.hpp) as JSON: answer "run" (the headline
@@ -313,7 +397,13 @@ PYBIND11_MODULE(_hcisim, m) {
   m.def("curve", &curve, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("check"),
         py::arg("limit_ms"), py::arg("jobs"), py::arg("range_seeds") = 0);
   m.def("size", &size, py::arg("path"), py::arg("jobs"), py::arg("prices_text") = "", py::arg("prices_name") = "",
-        py::arg("range_seeds") = 0, py::arg("prune") = true);
+        py::arg("range_seeds") = 0, py::arg("prune") = true, py::arg("sensitivity") = false);
+  m.def("sensitivity", &sensitivity_json, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"),
+        py::arg("answer"), py::arg("stat"), py::arg("limit_ms"), py::arg("jobs"), py::arg("prices_text") = "",
+        py::arg("prices_name") = "");
+  m.def("compare_sensitivity", &compare_sensitivity_json, py::arg("kind_a"), py::arg("text_a"), py::arg("name_a"),
+        py::arg("kind_b"), py::arg("text_b"), py::arg("name_b"), py::arg("sets"), py::arg("jobs"),
+        py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("ranged", &ranged, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("answer"),
         py::arg("stat"), py::arg("limit_ms"), py::arg("seeds"), py::arg("jobs"));
   m.def("check", &check_scenario, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"),

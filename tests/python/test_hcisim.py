@@ -379,6 +379,11 @@ def test_every_answer_can_carry_its_range():
     assert iops["low"] <= min(iops["each"]) <= max(iops["each"]) <= iops["high"]
     assert set(iops["effects"]) == set(r["range"]["parameters"]) == {"guest_cpu_us", "vsan_cpu_scale", "cpu_per_kib_scale",
                                                                          "congestion_delay_a_us", "lsom_cost_factor"}
+    # What the range covers and what not, named and in words.
+    assert [(p["part"], p["text"]) for p in r["range"]["covers"]] == [
+        ("seeds", "placement and run noise (3 seeds)"),
+        ("calibration", "calibration (5 fitted parameters, +-1 se, correlated)")]
+    assert [p["part"] for p in r["range"]["not_covered"]] == ["assumptions", "mechanisms"]
     # The same document as the CLI's run --range --json.
     cli = os.environ.get("HCISIM_CLI")
     if cli:
@@ -396,6 +401,9 @@ def test_every_answer_can_carry_its_range():
     assert list(df["range_seeds"]) == [2, 2] and list(df["iops_found"]) == [2, 2]
     assert (df["iops_low"] <= df["iops"]).all() and (df["iops"] <= df["iops_high"]).all()
     assert "pooled_p99_ms_calibration_sd" in df.columns
+    assert list(df.columns[-3:]) == ["warnings", "range_covers", "range_not_covered"]
+    assert list(df["range_not_covered"]) == ["assumed values (see --sensitivity); mechanisms the model lacks "
+                                             "(see hcisim accuracy)"] * 2
     with pytest.raises(hcisim.InvalidInput, match=r"^workload\.read_pct=150: .*read_pct = '150'"):
         hcisim.sweep(SEED000, vary={"workload.read_pct": [50, 150]}, set=SHORT, range_seeds=2)
     for bad in (1, 101, 2.5, True):
@@ -422,6 +430,82 @@ def test_curve_and_size_ranges():
         hcisim.size(ROOT / "examples" / "sizing" / "oltp-300k-p95-2ms.yaml", range_seeds=0)
 
 
+SENS_SHORT = {"workload.duration_s": 0.2, "workload.warmup_s": 0.05}
+
+
+def test_a_sensitivity_is_the_clis_and_its_tornado_a_frame_and_a_chart(tmp_path):
+    # run(sensitivity=True): the report with its sensitivity block, as the CLI's run
+    # --sensitivity --json; tornado() its rows by swing; the CLI's --out chart one bar a row.
+    r = hcisim.run(set=SENS_SHORT, sensitivity=True, jobs=2)
+    sens = r["sensitivity"]
+    assert r["iops"] > 0 and sens["headline"] == "iops" and len(sens["rows"]) >= 5
+    df = hcisim.tornado(r)
+    assert list(df.columns) == ["name", "kind", "low", "high", "unit", "answer_low", "answer_high", "swing",
+                                "swing_pct", "within_noise", "bottleneck_low", "bottleneck_high"]
+    assert len(df) == len(sens["rows"]) and set(df["name"]) == {row["name"] for row in sens["rows"]}
+    swings = df["swing"].dropna().tolist()
+    assert swings == sorted(swings, reverse=True) and swings[0] > 0
+    top = next(row for row in sens["rows"] if row["name"] == df["name"][0])
+    assert (df["answer_low"][0], df["answer_high"][0]) == (top["at_low"]["iops"], top["at_high"]["iops"])
+    assert df["swing"][0] == abs(df["answer_high"][0] - df["answer_low"][0])
+    assert df.attrs["headline"] == "iops" and df.attrs["base"] == sens["base"]["iops"]
+    assert hcisim.tornado(sens).equals(df)   # the block alone works too
+    cli = os.environ.get("HCISIM_CLI")
+    if not cli:
+        return
+    svg = tmp_path / "tornado.svg"
+    sets = [a for k, v in SENS_SHORT.items() for a in ("--set", f"{k}={v}")]
+    out = subprocess.run([cli, "run", "--sensitivity", "--json", "--quiet", "--jobs", "2", "--out", str(svg), *sets],
+                         check=True, capture_output=True, text=True).stdout
+    from_cli = json.loads(out)
+    # The same but for the wall times, which are not deterministic.
+    from_cli["sensitivity"]["wall_s"] = sens["wall_s"]
+    from_cli["wall_seconds"] = r["wall_seconds"]
+    from_cli.pop("nearest_measured", None)   # where the CLI's answers name the nearest measured rows
+    assert from_cli == r
+    # The chart parses as XML; one bar per assumption, in the tornado's order, then the pair.
+    import xml.etree.ElementTree as ET
+    rects = [e for e in ET.parse(svg).getroot().iter("{http://www.w3.org/2000/svg}rect")
+             if (e.get("class") or "").startswith("bar")]
+    assert len(rects) == len(df) + (1 if sens["worst_pair"] else 0)
+    assert [e.get("data-label").split(" (")[0] for e in rects[:len(df)]] == list(df["name"])
+    assert rects[-1].get("class") == "bar combined"
+    drawn = [float(e.get("data-swing")) for e in rects[:len(df)] if e.get("data-swing") != "nan"]
+    assert drawn == sorted(drawn, reverse=True)
+
+
+def test_every_answer_can_carry_its_sensitivity():
+    k = hcisim.knee(set=SENS_SHORT, mean_ms=2, sensitivity=True, jobs=2)
+    assert k["sensitivity"]["headline"] == "knee_iops" and "knee_iops" in k
+    c = hcisim.curve(set=SENS_SHORT, mean_ms=2, sensitivity=True)
+    assert c["sensitivity"]["names"] == ["knee_iops", "ceiling_iops"] and c["points"]
+    z = hcisim.size(ROOT / "tests" / "cli" / "size-small.yaml", sensitivity=True, jobs=2)
+    assert z["sensitivity"]["headline"] == "margin_pct" and z["answers"]
+    # compare: B - A's IOPS, each assumption applied to both sides.
+    ab = hcisim.compare(SEED000, ROOT / "examples" / "scenarios" / "seed000-nuc11-osa-optane-fio-256k-seqwrite.yaml",
+                        set=SENS_SHORT, sensitivity=True, jobs=2)
+    assert {"a", "b", "sensitivity"} <= set(ab) and ab["sensitivity"]["names"][0] == "iops_b_minus_a"
+    assert hcisim.tornado(ab)["answer_low"].notna().any()
+    # sweep: a row per point with its top assumption, the CLI's sweep --sensitivity columns.
+    df = hcisim.sweep(SEED000, vary={"workload.outstanding_per_vmdk": [1, 2]}, set=SENS_SHORT, sensitivity=True)
+    assert list(df.columns) == ["workload.outstanding_per_vmdk", "scenario", "iops", "pooled_latency_ms", "bottleneck",
+                                "sensitivity_runs", "sensitivity_noise_iops", "top_assumption", "top_kind", "top_low",
+                                "top_high", "top_iops_at_low", "top_iops_at_high", "top_swing_iops", "top_swing_pct",
+                                "top_within_noise"]
+    assert (df["top_swing_iops"] > 0).all()
+    # Refused: a range with it, a knee-less curve, a non-bool, a result without a study.
+    with pytest.raises(hcisim.InvalidInput, match="range_seeds and sensitivity: give one"):
+        hcisim.run(set=SENS_SHORT, range_seeds=2, sensitivity=True)
+    with pytest.raises(hcisim.InvalidInput, match="give mean_ms"):
+        hcisim.curve(set=SENS_SHORT, sensitivity=True)
+    with pytest.raises(TypeError, match="sensitivity = 'yes'"):
+        hcisim.knee(mean_ms=2, sensitivity="yes")
+    with pytest.raises(hcisim.InvalidInput, match="sensitivity=True"):
+        hcisim.tornado(hcisim.run(set=SHORT))
+    with pytest.raises(hcisim.InvalidInput, match="client=None"):
+        hcisim.sweep(SEED000, vary={"workload.vms": [1]}, sensitivity=True, client="local")
+
+
 def test_without_pandas_the_dataframe_functions_say_how_to_install_it():
     # pandas hidden (None in sys.modules makes its import fail): the module imports, a run
     # returns its dict, and each function that returns a DataFrame names pandas and its package.
@@ -431,9 +515,13 @@ import sys
 sys.modules["pandas"] = None
 import hcisim
 assert hcisim.run(None, set={"workload.duration_s": 0.05, "workload.warmup_s": 0.01})["iops"] > 0
+# sensitivity=True returns its dict without pandas; only tornado() needs it.
+assert hcisim.curve(None, set={"workload.duration_s": 0.05, "workload.warmup_s": 0.01}, mean_ms=2,
+                    sensitivity=True)["sensitivity"]["rows"]
 for call, who in ((lambda: hcisim.sweep(None, vary={"workload.vms": [1]}), "sweep()"),
                   (lambda: hcisim.replicate(None, 2), "replicate()"),
                   (lambda: hcisim.timeline({"timeline": []}), "timeline()"),
+                  (lambda: hcisim.tornado({"sensitivity": {"rows": [], "headline": "iops"}}), "tornado()"),
                   (lambda: hcisim.keys(), "keys()")):
     try:
         call()

@@ -18,8 +18,10 @@
 // interval for one more draw: Hahn and Meeker, Statistical Intervals, 1991 [S134], section 4.7) and
 // s_cal the calibration's; each part at 95 %, combined in quadrature as independent errors.
 // A seed without an answer (a knee not found) is left out and counted (AnswerRange::found).
-// It says nothing about mechanisms the model lacks: the accuracy table's errors against the
-// seeds (docs/accuracy.md) are that part, and they are larger.
+// It says nothing about assumed values (a key set from a write-up, not measured or fitted: the
+// sensitivity runs each at the ends of its range) nor about mechanisms the model lacks (the
+// accuracy table's errors against the seeds, docs/accuracy.md, are that part, and they are
+// larger); every range says what it covers and what not (range_parts).
 #pragma once
 
 #include <cstdint>
@@ -71,6 +73,11 @@ struct Ranged {
   std::uint64_t first_seed = 1;        // seeds first_seed .. first_seed + seeds - 1
   bool calibration = false;            // calibration errors propagated
   std::vector<std::string> parameters; // those with a standard error (others are set, not fitted)
+  bool correlated = false;             // some pair of `parameters` is correlated (calibration.yaml)
+  /// Assumed values run at the low and high ends of their ranges beside this range (the
+  /// sensitivity asked for with it): how many; 0 when none, and the range says they are not
+  /// covered.
+  int assumptions = 0;
   std::vector<AnswerRange> answers;
   /// What the seeds' windows left undefined (run_range: seeds that completed no I/O, or none
   /// of an operation the workload issues, whose latencies are left out of `found`; curve_range:
@@ -79,6 +86,22 @@ struct Ranged {
   /// The answer named `name`; throws InvalidArgument for an unknown one.
   const AnswerRange& at(std::string_view name) const;
 };
+
+/// One part of an answer's uncertainty: `part` names it ("seeds", "calibration",
+/// "assumptions", "mechanisms"), `text` says it in words, e.g. "placement and run noise (5 seeds)".
+struct RangePart {
+  std::string part;
+  std::string text;
+};
+/// What a range covers (the seeds; the calibration when propagated; the assumed values when
+/// their sensitivity ran beside it) and what it does not (the rest, and always the mechanisms
+/// the model lacks).
+struct RangeParts {
+  std::vector<RangePart> covers, not_covered;
+};
+RangeParts range_parts(const Ranged& r);
+/// "range covers: A, B\nnot covered: C, D\n" (the end of format_ranged and format_compared).
+std::string format_range_parts(const Ranged& r);
 
 /// Reads the scenario again against a catalog whose calibration has one parameter moved (the
 /// scenario's own keys still win over the calibration, as in any load).
@@ -121,9 +144,10 @@ std::string format_ranged(const Ranged& r);
 /// change's range excludes 0 (a change the noise and the calibration cannot explain).
 std::string format_compared(const std::string& name_a, const std::string& name_b, const Ranged& a, const Ranged& b,
                             const Ranged& b_minus_a);
-/// {"seeds": N, "first_seed", "calibration": true, "parameters": [...], "level", "answers": {name:
-/// {value, low, high, seed_sd, seed_min, seed_max, calibration_sd, found, each: [...], effects:
-/// {parameter: {effect, se}}}}} (null: no value)
+/// {"seeds": N, "first_seed", "calibration": true, "parameters": [...], "level", "covers": [{part,
+/// text}], "not_covered": [{part, text}], "answers": {name: {value, low, high, seed_sd, seed_min,
+/// seed_max, calibration_sd, found, each: [...], effects: {parameter: {effect, se}}}}} (null: no
+/// value)
 std::string to_json(const Ranged& r);
 /// The document of `run --range --json` (target null) and `knee --range --json`: {"scenario",
 /// "workload", ["target": {"stat", "limit_ms"}], "warnings": [the scenario's, then r's],
@@ -131,7 +155,8 @@ std::string to_json(const Ranged& r);
 std::string ranged_report_json(const Scenario& scenario, const Ranged& r, const KneeTarget* target = nullptr);
 /// CSV: range_seeds, range_first_seed, then per answer <name>, <name>_low, <name>_high,
 /// <name>_seed_sd, <name>_calibration_sd, <name>_found (empty cells: no value), then warnings
-/// (r.warnings joined by " | ").
+/// (r.warnings joined by " | "), range_covers and range_not_covered (range_parts' texts joined
+/// by "; ").
 std::string ranged_csv_header(const std::vector<std::string>& names);
 std::string ranged_csv_cells(const Ranged& r);
 

@@ -1,12 +1,14 @@
 // Two designs side by side: each scenario simulated (in parallel), with the deltas a planner
 // reads (IOPS, throughput, latency and where it changed, capacity, shared workload groups,
 // cost, run-to-run noise, bottlenecks), each at the load its file configures; or each
-// design's knee under one latency target (knee.hpp), with the cost per extra IOPS taken there.
+// design's knee under one latency target (knee.hpp), with the cost per extra IOPS taken there;
+// or how B - A's IOPS moves with each assumption (sensitivity.hpp).
 #pragma once
 
 #include <string>
 
 #include "hcisim/plan/knee.hpp"
+#include "hcisim/plan/sensitivity.hpp"
 #include "hcisim/report/run_result.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"
@@ -58,5 +60,14 @@ std::string format_comparison(const KneeComparison& c);
 /// {"stat", "limit_ms", "measured_at", "a": <knee JSON>, "b": <knee JSON>, "knee_iops_delta",
 /// "cost_per_extra_iops_usd"}.
 std::string to_json(const KneeComparison& c);
+
+/// The sensitivity of B - A's IOPS: each assumption of A (scenario_assumptions) applied to both
+/// scenarios, B taking only the keys its file does not state (B's own value stands), both on
+/// their own seeds; answers iops_b_minus_a (the headline), iops_a and iops_b, the bottleneck
+/// "A: ...; B: ...". `read_a` and `read_b` read each file again (sensitivity.hpp); A's skipped
+/// assumptions are the study's.
+Sensitivity compare_sensitivity(const Scenario& a, const Scenario& b, const SensitivityReader& read_a,
+                                const SensitivityReader& read_b, const HardwareCatalog& catalog,
+                                const SensitivityOptions& options = {});
 
 }  // namespace hcisim

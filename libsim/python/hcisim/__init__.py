@@ -42,7 +42,7 @@ def _pandas(who):
     return pandas
 
 __all__ = ["run", "compare", "sweep", "replicate", "timeline", "accuracy", "capacity", "knee", "size", "curve",
-           "keys", "data_dir", "InvalidInput", "__version__"]
+           "tornado", "keys", "data_dir", "InvalidInput", "__version__"]
 
 
 def _plain(v):
@@ -130,7 +130,18 @@ def _range_seeds(who, range_seeds, prices=None):
     return int(range_seeds)
 
 
-def run(scenario=None, set=None, prices=None, range_seeds=None, jobs=0):
+def _sensitivity(who, sensitivity, range_seeds=None):
+    """Whether to run the assumption sensitivity (the CLI's --sensitivity); not with a range."""
+    if not isinstance(sensitivity, bool):
+        raise TypeError(f"{who}: sensitivity = {sensitivity!r}; expected True or False")
+    if sensitivity and range_seeds is not None:
+        raise InvalidInput(f"{who}: range_seeds and sensitivity: give one (a range moves the seed and each fitted "
+                           "parameter by one standard error; the sensitivity moves each assumption over its whole "
+                           "range on one seed)")
+    return sensitivity
+
+
+def run(scenario=None, set=None, prices=None, range_seeds=None, jobs=0, sensitivity=False):
     """Runs one scenario; returns its report as a dict (the CLI's --json, inputs and warnings
     included). ``prices``: a price file laid over the catalogs' prices (the report's ``cost``).
 
@@ -138,9 +149,19 @@ def run(scenario=None, set=None, prices=None, range_seeds=None, jobs=0):
     CLI's ``run --range --json``): ``r["range"]["answers"]["iops"]`` has value (the mean over
     N seeds), low and high (a 95 % interval for one cluster: placement and run-to-run noise
     plus the calibration's standard errors), seed_sd, calibration_sd, each seed's value and
-    each fitted parameter's effect. ``jobs``: runs in parallel (0: every core)."""
+    each fitted parameter's effect; ``r["range"]["covers"]`` and ``["not_covered"]`` list what the
+    range covers and what not (``part``: "seeds", "calibration", "assumptions", "mechanisms";
+    ``text``). ``jobs``: runs in parallel (0: every core).
+
+    With ``sensitivity=True``, the report gets a ``sensitivity`` block (the CLI's ``run
+    --sensitivity --json``): each assumption (calibration parameters, keys the file leaves at an
+    assumed default, the file's ``assumed:`` block) at the low and the high end of its range on
+    the scenario's own seed, rows sorted by the IOPS swing, the worst pair of the top three;
+    ``hcisim.tornado(r)`` makes it a DataFrame."""
     _jobs("run", jobs)
     kind, text, name = _scenario(scenario)
+    if _sensitivity("run", sensitivity, range_seeds):
+        return json.loads(_hcisim.sensitivity(kind, text, name, _sets(set), "run", "", 0.0, int(jobs), *_prices(prices)))
     if range_seeds is None:
         return json.loads(_hcisim.run(kind, text, name, _sets(set), *_prices(prices)))
     n = _range_seeds("run", range_seeds, prices)
@@ -228,13 +249,20 @@ def _rows(kind, text, name, sets, axes, jobs, client, prices=("", "")):
     return headers.pop(), [row for _, row in results]
 
 
-def compare(a, b, set=None, prices=None):
+def compare(a, b, set=None, prices=None, sensitivity=False, jobs=0):
     """Two scenarios side by side (the CLI's ``hcisim compare A B --json``): simulates both and
     returns ``{"a": <A's report>, "b": <B's report>}``, each as ``run`` returns it. ``a`` and
     ``b`` are scenarios as ``run`` takes them (None: the built-in default); ``set`` and
-    ``prices`` apply to both."""
+    ``prices`` apply to both. With ``sensitivity=True``, a ``sensitivity`` block too (the CLI's
+    ``compare --sensitivity --json``): the tornado of B - A's IOPS (``iops_b_minus_a``), each
+    assumption of A applied to both files (where B's file does not state the key), ``jobs``
+    runs at once (0: every core)."""
     kind_a, text_a, name_a = _scenario(a)
     kind_b, text_b, name_b = _scenario(b)
+    if _sensitivity("compare", sensitivity):
+        _jobs("compare", jobs)
+        return json.loads(_hcisim.compare_sensitivity(kind_a, text_a, name_a, kind_b, text_b, name_b, _sets(set),
+                                                      int(jobs), *_prices(prices)))
     return json.loads(_hcisim.compare(kind_a, text_a, name_a, kind_b, text_b, name_b, _sets(set), *_prices(prices)))
 
 
@@ -248,14 +276,17 @@ def capacity(scenario=None, set=None, prices=None):
     return json.loads(_hcisim.capacity(kind, text, name, _sets(set), *_prices(prices)))
 
 
-def knee(scenario=None, mean_ms=None, p95_ms=None, p99_ms=None, set=None, jobs=0, prices=None, range_seeds=None):
+def knee(scenario=None, mean_ms=None, p95_ms=None, p99_ms=None, set=None, jobs=0, prices=None, range_seeds=None,
+         sensitivity=False):
     """The highest IOPS whose mean, p95 or p99 latency (all I/Os; give exactly one target, in
     ms) stays at or under the target (the CLI's ``hcisim knee --json``): offered load is
     bisected to 1 % with the workload's outstanding I/O as the cap. Returns a dict: knee_iops,
     latency_ms, bottleneck, found, ceiling (the closed loop itself meets the target), the
     closed loop's IOPS and latency, every probe, and ``cost`` (per IOPS at the knee; ``prices``
     as for run()). With ``range_seeds`` N, the knee on N seeds with its range instead (the CLI's
-    ``knee --range --json``; ``r["range"]["answers"]["knee_iops"]``, as for run())."""
+    ``knee --range --json``; ``r["range"]["answers"]["knee_iops"]``, as for run()). With
+    ``sensitivity=True``, the knee's ``sensitivity`` block (``knee --sensitivity --json``; each
+    assumption at both ends, as for run())."""
     targets = [(k, v) for k, v in (("mean", mean_ms), ("p95", p95_ms), ("p99", p99_ms)) if v is not None]
     if len(targets) != 1:
         raise InvalidInput("knee: give exactly one of mean_ms, p95_ms, p99_ms")
@@ -264,20 +295,25 @@ def knee(scenario=None, mean_ms=None, p95_ms=None, p99_ms=None, set=None, jobs=0
         raise InvalidInput(f"knee: {stat}_ms = {limit!r}; expected a latency in ms, > 0 and at most 1e6")
     _jobs("knee", jobs)
     kind, text, name = _scenario(scenario)
+    if _sensitivity("knee", sensitivity, range_seeds):
+        return json.loads(_hcisim.sensitivity(kind, text, name, _sets(set), "knee", stat, float(limit), int(jobs),
+                                              *_prices(prices)))
     if range_seeds is not None:
         n = _range_seeds("knee", range_seeds, prices)
         return json.loads(_hcisim.ranged(kind, text, name, _sets(set), "knee", stat, float(limit), n, int(jobs)))
     return json.loads(_hcisim.knee(kind, text, name, _sets(set), stat, float(limit), int(jobs), *_prices(prices)))
 
 
-def curve(scenario=None, set=None, mean_ms=None, check=False, jobs=0, range_seeds=None):
+def curve(scenario=None, set=None, mean_ms=None, check=False, jobs=0, range_seeds=None, sensitivity=False):
     """The analytic fast path (the CLI's ``hcisim curve --json``): the IOPS-latency curve by
     mean-value analysis over the simulator's resources, demands from one pilot run. Returns a
     dict: ``points`` (outstanding_per_vmdk, iops, latency_ms, and with ``check`` the simulator's
     sim_iops and sim_latency_ms at the same points), the model's stations, delay and pilot, and
     with ``mean_ms`` the analytic knee (``knee_iops``; checked: ``sim_knee_iops``). With
     ``range_seeds`` N, every point ("iops@<outstanding per VMDK>", "latency_ms@...") and the knee
-    with their ranges over N pilots instead (the CLI's ``curve --range --json``)."""
+    with their ranges over N pilots instead (the CLI's ``curve --range --json``). With
+    ``sensitivity=True`` (and ``mean_ms``), the analytic knee's ``sensitivity`` block (``curve
+    --mean-ms X --sensitivity --json``: one pilot per end)."""
     if not isinstance(check, bool):
         raise TypeError(f"curve: check = {check!r}; expected True or False")
     limit = 0.0
@@ -287,6 +323,13 @@ def curve(scenario=None, set=None, mean_ms=None, check=False, jobs=0, range_seed
         limit = float(mean_ms)
     if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or not 0 <= jobs <= 256:
         raise InvalidInput(f"curve: jobs = {jobs!r}; expected an integer 0..256")
+    if _sensitivity("curve", sensitivity, range_seeds):
+        if mean_ms is None:
+            raise InvalidInput("curve: sensitivity studies the curve's knee: give mean_ms")
+        if check:
+            raise InvalidInput("curve: check and sensitivity: give one (check simulates one scenario's points)")
+        kind, text, name = _scenario(scenario)
+        return json.loads(_hcisim.sensitivity(kind, text, name, _sets(set), "curve", "", limit, int(jobs)))
     n = 0
     if range_seeds is not None:
         n = _range_seeds("curve", range_seeds)
@@ -296,7 +339,7 @@ def curve(scenario=None, set=None, mean_ms=None, check=False, jobs=0, range_seed
     return json.loads(_hcisim.curve(kind, text, name, _sets(set), bool(check), limit, int(jobs), n))
 
 
-def size(requirements, jobs=0, prices=None, range_seeds=None, prune=True):
+def size(requirements, jobs=0, prices=None, range_seeds=None, prune=True, sensitivity=False):
     """Inverse sizing (the CLI's ``hcisim size FILE --json``): the cheapest designs of the
     requirements file's candidates that meet its demand, each simulated at the demand with its
     hosts down, with cost, capacity and knee, and every cheaper candidate with why it fails.
@@ -305,7 +348,9 @@ def size(requirements, jobs=0, prices=None, range_seeds=None, prune=True):
     and knee_iops over N seeds with the calibration's errors (the CLI's ``size --range``).
     With ``prune`` (the default) the analytic path fails a design whose ceiling is far short
     of the demand without its run (``pruned`` in its entry); False simulates every one in
-    turn (the CLI's ``--no-prune``)."""
+    turn (the CLI's ``--no-prune``). With ``sensitivity=True``, a ``sensitivity`` block: the
+    tornado of the cheapest design's latency margin at the demand (``size --sensitivity
+    --json``; None when no design meets it)."""
     if not isinstance(requirements, (str, os.PathLike)):
         raise TypeError("requirements: expected the path of a requirements file")
     path = os.fspath(requirements)
@@ -315,11 +360,65 @@ def size(requirements, jobs=0, prices=None, range_seeds=None, prune=True):
         raise InvalidInput(f"size: jobs = {jobs!r}; expected an integer 0..256")
     if not isinstance(prune, bool):
         raise InvalidInput(f"size: prune = {prune!r}; expected True or False")
+    studied = _sensitivity("size", sensitivity, range_seeds)
     n = 0 if range_seeds is None else _range_seeds("size", range_seeds)   # the answers keep their cost
-    return json.loads(_hcisim.size(path, int(jobs), *_prices(prices), n, prune))
+    return json.loads(_hcisim.size(path, int(jobs), *_prices(prices), n, prune, studied))
 
 
-def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None, range_seeds=None):
+def _range_row(r):
+    # A point's columns of sweep --range: the range's answers with their parts.
+    row = {"scenario": r["scenario"], "range_seeds": r["range"]["seeds"], "range_first_seed": r["range"]["first_seed"]}
+    for answer, a in r["range"]["answers"].items():
+        row[answer] = a["value"]
+        for part in ("low", "high", "seed_sd", "calibration_sd", "found"):
+            row[f"{answer}_{part}"] = a[part]
+    row["warnings"] = " | ".join(r["warnings"])
+    for part in ("covers", "not_covered"):
+        row[f"range_{part}"] = "; ".join(p["text"] for p in r["range"][part])
+    return row
+
+
+def _sensitivity_row(r):
+    # A point's columns of sweep --sensitivity: the base answers, then the top assumption.
+    s = r["sensitivity"]
+    row = {"scenario": r["scenario"], "iops": s["base"]["iops"], "pooled_latency_ms": s["base"]["pooled_latency_ms"],
+           "bottleneck": s["base_bottleneck"], "sensitivity_runs": s["runs"], "sensitivity_noise_iops": s["noise"]}
+    top = s["rows"][0] if s["rows"] else None
+    row.update({"top_assumption": top and top["name"], "top_kind": top and top["kind"],
+                "top_low": top and top["low"], "top_high": top and top["high"],
+                "top_iops_at_low": top and top["at_low"]["iops"], "top_iops_at_high": top and top["at_high"]["iops"],
+                "top_swing_iops": top and top["swing"], "top_swing_pct": top and top["swing_pct"],
+                "top_within_noise": top and top["within_noise"]})
+    return row
+
+
+def _sweep_studied(pd, kind, text, name, set_, axes, study, columns):
+    # sweep with range_seeds or sensitivity: the points one after another on this machine,
+    # `study(sets)` each point's JSON, `columns(r)` its row after the varied keys.
+    # Every point is read first, so bad input fails before any run.
+    points = _points(axes)
+    _hcisim.check(kind, text, name, _sets(set_), [[f"{k}={v}" for k, v in p] for p in points])
+    rows = []
+    source = text if kind == "file" else name if kind == "yaml" else "<built-in default>"
+    for point in points:
+        settings = [f"{k}={v}" for k, v in point]
+        try:
+            r = json.loads(study(_sets(set_) + settings))
+        except InvalidInput as e:
+            # What only a run finds (bad input is read above) is named by the file and the point.
+            said = str(e)
+            raise InvalidInput(f"{source}: {', '.join(settings)}: "
+                               f"{said[len(source) + 2:] if said.startswith(source + ': ') else said}") from None
+        row = {k: v for k, v in point}
+        row.update(columns(r))
+        rows.append(row)
+    # The same columns and types as the CLI's CSV (the varied keys as pandas reads them).
+    buf = io.StringIO()
+    pd.DataFrame(rows).to_csv(buf, index=False)
+    return pd.read_csv(io.StringIO(buf.getvalue()))
+
+
+def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None, range_seeds=None, sensitivity=False):
     """Runs a grid: ``vary`` maps keys to lists of values (every combination, the last key
     fastest). The points run in parallel on this machine (``jobs`` threads, 0: every core)
     or, given ``client``, as tasks on a Dask cluster (a ``distributed.Client``, a scheduler
@@ -330,13 +429,27 @@ def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None, 
     With ``range_seeds`` N, each point's headline answers with their ranges instead (the CLI's
     ``sweep --range``): per answer the columns <name>, <name>_low, <name>_high, <name>_seed_sd
     and <name>_calibration_sd, as for run(range_seeds=N), then ``warnings`` (seeds whose window
-    completed no I/O, whose latencies are left out of <name>_found). A point whose run fails is
-    named by its file and settings. The points then run one after
+    completed no I/O, whose latencies are left out of <name>_found), ``range_covers`` and
+    ``range_not_covered`` (what the range covers and not, as the JSON's ``covers`` and
+    ``not_covered``). With ``sensitivity=True``, each point's sensitivity instead (the CLI's
+    ``sweep --sensitivity``): scenario, iops, pooled_latency_ms, bottleneck, sensitivity_runs,
+    sensitivity_noise_iops, then the top assumption's top_assumption, top_kind, top_low,
+    top_high, top_iops_at_low, top_iops_at_high, top_swing_iops, top_swing_pct and
+    top_within_noise (run(sensitivity=True) on one point gives its whole tornado). Either way
+    a point whose run fails is named by its file and settings, and the points run one after
     another on this machine, each point's runs in parallel."""
     pd = _pandas("sweep()")
 
     axes = _grid(vary)
     kind, text, name = _scenario(scenario)
+    if _sensitivity("sweep", sensitivity, range_seeds):
+        if client is not None:
+            raise InvalidInput("sweep: sensitivity runs on this machine's cores; give client=None with it")
+        _jobs("sweep", jobs)
+        return _sweep_studied(pd, kind, text, name, set, axes,
+                              lambda sets: _hcisim.sensitivity(kind, text, name, sets, "run", "", 0.0, int(jobs),
+                                                               *_prices(prices)),
+                              _sensitivity_row)
     if range_seeds is not None:
         n = _range_seeds("sweep", range_seeds, prices)
         if client is not None:
@@ -344,34 +457,9 @@ def sweep(scenario=None, vary=None, set=None, jobs=0, client=None, prices=None, 
         if any(k == "seed" for k, _ in axes):
             raise InvalidInput("sweep: vary['seed'] and range_seeds both set the seed; give one")
         _jobs("sweep", jobs)
-        # Every point is read first, so bad input fails before any run.
-        points = _points(axes)
-        _hcisim.check(kind, text, name, _sets(set), [[f"{k}={v}" for k, v in p] for p in points])
-        rows = []
-        source = text if kind == "file" else name if kind == "yaml" else "<built-in default>"
-        for point in points:
-            settings = [f"{k}={v}" for k, v in point]
-            try:
-                r = json.loads(_hcisim.ranged(kind, text, name, _sets(set) + settings, "run", "", 0.0, n, int(jobs)))
-            except InvalidInput as e:
-                # What only a run finds (bad input is read above) is named by the file and the point.
-                said = str(e)
-                raise InvalidInput(f"{source}: {', '.join(settings)}: "
-                                   f"{said[len(source) + 2:] if said.startswith(source + ': ') else said}") from None
-            row = {k: v for k, v in point}
-            row["scenario"] = r["scenario"]
-            row["range_seeds"] = r["range"]["seeds"]
-            row["range_first_seed"] = r["range"]["first_seed"]
-            for answer, a in r["range"]["answers"].items():
-                row[answer] = a["value"]
-                for part in ("low", "high", "seed_sd", "calibration_sd", "found"):
-                    row[f"{answer}_{part}"] = a[part]
-            row["warnings"] = " | ".join(r["warnings"])
-            rows.append(row)
-        # The same columns and types as the CLI's CSV (the varied keys as pandas reads them).
-        buf = io.StringIO()
-        pd.DataFrame(rows).to_csv(buf, index=False)
-        return pd.read_csv(io.StringIO(buf.getvalue()))
+        return _sweep_studied(pd, kind, text, name, set, axes,
+                              lambda sets: _hcisim.ranged(kind, text, name, sets, "run", "", 0.0, n, int(jobs)),
+                              _range_row)
     header, rows = _rows(kind, text, name, _sets(set), axes, jobs, client, _prices(prices))
     return pd.read_csv(io.StringIO(header + "\n" + "\n".join(rows) + "\n"))
 
@@ -401,6 +489,45 @@ def timeline(result):
     if not isinstance(result, dict) or "timeline" not in result:
         raise InvalidInput("timeline: expected a result of hcisim.run() (a dict with a 'timeline')")
     return pd.DataFrame(result["timeline"])
+
+
+def tornado(result):
+    """The tornado of a result with ``sensitivity=True`` (run, knee, compare, size, curve: the
+    dict they return, or its ``sensitivity`` block) as a pandas DataFrame, one row per
+    assumption, largest swing first (an assumption without an answer at an end last): name,
+    kind, low and high (the ends it was moved to) and unit, answer_low and answer_high (the
+    headline answer, ``df.attrs["headline"]``, at each end), swing (their difference, absolute)
+    and swing_pct (of the base answer), within_noise, bottleneck_low and bottleneck_high.
+    ``df.attrs`` also holds ``base`` (the headline's base value), ``noise`` and ``worst_pair``
+    (the block's, or None). It covers each assumption moved alone over its range; not
+    mechanisms the model lacks (hcisim.accuracy())."""
+    pd = _pandas("tornado()")
+
+    block = result.get("sensitivity", result) if isinstance(result, dict) else None
+    if not isinstance(block, dict) or "rows" not in block or "headline" not in block:
+        raise InvalidInput("tornado: expected a result of run(), knee(), compare(), size() or curve() with "
+                           "sensitivity=True (a dict with a 'sensitivity' block), or that block; "
+                           f"got {type(result).__name__}{' without a sensitivity block' if isinstance(result, dict) else ''}")
+    headline = block["headline"]
+    nan = float("nan")
+
+    def number(v):
+        return nan if v is None else v
+
+    rows = [{"name": r["name"], "kind": r["kind"], "low": number(r["low"]), "high": number(r["high"]),
+             "unit": r["unit"], "answer_low": number(r["at_low"].get(headline)),
+             "answer_high": number(r["at_high"].get(headline)), "swing": number(r["swing"]),
+             "swing_pct": number(r["swing_pct"]), "within_noise": r["within_noise"],
+             "bottleneck_low": r["bottleneck_low"], "bottleneck_high": r["bottleneck_high"]} for r in block["rows"]]
+    columns = ["name", "kind", "low", "high", "unit", "answer_low", "answer_high", "swing", "swing_pct", "within_noise",
+               "bottleneck_low", "bottleneck_high"]
+    df = pd.DataFrame(rows, columns=columns)
+    df = df.sort_values("swing", ascending=False, na_position="last", kind="stable").reset_index(drop=True)
+    df.attrs["headline"] = headline
+    df.attrs["base"] = number(block["base"].get(headline))
+    df.attrs["noise"] = number(block["noise"])
+    df.attrs["worst_pair"] = block["worst_pair"]
+    return df
 
 
 def latency_split(result):

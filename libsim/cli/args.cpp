@@ -304,10 +304,11 @@ void check_combinations(const Args& a, bool command_given) {
   if (a.range && !a.prices.empty() && a.command != "size")   // size's answers keep their cost
     usage_error("--range and --prices: a range carries no cost (the parts do not vary with the seed); run without "
                 "--range for the cost");
-  if (a.sensitivity && a.range)
-    usage_error("--sensitivity and --range: give one (a range moves the seed and each fitted parameter by one "
-                "standard error; the sensitivity moves each assumption over its whole range on one seed)");
-  if (a.sensitivity && a.replications_given)
+  if (a.sensitivity && a.range && a.command != "run" && a.command != "knee")
+    usage_error("--sensitivity and --range together: run and knee only (the range with the tornado beside it); "
+                "for " + a.command + " give one");
+  if (a.sensitivity && a.range && a.csv) usage_error("--range --sensitivity prints text or --json, not --csv");
+  if (a.sensitivity && a.replications_given && !a.range)
     usage_error("--sensitivity and --replications: the sensitivity runs the scenario's own seed (common random "
                 "numbers) and sets its own noise runs; drop --replications");
   if (a.sensitivity && a.csv && a.command != "sweep")

@@ -207,5 +207,9 @@ int cmd_knee_sensitivity(const Args& a, const Scenario& s, const std::string& fi
 int cmd_curve_sensitivity(const Args& a, const Scenario& s, const std::string& file, const HardwareCatalog& cat);
 int cmd_compare_sensitivity(const Args& a, const Scenario& sa, const Scenario& sb, const HardwareCatalog& cat);
 int cmd_size_sensitivity(const Args& a, const SizingResult& result, const HardwareCatalog& cat);
+/// run and knee --range --sensitivity: `r` (the range) with the tornado, and the headline's range
+/// with the assumptions in it; `head` opens the text.
+int cmd_range_sensitivity(const Args& a, const Scenario& s, const std::string& file, const HardwareCatalog& cat,
+                          Ranged r, const std::string& head);
 
 }  // namespace hcisim::cli

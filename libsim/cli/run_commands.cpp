@@ -76,6 +76,9 @@ int cmd_run_replicated(const Args& a, const Scenario& s) {
 // run --range: the headline answers with their ranges (plan/answer_range.hpp).
 int cmd_run_range(const Args& a, const Scenario& s, const ScenarioReader& read, const HardwareCatalog& cat) {
   const Ranged r = run_range(s, read, cat, range_options(a));
+  if (a.sensitivity)
+    return cmd_range_sensitivity(a, s, a.files.empty() ? "" : a.files[0], cat, r,
+                                 "Scenario: " + s.name + "\nWorkload: " + describe_workloads(s) + "\n\n");
   if (!a.json) say_range_warnings(s.source, r);   // JSON: in its warnings
   const std::string out =
       a.json  ? ranged_report_json(s, r)
@@ -133,13 +136,14 @@ int cmd_knee(const Args& a, const HardwareCatalog& cat) {
   std::set<std::string> said;
   const std::string file = a.files.empty() ? "" : a.files[0];
   const Scenario s = load(file, a.sets, cat, &said);
-  if (a.sensitivity) return cmd_knee_sensitivity(a, s, file, cat);
+  if (a.sensitivity && !a.range) return cmd_knee_sensitivity(a, s, file, cat);
   if (a.range) {
     const Ranged r = knee_range(s, range_reader(file, a.sets, &said), cat, a.knee, range_options(a));
     char limit[32];
     std::snprintf(limit, sizeof limit, "%g", a.knee.limit_ms);
     const std::string head = "Knee of " + s.name + ": the highest IOPS with " + latency_stat_name(a.knee.stat) +
                              " latency <= " + limit + " ms (-: not found)\n\n";
+    if (a.sensitivity) return cmd_range_sensitivity(a, s, file, cat, r, head);
     print_answer(a, a.json ? ranged_report_json(s, r, &a.knee) : head + format_ranged(r), question_features(s, ""));
     return 0;
   }

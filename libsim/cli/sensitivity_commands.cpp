@@ -98,4 +98,32 @@ int cmd_size_sensitivity(const Args& a, const SizingResult& result, const Hardwa
   return 0;
 }
 
+// run and knee --range --sensitivity: the range over seeds and the calibration, the tornado of
+// the assumptions on the scenario's own seed beside it, and the headline's range with the
+// assumptions in it (assumption_span): the range then covers all three.
+int cmd_range_sensitivity(const Args& a, const Scenario& s, const std::string& file, const HardwareCatalog& cat,
+                          Ranged r, const std::string& head) {
+  const KneeTarget* target = a.command == "knee" ? &a.knee : nullptr;
+  SensitivityEstimate estimate(planned_runs(s, cat), a.jobs, !a.quiet);
+  KneeResult knee;
+  RunResult run;
+  const Sensitivity sens =
+      target != nullptr ? knee_sensitivity(s, sensitivity_reader(file, a.sets), cat, *target, estimate.options(a), &knee)
+                        : run_sensitivity(s, sensitivity_reader(file, a.sets), cat, estimate.options(a), &run);
+  write_tornado(a, sens, s.name);
+  r.assumptions = static_cast<int>(sens.rows.size());
+  const AnswerRange& headline = r.at(sens.names.at(0));
+  const AssumptionSpan span = assumption_span(sens);
+  if (!a.json) say_range_warnings(s.source, r);   // JSON: in its warnings
+  std::string out;
+  if (a.json) {
+    out = with_sensitivity(ranged_report_json(s, r, target), sens);
+    out = with_json_block(out, "with_assumptions", with_assumptions_json(headline.name, headline.low, headline.high, span));
+  } else {
+    out = head + format_ranged(r) + format_with_assumptions(headline.name, headline.low, headline.high, span) + tornado(sens);
+  }
+  print_answer(a, out, question_features(s, ""));
+  return 0;
+}
+
 }  // namespace hcisim::cli

@@ -1,4 +1,5 @@
 // The tornado of an assumption sensitivity as text and JSON (sensitivity.hpp).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -141,6 +142,51 @@ std::string to_json(const Sensitivity& s, bool with_wall) {
     out += (i ? ", " : "") + std::string("{\"name\": ") + json_string(s.skipped[i].name) + ", \"kind\": " +
            json_string(s.skipped[i].kind_text) + ", \"reason\": " + json_string(s.skipped[i].reason) + "}";
   return out + "], \"covers\": " + json_string(sensitivity_covers()) + "}";
+}
+
+AssumptionSpan assumption_span(const Sensitivity& s) {
+  using sensitivity_report::head;
+  AssumptionSpan span;
+  const double base = head(s.base);
+  const auto consider = [&](double value, const std::string& by) {
+    const double change = value - base;
+    if (!std::isfinite(change)) return;
+    if (change < span.down) span = {change, span.up, by, span.up_by};
+    if (change > span.up) span = {span.down, change, span.down_by, by};
+  };
+  for (const SensitivityRow& r : s.rows) {
+    consider(head(r.at_low), r.assumption.name + " at " + sensitivity_report::num(r.assumption.low));
+    consider(head(r.at_high), r.assumption.name + " at " + sensitivity_report::num(r.assumption.high));
+  }
+  if (s.has_pair) {
+    const SensitivityPair& p = s.pair;
+    consider(head(p.at_down), p.first + " at " + sensitivity_report::num(p.first_value) + " with " + p.second + " at " +
+                                  sensitivity_report::num(p.second_value));
+    consider(head(p.at_up), p.first + " at " + sensitivity_report::num(p.first_up_value) + " with " + p.second + " at " +
+                                sensitivity_report::num(p.second_up_value));
+  }
+  return span;
+}
+
+namespace sensitivity_report {
+// A range's low end moved down, kept at 0 where the range's own is (IOPS, latencies).
+double moved_low(double low, const AssumptionSpan& span) { return low >= 0 ? std::max(0.0, low + span.down) : low + span.down; }
+}  // namespace sensitivity_report
+
+std::string format_with_assumptions(const std::string& answer, double low, double high, const AssumptionSpan& span) {
+  using sensitivity_report::num;
+  using sensitivity_report::signed_num;
+  return "with the assumptions: " + answer + " " + num(sensitivity_report::moved_low(low, span)) + " .. " + num(high + span.up) +
+         " (the range's ends moved by the largest fall, " + signed_num(span.down) +
+         (span.down_by.empty() ? "" : " with " + span.down_by) + ", and rise, " + signed_num(span.up) +
+         (span.up_by.empty() ? "" : " with " + span.up_by) + ", of the tornado)\n";
+}
+
+std::string with_assumptions_json(const std::string& answer, double low, double high, const AssumptionSpan& span) {
+  return "{\"answer\": " + json_string(answer) + ", \"low\": " + json_number(sensitivity_report::moved_low(low, span)) +
+         ", \"high\": " + json_number(high + span.up) + ", \"down\": " + json_number(span.down) +
+         ", \"down_by\": " + json_string(span.down_by) + ", \"up\": " + json_number(span.up) +
+         ", \"up_by\": " + json_string(span.up_by) + "}";
 }
 
 }  // namespace hcisim

@@ -174,6 +174,21 @@ Sensitivity knee_sensitivity(const Scenario& scenario, const SensitivityReader& 
 Sensitivity curve_sensitivity(const Scenario& scenario, const SensitivityReader& read, const HardwareCatalog& catalog,
                               double limit_ms, const SensitivityOptions& options = {});
 
+/// The largest fall and rise of the headline from the base over every row's ends and the worst
+/// pair (0 when nothing moved it that way), and what moved it.
+struct AssumptionSpan {
+  double down = 0, up = 0;   // down <= 0 <= up
+  std::string down_by, up_by;
+};
+AssumptionSpan assumption_span(const Sensitivity& s);
+/// A range's ends with the assumptions in it (--range with --sensitivity): `low` + span.down (kept at 0
+/// where `low` is at least 0) and `high` + span.up, so the interval covers placement, noise, the calibration and each
+/// assumption (or the worst pair) at the end that moves the answer most. Text: "with the
+/// assumptions: <low> .. <high> (<name>: ...)"; JSON {"answer", "low", "high", "down", "down_by",
+/// "up", "up_by"}.
+std::string format_with_assumptions(const std::string& answer, double low, double high, const AssumptionSpan& span);
+std::string with_assumptions_json(const std::string& answer, double low, double high, const AssumptionSpan& span);
+
 /// The tornado as text: per row assumption, kind, low .. high (unit), the headline at each
 /// end, swing (% of base), bottleneck at each end; the worst pair; what it covers.
 std::string format_sensitivity(const Sensitivity& s);

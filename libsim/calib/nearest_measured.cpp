@@ -90,6 +90,16 @@ std::vector<std::string> split_what_if(const std::string& w) {
 }
 
 // How near a row is; negative when it does not share the architecture and the what-if type.
+// The features rank in order (what-if type, bottleneck device class, network speed, block size
+// class): each weight is above the sum of all that rank below it, so a nearer feature is never
+// outweighed by several farther ones.
+constexpr int kBlockWeight = 1;
+constexpr int kBaselineNetworkWeight = 2;   // a what-if's baseline network speed, beside its own
+constexpr int kNetworkWeight = 4;
+constexpr int kBottleneckWeight = 8;
+constexpr int kSharedWhatIfWeight = 16;     // per what-if part shared (a what-if has a handful)
+constexpr int kExactWhatIfWeight = 1024;
+
 int nearness(const AccuracyTableRow& r, const QuestionFeatures& q) {
   if (r.status != "scored" || r.sample == kSampleCv || r.architecture != q.architecture) return -1;
   int score = 0;
@@ -101,13 +111,13 @@ int nearness(const AccuracyTableRow& r, const QuestionFeatures& q) {
     int shared = 0;
     for (const std::string& x : q.what_if) shared += std::count(w.begin(), w.end(), x) > 0;
     if (shared == 0) return -1;
-    if (w == q.what_if) score += 16;
-    score += 2 * shared;
-    if (q.baseline_network_gbps > 0 && r.baseline_network_gbps == q.baseline_network_gbps) score += 2;
+    if (w == q.what_if) score += kExactWhatIfWeight;
+    score += kSharedWhatIfWeight * std::min(shared, kExactWhatIfWeight / kSharedWhatIfWeight - 1);
+    if (q.baseline_network_gbps > 0 && r.baseline_network_gbps == q.baseline_network_gbps) score += kBaselineNetworkWeight;
   }
-  if (!q.bottleneck.empty() && r.bottleneck == q.bottleneck) score += 8;
-  if (q.network_gbps > 0 && r.network_gbps == q.network_gbps) score += 4;
-  if (q.block_kib > 0 && std::string(block_size_class(r.block_kib)) == block_size_class(q.block_kib)) score += 2;
+  if (!q.bottleneck.empty() && r.bottleneck == q.bottleneck) score += kBottleneckWeight;
+  if (q.network_gbps > 0 && r.network_gbps == q.network_gbps) score += kNetworkWeight;
+  if (q.block_kib > 0 && std::string(block_size_class(r.block_kib)) == block_size_class(q.block_kib)) score += kBlockWeight;
   return score;
 }
 

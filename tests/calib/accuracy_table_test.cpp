@@ -118,6 +118,27 @@ TEST_CASE("nearest measured: architecture first, then what-if type, then bottlen
   CHECK(n.text.find("is missing") != std::string::npos);
 }
 
+TEST_CASE("nearest measured: a shared bottleneck outranks network speeds and block size together", "[accuracy]") {
+  // Both rows are the same what-if; the first shares the network speeds and the block size class,
+  // the second only the bottleneck device class, which ranks above them.
+  using accuracy_table_test::scored;
+  std::vector<AccuracyTableRow> t = {scored(kSampleOut, "001", "ESA", "what-if ratio", "network speed", 100, 20),
+                                     scored(kSampleOut, "005", "ESA", "what-if ratio", "network speed", 10, 20)};
+  t[0].baseline_network_gbps = 25;
+  t[0].bottleneck = "network_port";
+  t[1].baseline_network_gbps = 1;
+  t[1].block_kib = 512;
+  t[1].bottleneck = "rx_queue";
+  QuestionFeatures q;
+  q.architecture = "ESA";
+  q.what_if = {"network speed"};
+  q.network_gbps = 100;
+  q.baseline_network_gbps = 25;
+  q.block_kib = 4;
+  q.bottleneck = "rx_queue";
+  CHECK(nearest_measured(t, q).row.seed == "005");
+}
+
 TEST_CASE("what differs between the seeds' what-if pairs", "[accuracy]") {
   const HardwareCatalog cat = HardwareCatalog::load();
   const std::string dir = default_data_dir() + "/../examples/scenarios/";

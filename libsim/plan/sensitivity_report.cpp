@@ -35,14 +35,15 @@ std::string range_text(const Assumption& a) {
 }
 
 std::string row_line(const SensitivityRow& r) {
-  char buf[600];
+  // The bottlenecks are appended whole: a comparison's two sides at both ends run long.
+  char buf[400];
   const std::string swing = num(r.swing) + pct(r.swing_pct) + (r.within_noise ? " ~noise" : "");
   const std::string bottlenecks = r.bottleneck_low == r.bottleneck_high ? r.bottleneck_low
                                                                           : r.bottleneck_low + " | " + r.bottleneck_high;
-  std::snprintf(buf, sizeof buf, "%-38s %-29s %-22s %11s %11s  %-20s %s\n", r.assumption.name.c_str(),
+  std::snprintf(buf, sizeof buf, "%-38s %-29s %-22s %11s %11s  %-20s ", r.assumption.name.c_str(),
                 r.assumption.kind_text.c_str(), range_text(r.assumption).c_str(), num(head(r.at_low)).c_str(),
-                num(head(r.at_high)).c_str(), swing.c_str(), bottlenecks.c_str());
-  std::string out = buf;
+                num(head(r.at_high)).c_str(), swing.c_str());
+  std::string out = buf + bottlenecks + "\n";
   if (!r.error.empty()) out += "    (" + r.error + ")\n";
   return out;
 }
@@ -106,13 +107,13 @@ std::string format_sensitivity(const Sensitivity& s) {
   using namespace sensitivity_report;
   const std::string& h = s.names.empty() ? std::string() : s.names[0];
   char buf[400];
+  // The base's bottleneck is appended whole: a comparison's names both sides' and runs long.
   std::snprintf(buf, sizeof buf,
-                "Sensitivity of %s: base %s%s; %zu assumptions, %d runs, %.1f s wall; noise %s (the spread over the "
-                "base and %d more replications)\n\n",
-                h.c_str(), num(head(s.base)).c_str(),
-                s.base_bottleneck.empty() ? "" : (", bottleneck " + s.base_bottleneck).c_str(), s.rows.size(), s.runs,
-                s.wall_s, num(s.noise).c_str(), s.noise_runs);
-  std::string out = buf;
+                "; %zu assumptions, %d runs, %.1f s wall; noise %s (the spread over the base and %d more "
+                "replications)\n\n",
+                s.rows.size(), s.runs, s.wall_s, num(s.noise).c_str(), s.noise_runs);
+  std::string out = "Sensitivity of " + h + ": base " + num(head(s.base)) +
+                    (s.base_bottleneck.empty() ? "" : ", bottleneck " + s.base_bottleneck) + buf;
   const std::string at_low = h + " at low", at_high = "at high";
   std::snprintf(buf, sizeof buf, "%-38s %-29s %-22s %11s %11s  %-20s %s\n", "assumption", "kind", "low .. high",
                 at_low.size() > 11 ? "at low" : at_low.c_str(), at_high.c_str(), "swing (% of base)",

@@ -315,3 +315,24 @@ TEST_CASE("a sensitivity is the same whatever the thread count", "[sensitivity]"
   CHECK(a == b);
   CHECK_THAT(a, Catch::Contains("\"wall_s\": null") && Catch::Contains("\"worst_pair\": {"));
 }
+
+TEST_CASE("the tornado's text keeps long bottlenecks whole, each row on its own line", "[sensitivity]") {
+  Sensitivity s;
+  s.names = {"iops_b_minus_a"};
+  s.base = {100};
+  s.base_bottleneck = "A: " + std::string(300, 'a') + "; B: " + std::string(300, 'b') + " end of the base";
+  for (const char* name : {"first.key", "second.key"}) {
+    SensitivityRow r;
+    r.assumption.name = name;
+    r.at_low = {90};
+    r.at_high = {110};
+    r.swing = 20;
+    r.bottleneck_low = std::string(400, 'l');
+    r.bottleneck_high = std::string(400, 'h') + " end of the row";
+    s.rows.push_back(r);
+  }
+  const std::string text = format_sensitivity(s);
+  CHECK_THAT(text, Catch::Contains(" end of the base; 2 assumptions"));
+  CHECK_THAT(text, Catch::Contains(" end of the row\nsecond.key "));
+  CHECK_THAT(text, Catch::Contains(" end of the row\n\n"));
+}

@@ -73,8 +73,18 @@ void write_accuracy_table(const Args& a, std::vector<AccuracyTableRow> rows, boo
 
 int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
   if (!a.files.empty()) usage_error("accuracy takes no file (it reads data/measurements.csv)");
-  if (a.check || a.markdown) return cmd_accuracy_table(a);
+  if (a.check || a.markdown) {
+    const char* which = a.check ? "accuracy --check" : "accuracy --markdown";
+    if (!a.sets.empty() || a.replications_given || a.cv || !a.seeds.empty() || a.all)
+      usage_error(std::string(which) + " reads the committed table and runs nothing: drop --set, --replications, --cv, "
+                  "--seeds and --all (they are for accuracy and accuracy --write)");
+    return cmd_accuracy_table(a);
+  }
   if (a.write && !a.seeds.empty()) usage_error("accuracy --write scores every seed: drop --seeds");
+  // The inputs hash covers the files, not a --set: a committed table scored with one would read as current.
+  if (a.write && !a.sets.empty() && !a.out_given)
+    usage_error("accuracy --write --set: data/accuracy.csv scores the inputs as committed and --check cannot see a "
+                "--set; drop --set, or give --out FILE for a table of your own");
   const auto measurements = load_measurements(default_data_dir() + "/measurements.csv");
   AccuracyOptions o = measurement_runs(a);
   o.replications = a.replications;

@@ -122,7 +122,8 @@ int cmd_range_sensitivity(const Args& a, const Scenario& s, const std::string& f
   } else {
     out = head + format_ranged(r) + format_with_assumptions(headline.name, headline.low, headline.high, span) + tornado(sens);
   }
-  print_answer(a, out, question_features(s, ""));
+  // The base run's (or knee's) bottleneck on the scenario's own seed, as run and knee --sensitivity give it.
+  print_answer(a, out, question_features(s, target != nullptr ? knee.bottleneck : run.bottleneck));
   return 0;
 }
 

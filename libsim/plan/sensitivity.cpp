@@ -246,33 +246,45 @@ double spread(const std::vector<Outcome>& runs, std::size_t n) {
   return found >= 2 ? hi - lo : kNan;
 }
 
-// The rows by swing, largest first; rows without a swing last; ties keep the input order.
+// The rows whose answer appears or disappears first (by name), then by swing, largest first;
+// rows without a swing last; ties keep the input order.
 void sort_rows(std::vector<SensitivityRow>& rows) {
   std::stable_sort(rows.begin(), rows.end(), [](const SensitivityRow& a, const SensitivityRow& b) {
+    if (a.switches != b.switches) return a.switches;
+    if (a.switches) return a.assumption.name < b.assumption.name;
     const bool fa = std::isfinite(a.swing), fb = std::isfinite(b.swing);
     if (fa != fb) return fa;
     return fa && a.swing > b.swing;
   });
 }
 
+// Whether the headline `x` is below `y`, no headline (NaN) below every number: a knee not
+// found is the worse answer.
+bool below(double x, double y) {
+  if (std::isnan(x)) return !std::isnan(y);
+  return !std::isnan(y) && x < y;
+}
+
 // The end of `r` that lowered the headline (down) or raised it (up).
 double end_toward(const SensitivityRow& r, bool down) {
-  const bool low_is_lower = headline(r.at_low) <= headline(r.at_high);
+  const bool low_is_lower = !below(headline(r.at_high), headline(r.at_low));
   return low_is_lower == down ? r.assumption.low : r.assumption.high;
 }
 
+// The headline's change from `base` at the end of `r` that lowered (down) or raised (up) it.
 double single_change(const SensitivityRow& r, bool down, double base) {
   const double a = headline(r.at_low), b = headline(r.at_high);
-  return (down ? std::min(a, b) : std::max(a, b)) - base;
+  const bool a_lower = !below(b, a);
+  return ((a_lower == down) ? a : b) - base;
 }
 
-// The worst plausible pair among the top three rows with a swing: each pair moved both
-// down, then both up; the pair whose larger |change| is largest.
+// The worst plausible pair among the top three rows as they sort (a switch or a swing): each
+// pair moved both down, then both up; the pair whose larger |change| is largest.
 void worst_pair(Sensitivity& out, const HardwareCatalog& catalog, const SensitivityEval& eval,
                 const SensitivityOptions& options) {
   std::vector<const SensitivityRow*> top;
   for (const SensitivityRow& r : out.rows)
-    if (top.size() < 3 && std::isfinite(r.swing) && r.error.empty()) top.push_back(&r);
+    if (top.size() < 3 && (r.switches || std::isfinite(r.swing)) && r.error.empty()) top.push_back(&r);
   if (top.size() < 2) return;
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
   for (std::size_t i = 0; i < top.size(); ++i)
@@ -369,10 +381,11 @@ Sensitivity sensitivity(const std::vector<Assumption>& assumptions, const Hardwa
   out.base = got[0].answer.values;
   out.base_bottleneck = got[0].answer.bottleneck;
   out.noise_runs = options.noise_replications;
-  out.noise = spread(got, 1 + noise);
-  if (got[0].answer.resolution > 0)
-    out.noise = std::isfinite(out.noise) ? std::max(out.noise, got[0].answer.resolution) : got[0].answer.resolution;
   const double base = headline(out.base);
+  // No headline at the base (no knee): the noise runs that found one tell nothing of its spread.
+  out.noise = std::isfinite(base) ? spread(got, 1 + noise) : kNan;
+  if (std::isfinite(base) && got[0].answer.resolution > 0)
+    out.noise = std::isfinite(out.noise) ? std::max(out.noise, got[0].answer.resolution) : got[0].answer.resolution;
   for (std::size_t k = 0; k < assumptions.size(); ++k) {
     const Outcome& lo = got[1 + noise + 2 * k];
     const Outcome& hi = got[2 + noise + 2 * k];
@@ -385,7 +398,9 @@ Sensitivity sensitivity(const std::vector<Assumption>& assumptions, const Hardwa
     r.error = !lo.error.empty() ? "at low: " + lo.error : !hi.error.empty() ? "at high: " + hi.error : "";
     r.swing = std::fabs(headline(r.at_high) - headline(r.at_low));
     r.swing_pct = std::isfinite(base) && base != 0 ? 100 * r.swing / std::fabs(base) : kNan;
-    r.within_noise = std::isfinite(r.swing) && std::isfinite(out.noise) && r.swing <= out.noise;
+    const bool at_low = std::isfinite(headline(r.at_low)), at_high = std::isfinite(headline(r.at_high));
+    r.switches = r.error.empty() && (at_low != at_high || (std::isfinite(base) && !at_low && !at_high));
+    r.within_noise = !r.switches && std::isfinite(r.swing) && std::isfinite(out.noise) && r.swing <= out.noise;
     out.rows.push_back(std::move(r));
   }
   sort_rows(out.rows);

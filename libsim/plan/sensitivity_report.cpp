@@ -37,7 +37,10 @@ std::string range_text(const Assumption& a) {
 std::string row_line(const SensitivityRow& r) {
   // The bottlenecks are appended whole: a comparison's two sides at both ends run long.
   char buf[400];
-  const std::string swing = num(r.swing) + pct(r.swing_pct) + (r.within_noise ? " ~noise" : "");
+  const std::string swing =
+      r.switches ? (std::isfinite(head(r.at_low)) || std::isfinite(head(r.at_high)) ? "found at one end only"
+                                                                                    : "found at the base only")
+                 : num(r.swing) + pct(r.swing_pct) + (r.within_noise ? " ~noise" : "");
   const std::string bottlenecks = r.bottleneck_low == r.bottleneck_high ? r.bottleneck_low
                                                                           : r.bottleneck_low + " | " + r.bottleneck_high;
   std::snprintf(buf, sizeof buf, "%-38s %-29s %-22s %11s %11s  %-20s ", r.assumption.name.c_str(),
@@ -78,6 +81,7 @@ std::string row_json(const Sensitivity& s, const SensitivityRow& r) {
          ", \"bottleneck_low\": " + json_string(r.bottleneck_low) + ", \"bottleneck_high\": " +
          json_string(r.bottleneck_high) + ", \"swing\": " + json_number(r.swing) + ", \"swing_pct\": " +
          json_number(r.swing_pct) + ", \"within_noise\": " + (r.within_noise ? "true" : "false") +
+         ", \"appears_or_disappears\": " + (r.switches ? "true" : "false") +
          ", \"error\": " + (r.error.empty() ? std::string("null") : json_string(r.error)) + "}";
 }
 
@@ -99,7 +103,8 @@ std::string pair_json(const Sensitivity& s) {
 std::string sensitivity_covers() {
   return "Covers: each assumption above moved alone over its range (the worst pair: two at once), on the scenario's "
          "own seed (common random numbers); '~noise': a swing within the headline's spread over the base and its "
-         "noise runs. Not covered: assumptions moved together beyond the pair, and mechanisms the model lacks (hcisim "
+         "noise runs; 'found at one end only': the headline exists with the assumption at one end and not at the other (first in "
+         "the table, no swing measures it). Not covered: assumptions moved together beyond the pair, and mechanisms the model lacks (hcisim "
          "accuracy shows those errors, which are larger).\n";
 }
 

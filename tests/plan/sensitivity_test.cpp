@@ -136,6 +136,70 @@ TEST_CASE("a swing within the noise is flagged, and a failed end is kept with it
   CHECK_FALSE(s.rows[2].within_noise);
 }
 
+TEST_CASE("an answer found at one end only sorts first, with no noise when the base has none", "[sensitivity]") {
+  const HardwareCatalog& cat = test::cat();
+  // A knee-like headline: found (the synthetic value) on the noise runs, or with read_pct
+  // below 0.25, or random_pct above 8; otherwise none. The base (0.5, 5) finds none.
+  const Sensitivity s = sensitivity(
+      synthetic(), cat, {"h", "ab"},
+      [](const HardwareCatalog&, const std::vector<std::string>& ov, std::uint64_t offset, const ProgressFn&) {
+        SensitivityAnswer a = synthetic_answer(ov, offset);
+        const bool found = offset > 0 || value_of(ov, "workload.read_pct", 0.5) < 0.25 ||
+                           value_of(ov, "workload.random_pct", 5) > 8;
+        if (!found) a.values[0] = std::nan("");
+        a.resolution = 0.5;
+        return a;
+      });
+  CHECK(std::isnan(s.base[0]));
+  // The noise runs found one, the base did not: their spread says nothing.
+  CHECK(std::isnan(s.noise));
+  REQUIRE(s.rows.size() == 3);
+  // Both switches first, by name; compress_pct (none at either end, none at the base) last.
+  CHECK(s.rows[0].assumption.name == "workload.random_pct");
+  CHECK(s.rows[1].assumption.name == "workload.read_pct");
+  CHECK(s.rows[2].assumption.name == "workload.compress_pct");
+  CHECK(s.rows[0].switches);
+  CHECK(s.rows[1].switches);
+  CHECK_FALSE(s.rows[2].switches);
+  CHECK_FALSE(s.rows[0].within_noise);
+  CHECK_FALSE(s.rows[1].within_noise);
+  // The pair of the two switches, a missing headline counting as the lower: down is
+  // random_pct 0 with read_pct 1 (none), up random_pct 10 with read_pct 0: 100 - 20 + 0.05.
+  REQUIRE(s.has_pair);
+  CHECK(s.pair.first == "workload.random_pct");
+  CHECK(s.pair.second == "workload.read_pct");
+  CHECK(s.pair.first_value == 0);
+  CHECK(s.pair.second_value == 1);
+  CHECK(s.pair.first_up_value == 10);
+  CHECK(s.pair.second_up_value == 0);
+  CHECK(std::isnan(s.pair.at_down[0]));
+  CHECK(s.pair.at_up[0] == Approx(80.05));
+  const std::string text = format_sensitivity(s);
+  CHECK_THAT(text, Catch::Contains("found at one end only") && Catch::Contains("noise - "));
+  const std::string json = to_json(s);
+  CHECK_THAT(json, Catch::Contains("\"noise\": null") && Catch::Contains("\"appears_or_disappears\": true") &&
+                       Catch::Contains("\"appears_or_disappears\": false"));
+}
+
+TEST_CASE("an answer found at the base and at neither end sorts before every swing", "[sensitivity]") {
+  const HardwareCatalog& cat = test::cat();
+  const Sensitivity s = sensitivity(
+      synthetic(), cat, {"h", "ab"},
+      [](const HardwareCatalog&, const std::vector<std::string>& ov, std::uint64_t offset, const ProgressFn&) {
+        SensitivityAnswer a = synthetic_answer(ov, offset);
+        if (value_of(ov, "workload.compress_pct", 50) != 50) a.values[0] = std::nan("");
+        return a;
+      });
+  CHECK(s.noise == Approx(0.02));
+  REQUIRE(s.rows.size() == 3);
+  CHECK(s.rows[0].assumption.name == "workload.compress_pct");
+  CHECK(s.rows[0].switches);
+  CHECK(s.rows[1].assumption.name == "workload.random_pct");
+  CHECK_FALSE(s.rows[1].switches);
+  CHECK(s.rows[1].swing == Approx(20));
+  CHECK_THAT(format_sensitivity(s), Catch::Contains("found at the base only"));
+}
+
 TEST_CASE("the assumptions of a scenario: calibration, unstated assumed keys, its own assumed: block", "[sensitivity]") {
   const HardwareCatalog& cat = test::cat();
   std::vector<SkippedAssumption> left;

@@ -108,7 +108,11 @@ struct SensitivityRow {
   std::string bottleneck_low, bottleneck_high;
   double swing = 0;           // |headline at high - headline at low| (NaN: an end without one)
   double swing_pct = 0;       // swing as % of the base headline (NaN when that is 0 or none)
-  bool within_noise = false;  // swing <= the noise estimate
+  bool within_noise = false;  // swing <= the noise estimate (false for a switch)
+  // The answer appears or disappears: the headline exists at one end and not at the other,
+  // or at the base and at neither end (a knee found only with the assumption at one end).
+  // No swing measures that, so these rows sort first.
+  bool switches = false;
   std::string error;          // an end could not be read or run (its answers NaN): what was said
 };
 
@@ -130,12 +134,14 @@ struct Sensitivity {
   std::vector<double> base;         // the base scenario's answers
   std::string base_bottleneck;
   double noise = 0;                 // the headline's spread (max - min) over the base and its noise
-                                    // runs, at least the base's resolution (SensitivityAnswer)
+                                    // runs, at least the base's resolution (SensitivityAnswer);
+                                    // NaN when the base has no headline (e.g. no knee)
   int noise_runs = 0;               // the base's extra replications behind `noise`
-  std::vector<SensitivityRow> rows; // by swing, largest first (NaN swings last; ties in the
-                                    // assumptions' order)
+  std::vector<SensitivityRow> rows; // switches first (by name), then by swing, largest first
+                                    // (NaN swings last; ties in the assumptions' order)
   std::vector<SkippedAssumption> skipped;
-  bool has_pair = false;            // false: fewer than two rows with a swing, or worst_pair off
+  bool has_pair = false;            // false: fewer than two rows with a swing or a switch, or
+                                    // worst_pair off
   SensitivityPair pair;             // the pair whose larger |change| is largest
   int runs = 0;                     // evaluations in all
   double wall_s = 0;                // wall time of the study (not deterministic: to_json gives it
@@ -190,12 +196,13 @@ std::string format_with_assumptions(const std::string& answer, double low, doubl
 std::string with_assumptions_json(const std::string& answer, double low, double high, const AssumptionSpan& span);
 
 /// The tornado as text: per row assumption, kind, low .. high (unit), the headline at each
-/// end, swing (% of base), bottleneck at each end; the worst pair; what it covers.
+/// end, swing (% of base; "found at one end only" or "found at the base only" for a switch),
+/// bottleneck at each end; the worst pair; what it covers.
 std::string format_sensitivity(const Sensitivity& s);
 /// {"names": [...], "headline": names[0], "base": {name: value}, "base_bottleneck", "noise",
 /// "noise_runs", "runs", "wall_s", "rows": [{"name", "kind", "base", "low", "high", "unit",
 /// "why", "at_low": {..}, "at_high": {..}, "bottleneck_low", "bottleneck_high", "swing",
-/// "swing_pct", "within_noise", "error"}], "worst_pair": null | {...}, "skipped": [{"name",
+/// "swing_pct", "within_noise", "appears_or_disappears", "error"}], "worst_pair": null | {...}, "skipped": [{"name",
 /// "kind", "reason"}], "covers"} (null: no value). wall_s is left out (null) unless
 /// `with_wall` is set, so two studies' JSON compare equal.
 std::string to_json(const Sensitivity& s, bool with_wall = false);

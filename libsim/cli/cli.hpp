@@ -158,14 +158,19 @@ ScenarioReader range_reader(const std::string& file, const std::vector<std::stri
 // values'), and `json` with a "sensitivity" block added to the document (a JSON object).
 class SensitivityEstimate {
  public:
-  SensitivityEstimate(int runs, int jobs, bool enabled)
-      : runs_(runs), jobs_(jobs), enabled_(enabled && isatty(STDERR_FILENO)) {}
+  /// `runs` evaluations, each `probes` simulations one after another (a knee's closed loop
+  /// and probes: knee_sensitivity_probes(); a run: 1); `studies` such studies one after
+  /// another (sweep's points).
+  SensitivityEstimate(int runs, int jobs, bool enabled, int probes = 1, int studies = 1)
+      : runs_(runs), jobs_(jobs), probes_(probes), studies_(studies), enabled_(enabled && isatty(STDERR_FILENO)) {}
   /// --jobs, and on a terminal a progress function that says "sensitivity: N runs, about
-  /// T s" once, when the first run has taken a second (or ended): as run's estimate.
-  SensitivityOptions options(const Args& a);
+  /// T s" once, when the first simulation has taken a second (or ended): as run's estimate
+  /// (sensitivity_wall_estimate).
+  SensitivityOptions options(const Args& a) { return options(a.jobs); }
+  SensitivityOptions options(int jobs);
 
  private:
-  int runs_, jobs_;
+  int runs_, jobs_, probes_, studies_;
   bool enabled_;
   std::atomic<bool> said_{false};
 };

@@ -41,7 +41,7 @@ int cmd_run_sensitivity(const Args& a, const Scenario& s, const std::string& fil
 }
 
 int cmd_knee_sensitivity(const Args& a, const Scenario& s, const std::string& file, const HardwareCatalog& cat) {
-  SensitivityEstimate estimate(planned_runs(s, cat), a.jobs, !a.quiet);
+  SensitivityEstimate estimate(planned_runs(s, cat), a.jobs, !a.quiet, knee_sensitivity_probes());
   KneeResult base;
   const Sensitivity r = knee_sensitivity(s, sensitivity_reader(file, a.sets), cat, a.knee, estimate.options(a), &base);
   write_tornado(a, r, s.name);
@@ -104,7 +104,7 @@ int cmd_size_sensitivity(const Args& a, const SizingResult& result, const Hardwa
 int cmd_range_sensitivity(const Args& a, const Scenario& s, const std::string& file, const HardwareCatalog& cat,
                           Ranged r, const std::string& head) {
   const KneeTarget* target = a.command == "knee" ? &a.knee : nullptr;
-  SensitivityEstimate estimate(planned_runs(s, cat), a.jobs, !a.quiet);
+  SensitivityEstimate estimate(planned_runs(s, cat), a.jobs, !a.quiet, target != nullptr ? knee_sensitivity_probes() : 1);
   KneeResult knee;
   RunResult run;
   const Sensitivity sens =

@@ -80,16 +80,23 @@ ScenarioReader range_reader(const std::string& file, const std::vector<std::stri
 }
 
 // --sensitivity (cli.hpp).
-SensitivityOptions SensitivityEstimate::options(const Args& a) {
+SensitivityOptions SensitivityEstimate::options(int jobs) {
   SensitivityOptions o;
-  o.jobs = a.jobs;
+  o.jobs = jobs;
   if (!enabled_) return o;
   o.run_progress = [this](const RunProgress& p) {
     if (said_.load() || (p.wall_s < 1.0 && p.fraction < 1.0) || said_.exchange(true)) return;
     const int threads = jobs_ > 0 ? jobs_ : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const double waves = std::ceil(static_cast<double>(runs_) / static_cast<double>(std::min(threads, std::max(1, runs_))));
-    std::fprintf(stderr, "sensitivity: %d runs, about %.0f s (%d at a time)\n", runs_, waves * p.estimated_wall_s(),
-                 std::min(threads, std::max(1, runs_)));
+    const int at_once = std::min(threads, std::max(1, runs_));
+    const double wall = sensitivity_wall_estimate(runs_, probes_, p.estimated_wall_s(), at_once, studies_);
+    if (studies_ > 1)
+      std::fprintf(stderr, "sensitivity: %d points x %d runs, about %.0f s (%d at a time)\n", studies_, runs_, wall,
+                   at_once);
+    else if (probes_ > 1)
+      std::fprintf(stderr, "sensitivity: %d runs of about %d simulations each, about %.0f s (%d at a time)\n", runs_,
+                   probes_, wall, at_once);
+    else
+      std::fprintf(stderr, "sensitivity: %d runs, about %.0f s (%d at a time)\n", runs_, wall, at_once);
   };
   return o;
 }

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -123,6 +124,8 @@ int cmd_sweep_sensitivity(const Args& a, const HardwareCatalog& cat, const std::
   std::vector<ChartSeries> series;
   const std::size_t along = axes.back().values.size();
   Progress progress(!a.quiet);
+  // The estimate takes every point's study as long as the first's (its runs and its first run's time).
+  std::optional<SensitivityEstimate> estimate;
   for (std::size_t i = 0; i < grid.points.size(); ++i) {
     const SweepGrid::Point& point = grid.points[i];
     const std::vector<std::string> sets = point_overrides(a.sets, point.settings);
@@ -134,8 +137,10 @@ int cmd_sweep_sensitivity(const Args& a, const HardwareCatalog& cat, const std::
       all.insert(all.end(), more.begin(), more.end());
       return parse_scenario(text.text, text.source, all, c);
     };
-    SensitivityOptions o;
-    o.jobs = a.jobs;
+    if (!estimate)
+      estimate.emplace(sensitivity_runs(scenario_assumptions(s, cat).size()), a.jobs, !a.quiet, 1,
+                       static_cast<int>(grid.points.size()));
+    const SensitivityOptions o = estimate->options(a);
     const Sensitivity r = at_point(text.source, point.settings, [&] { return run_sensitivity(s, reread, cat, o); });
     progress.draw(static_cast<double>(i + 1) / static_cast<double>(grid.points.size()));
     csv += sweep_key_cells(axes, point.settings) + csv_field(s.name) + "," + sensitivity_cells(r) + "\n";

@@ -354,6 +354,15 @@ int sensitivity_runs(std::size_t assumptions, const SensitivityOptions& options)
                           (options.worst_pair ? 2 * pairs : 0));
 }
 
+int knee_sensitivity_probes() { return 1 + knee_rounds(KneeOptions{}.precision) * kKneeProbesPerRound; }
+
+double sensitivity_wall_estimate(int runs, int probes, double one_s, int at_once, int studies) {
+  if (runs <= 0 || studies <= 0) return 0;
+  const int parallel = std::clamp(at_once, 1, runs);
+  const double waves = std::ceil(static_cast<double>(runs) / static_cast<double>(parallel));
+  return studies * waves * std::max(1, probes) * one_s;
+}
+
 Sensitivity sensitivity(const std::vector<Assumption>& assumptions, const HardwareCatalog& catalog,
                         const std::vector<std::string>& names, const SensitivityEval& eval,
                         const SensitivityOptions& options) {

@@ -200,6 +200,20 @@ TEST_CASE("an answer found at the base and at neither end sorts before every swi
   CHECK_THAT(format_sensitivity(s), Catch::Contains("found at the base only"));
 }
 
+TEST_CASE("the sensitivity's wall estimate counts a knee's probes and a sweep's points", "[sensitivity]") {
+  // A knee evaluation: the closed loop, then 5 rounds of 2 probes at 1 %.
+  CHECK(knee_sensitivity_probes() == 11);
+  // 15 runs 4 at a time: 4 waves; of one 2 s simulation each.
+  CHECK(sensitivity_wall_estimate(15, 1, 2.0, 4) == Approx(8));
+  // The same study of knees: each run 11 simulations one after another.
+  CHECK(sensitivity_wall_estimate(15, knee_sensitivity_probes(), 2.0, 4) == Approx(88));
+  // A sweep of 3 points, one study after another.
+  CHECK(sensitivity_wall_estimate(15, 1, 2.0, 4, 3) == Approx(24));
+  // More threads than runs: one wave; no runs: nothing.
+  CHECK(sensitivity_wall_estimate(3, 1, 2.0, 8) == Approx(2));
+  CHECK(sensitivity_wall_estimate(0, 1, 2.0, 8) == 0);
+}
+
 TEST_CASE("the assumptions of a scenario: calibration, unstated assumed keys, its own assumed: block", "[sensitivity]") {
   const HardwareCatalog& cat = test::cat();
   std::vector<SkippedAssumption> left;

@@ -150,6 +150,14 @@ struct Sensitivity {
 
 /// Runs per study of `assumptions` assumptions (for an estimate before it starts).
 int sensitivity_runs(std::size_t assumptions, const SensitivityOptions& options = {});
+/// The simulations one knee evaluation of knee_sensitivity usually runs, one at a time: the
+/// closed loop, then knee_rounds() rounds of kKneeProbesPerRound probes (11 at 1 %).
+int knee_sensitivity_probes();
+/// The wall time of `studies` studies one after another (sweep: one a point), each of `runs`
+/// evaluations (sensitivity_runs), `at_once` at a time (at least 1), each evaluation `probes`
+/// simulations one after another (a run or a curve's pilot: 1; a knee:
+/// knee_sensitivity_probes()), each simulation taken as long as one that took `one_s`.
+double sensitivity_wall_estimate(int runs, int probes, double one_s, int at_once, int studies = 1);
 
 /// The study: every assumption at both ends (`eval` with a moved catalog or overrides), the
 /// base and its noise runs, then the worst pair. Deterministic whatever options.jobs.

@@ -100,7 +100,8 @@ int cmd_size_sensitivity(const Args& a, const SizingResult& result, const Hardwa
 
 // run and knee --range --sensitivity: the range over seeds and the calibration, the tornado of
 // the assumptions on the scenario's own seed beside it, and the headline's range with the
-// assumptions in it (assumption_span): the range then covers all three.
+// assumptions in it (assumption_span without the fitted calibration parameters, which the
+// range's calibration part moves already): the range then covers all three.
 int cmd_range_sensitivity(const Args& a, const Scenario& s, const std::string& file, const HardwareCatalog& cat,
                           Ranged r, const std::string& head) {
   const KneeTarget* target = a.command == "knee" ? &a.knee : nullptr;
@@ -111,9 +112,11 @@ int cmd_range_sensitivity(const Args& a, const Scenario& s, const std::string& f
       target != nullptr ? knee_sensitivity(s, sensitivity_reader(file, a.sets), cat, *target, estimate.options(a), &knee)
                         : run_sensitivity(s, sensitivity_reader(file, a.sets), cat, estimate.options(a), &run);
   write_tornado(a, sens, s.name);
-  r.assumptions = static_cast<int>(sens.rows.size());
+  // The range's calibration part (when it propagates one) moves the fitted parameters already:
+  // the assumptions it adds are the others.
+  r.assumptions = r.calibration ? assumptions_beyond_fit(sens) : static_cast<int>(sens.rows.size());
   const AnswerRange& headline = r.at(sens.names.at(0));
-  const AssumptionSpan span = assumption_span(sens);
+  const AssumptionSpan span = assumption_span(sens, r.calibration);
   if (!a.json) say_range_warnings(s.source, r);   // JSON: in its warnings
   std::string out;
   if (a.json) {

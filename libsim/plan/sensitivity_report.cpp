@@ -150,28 +150,54 @@ std::string to_json(const Sensitivity& s, bool with_wall) {
   return out + "], \"covers\": " + json_string(sensitivity_covers()) + "}";
 }
 
-AssumptionSpan assumption_span(const Sensitivity& s) {
+AssumptionSpan assumption_span(const Sensitivity& s) { return assumption_span(s, false); }
+
+namespace sensitivity_report {
+bool fitted(const Sensitivity& s, const std::string& name) {
+  return std::any_of(s.rows.begin(), s.rows.end(), [&name](const SensitivityRow& r) {
+    return r.assumption.name == name && r.assumption.kind == AssumptionKind::calibration_fitted;
+  });
+}
+}  // namespace sensitivity_report
+
+AssumptionSpan assumption_span(const Sensitivity& s, bool without_fitted) {
   using sensitivity_report::head;
+  using sensitivity_report::num;
   AssumptionSpan span;
+  span.without_fitted = without_fitted;
   const double base = head(s.base);
   const auto consider = [&](double value, const std::string& by) {
     const double change = value - base;
     if (!std::isfinite(change)) return;
-    if (change < span.down) span = {change, span.up, by, span.up_by};
-    if (change > span.up) span = {span.down, change, span.down_by, by};
+    if (change < span.down) {
+      span.down = change;
+      span.down_by = by;
+    }
+    if (change > span.up) {
+      span.up = change;
+      span.up_by = by;
+    }
   };
   for (const SensitivityRow& r : s.rows) {
-    consider(head(r.at_low), r.assumption.name + " at " + sensitivity_report::num(r.assumption.low));
-    consider(head(r.at_high), r.assumption.name + " at " + sensitivity_report::num(r.assumption.high));
+    if (without_fitted && r.assumption.kind == AssumptionKind::calibration_fitted) continue;
+    consider(head(r.at_low), r.assumption.name + " at " + num(r.assumption.low));
+    consider(head(r.at_high), r.assumption.name + " at " + num(r.assumption.high));
   }
-  if (s.has_pair) {
-    const SensitivityPair& p = s.pair;
-    consider(head(p.at_down), p.first + " at " + sensitivity_report::num(p.first_value) + " with " + p.second + " at " +
-                                  sensitivity_report::num(p.second_value));
-    consider(head(p.at_up), p.first + " at " + sensitivity_report::num(p.first_up_value) + " with " + p.second + " at " +
-                                sensitivity_report::num(p.second_up_value));
+  if (!s.has_pair) return span;
+  const SensitivityPair& p = s.pair;
+  if (without_fitted && (sensitivity_report::fitted(s, p.first) || sensitivity_report::fitted(s, p.second))) {
+    span.pair_left_out = p.first + " and " + p.second;
+    return span;
   }
+  consider(head(p.at_down), p.first + " at " + num(p.first_value) + " with " + p.second + " at " + num(p.second_value));
+  consider(head(p.at_up), p.first + " at " + num(p.first_up_value) + " with " + p.second + " at " + num(p.second_up_value));
   return span;
+}
+
+int assumptions_beyond_fit(const Sensitivity& s) {
+  return static_cast<int>(std::count_if(s.rows.begin(), s.rows.end(), [](const SensitivityRow& r) {
+    return r.assumption.kind != AssumptionKind::calibration_fitted;
+  }));
 }
 
 namespace sensitivity_report {
@@ -182,17 +208,24 @@ double moved_low(double low, const AssumptionSpan& span) { return low >= 0 ? std
 std::string format_with_assumptions(const std::string& answer, double low, double high, const AssumptionSpan& span) {
   using sensitivity_report::num;
   using sensitivity_report::signed_num;
+  std::string left_out;
+  if (span.without_fitted)
+    left_out = "; the fitted calibration parameters left out, the range covers them" +
+               (span.pair_left_out.empty() ? std::string()
+                                           : ", and with them the worst pair, " + span.pair_left_out);
   return "with the assumptions: " + answer + " " + num(sensitivity_report::moved_low(low, span)) + " .. " + num(high + span.up) +
          " (the range's ends moved by the largest fall, " + signed_num(span.down) +
          (span.down_by.empty() ? "" : " with " + span.down_by) + ", and rise, " + signed_num(span.up) +
-         (span.up_by.empty() ? "" : " with " + span.up_by) + ", of the tornado)\n";
+         (span.up_by.empty() ? "" : " with " + span.up_by) + ", of the tornado" + left_out + ")\n";
 }
 
 std::string with_assumptions_json(const std::string& answer, double low, double high, const AssumptionSpan& span) {
   return "{\"answer\": " + json_string(answer) + ", \"low\": " + json_number(sensitivity_report::moved_low(low, span)) +
          ", \"high\": " + json_number(high + span.up) + ", \"down\": " + json_number(span.down) +
          ", \"down_by\": " + json_string(span.down_by) + ", \"up\": " + json_number(span.up) +
-         ", \"up_by\": " + json_string(span.up_by) + "}";
+         ", \"up_by\": " + json_string(span.up_by) + ", \"without_fitted\": " + (span.without_fitted ? "true" : "false") +
+         ", \"pair_left_out\": " + (span.pair_left_out.empty() ? std::string("null") : json_string(span.pair_left_out)) +
+         "}";
 }
 
 }  // namespace hcisim

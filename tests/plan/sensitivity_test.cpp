@@ -214,6 +214,61 @@ TEST_CASE("the sensitivity's wall estimate counts a knee's probes and a sweep's 
   CHECK(sensitivity_wall_estimate(0, 1, 2.0, 8) == 0);
 }
 
+namespace sensitivity_test {
+// A row of `kind` with the headline at `lo` and `hi` (its ends 0 and 1).
+SensitivityRow row(const std::string& name, AssumptionKind kind, double lo, double hi) {
+  SensitivityRow r;
+  r.assumption.name = name;
+  r.assumption.kind = kind;
+  r.assumption.kind_text = assumption_kind_name(kind);
+  r.assumption.low = 0;
+  r.assumption.high = 1;
+  r.at_low = {lo};
+  r.at_high = {hi};
+  r.swing = std::fabs(hi - lo);
+  return r;
+}
+}  // namespace sensitivity_test
+
+TEST_CASE("a range's assumption span leaves out the fitted calibration, which the range covers", "[sensitivity]") {
+  Sensitivity s;
+  s.names = {"iops"};
+  s.base = {100};
+  // The largest moves: a fitted parameter (-50, +60) and the pair with it (-60, +70).
+  s.rows = {row("vsan_cpu_scale", AssumptionKind::calibration_fitted, 50, 160),
+            row("workload.history_s", AssumptionKind::assumed_key, 90, 120),
+            row("net_latency_scale", AssumptionKind::calibration_not_fitted, 95, 105)};
+  s.has_pair = true;
+  s.pair.first = "vsan_cpu_scale";
+  s.pair.second = "workload.history_s";
+  s.pair.at_down = {40};
+  s.pair.at_up = {170};
+  // The plain tornado's span: the pair.
+  const AssumptionSpan all = assumption_span(s);
+  CHECK(all.down == Approx(-60));
+  CHECK(all.up == Approx(70));
+  CHECK(all.pair_left_out.empty());
+  // Beside a range: the fitted parameter and the pair with it left out.
+  const AssumptionSpan span = assumption_span(s, true);
+  CHECK(span.down == Approx(-10));
+  CHECK(span.up == Approx(20));
+  CHECK(span.down_by == "workload.history_s at 0");
+  CHECK(span.up_by == "workload.history_s at 1");
+  CHECK(span.pair_left_out == "vsan_cpu_scale and workload.history_s");
+  CHECK(assumptions_beyond_fit(s) == 2);
+  CHECK_THAT(format_with_assumptions("iops", 80, 110, span),
+             Catch::StartsWith("with the assumptions: iops 70 .. 130 (") &&
+                 Catch::Contains("and with them the worst pair, vsan_cpu_scale and workload.history_s"));
+  CHECK_THAT(with_assumptions_json("iops", 80, 110, span),
+             Catch::Contains("\"without_fitted\": true, \"pair_left_out\": \"vsan_cpu_scale and workload.history_s\""));
+  // A pair of two that are not fitted stays in.
+  s.pair.first = "net_latency_scale";
+  const AssumptionSpan kept = assumption_span(s, true);
+  CHECK(kept.down == Approx(-60));
+  CHECK(kept.up == Approx(70));
+  CHECK(kept.pair_left_out.empty());
+}
+
 TEST_CASE("the assumptions of a scenario: calibration, unstated assumed keys, its own assumed: block", "[sensitivity]") {
   const HardwareCatalog& cat = test::cat();
   std::vector<SkippedAssumption> left;

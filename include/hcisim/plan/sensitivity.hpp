@@ -193,13 +193,24 @@ Sensitivity curve_sensitivity(const Scenario& scenario, const SensitivityReader&
 struct AssumptionSpan {
   double down = 0, up = 0;   // down <= 0 <= up
   std::string down_by, up_by;
+  bool without_fitted = false;   // fitted calibration parameters left out (a range covers them)
+  std::string pair_left_out;     // "first and second": the worst pair, left out as it moves one
 };
+/// The plain tornado's span: every row and the worst pair.
 AssumptionSpan assumption_span(const Sensitivity& s);
+/// The span beside a range (--range with --sensitivity), whose calibration part already moves
+/// the fitted parameters by their standard errors: with `without_fitted`, only the rows that are
+/// not fitted calibration parameters (AssumptionKind::calibration_fitted), and the worst pair
+/// only when neither of its two is one (else it is left out, named in `pair_left_out`).
+AssumptionSpan assumption_span(const Sensitivity& s, bool without_fitted);
+/// The rows that are not fitted calibration parameters: the assumptions a range adds.
+int assumptions_beyond_fit(const Sensitivity& s);
 /// A range's ends with the assumptions in it (--range with --sensitivity): `low` + span.down (kept at 0
 /// where `low` is at least 0) and `high` + span.up, so the interval covers placement, noise, the calibration and each
 /// assumption (or the worst pair) at the end that moves the answer most. Text: "with the
-/// assumptions: <low> .. <high> (<name>: ...)"; JSON {"answer", "low", "high", "down", "down_by",
-/// "up", "up_by"}.
+/// assumptions: <low> .. <high> (<name>: ...)", saying what was left out; JSON {"answer",
+/// "low", "high", "down", "down_by", "up", "up_by", "without_fitted", "pair_left_out" (null:
+/// none)}.
 std::string format_with_assumptions(const std::string& answer, double low, double high, const AssumptionSpan& span);
 std::string with_assumptions_json(const std::string& answer, double low, double high, const AssumptionSpan& span);
 

@@ -26,7 +26,10 @@ double head(const std::vector<double>& v) { return v.empty() ? std::nan("") : v[
 TornadoBar row_bar(const SensitivityRow& r) {
   const Assumption& a = r.assumption;
   TornadoBar b;
-  b.label = a.name + " (" + num(a.low) + " .. " + num(a.high) + (a.unit.empty() ? "" : " " + a.unit) + ")";
+  b.label = a.name + " (" + num(a.low) + " .. " + num(a.high) + (a.unit.empty() ? "" : " " + a.unit) + ")" +
+            (!r.switches                                                   ? ""
+             : std::isfinite(head(r.at_low)) || std::isfinite(head(r.at_high)) ? ": found at one end only"
+                                                                                : ": found at the base only");
   b.at_low = head(r.at_low);
   b.at_high = head(r.at_high);
   b.low_end = num(a.low);
@@ -39,10 +42,13 @@ TornadoBar row_bar(const SensitivityRow& r) {
 
 std::string sensitivity_svg(const Sensitivity& s, const std::string& scenario) {
   const std::string headline = s.names.empty() ? std::string("answer") : s.names[0];
-  // Largest swing first; a row without a swing (an end without an answer) last.
+  // As the tornado's text: rows whose answer appears or disappears first (by name), then the
+  // largest swing first; a row without a swing (an end without an answer) last.
   std::vector<const SensitivityRow*> rows;
   for (const SensitivityRow& r : s.rows) rows.push_back(&r);
   std::stable_sort(rows.begin(), rows.end(), [](const SensitivityRow* x, const SensitivityRow* y) {
+    if (x->switches != y->switches) return x->switches;
+    if (x->switches) return x->assumption.name < y->assumption.name;
     const bool fx = std::isfinite(x->swing), fy = std::isfinite(y->swing);
     return fx != fy ? fx : fx && x->swing > y->swing;
   });

@@ -227,8 +227,9 @@ std::string format_sensitivity(const Sensitivity& s);
 std::string to_json(const Sensitivity& s, bool with_wall = false);
 /// The sentence on what the tornado covers and what it does not.
 std::string sensitivity_covers();
-/// The tornado as an SVG chart (report/svg_chart.hpp, svg_tornado): one bar per row, largest
-/// swing first (rows without one last, drawn empty), from the headline at the assumption's low
+/// The tornado as an SVG chart (report/svg_chart.hpp, svg_tornado): one bar per row, rows whose
+/// answer appears or disappears first (labelled so), then largest swing first (rows without one
+/// last, drawn empty), from the headline at the assumption's low
 /// end to the headline at its high end, around the base; the worst pair last, in a second
 /// colour. Titled with the headline and, under it, `scenario` (the scenario's name; a
 /// comparison's "A: name" and "B: name" a line each, '\n' between). sensitivity_chart.cpp.

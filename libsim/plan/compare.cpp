@@ -281,13 +281,12 @@ std::string to_json(const KneeComparison& c) {
 }
 
 namespace {
-// The overrides B takes of A's: those of keys B's file does not state (B's own value stands).
-std::vector<std::string> unstated_by(const Scenario& b, const std::vector<std::string>& overrides) {
+// The overrides that act on a side (`names`: the assumptions that apply to it); the others
+// leave it as it is.
+std::vector<std::string> acting_on(const std::vector<std::string>& names, const std::vector<std::string>& overrides) {
   std::vector<std::string> out;
-  for (const std::string& o : overrides) {
-    const std::string path = o.substr(0, o.find('='));
-    if (!std::binary_search(b.stated_keys.begin(), b.stated_keys.end(), path)) out.push_back(o);
-  }
+  for (const std::string& o : overrides)
+    if (std::find(names.begin(), names.end(), o.substr(0, o.find('='))) != names.end()) out.push_back(o);
   return out;
 }
 }  // namespace
@@ -295,13 +294,13 @@ std::vector<std::string> unstated_by(const Scenario& b, const std::vector<std::s
 Sensitivity compare_sensitivity(const Scenario& a, const Scenario& b, const SensitivityReader& read_a,
                                 const SensitivityReader& read_b, const HardwareCatalog& catalog,
                                 const SensitivityOptions& options) {
-  std::vector<SkippedAssumption> skipped;
-  const std::vector<Assumption> as = scenario_assumptions(a, catalog, &skipped);
+  ComparisonAssumptions as = comparison_assumptions(a, b, catalog);
+  // A calibration parameter moves both sides' catalog: where it does not act it changes nothing.
   Sensitivity r = sensitivity(
-      as, catalog, {"iops_b_minus_a", "iops_a", "iops_b"},
+      as.assumptions, catalog, {"iops_b_minus_a", "iops_a", "iops_b"},
       [&](const HardwareCatalog& c, const std::vector<std::string>& overrides, std::uint64_t offset,
           const ProgressFn& progress) {
-        Scenario ma = read_a(c, overrides), mb = read_b(c, unstated_by(b, overrides));
+        Scenario ma = read_a(c, acting_on(as.on_a, overrides)), mb = read_b(c, acting_on(as.on_b, overrides));
         ma.replication += offset;
         mb.replication += offset;
         const RunResult ra = simulate(ma, progress), rb = simulate(mb, progress);
@@ -313,7 +312,7 @@ Sensitivity compare_sensitivity(const Scenario& a, const Scenario& b, const Sens
                                  "A: " + ra.bottleneck + "; B: " + rb.bottleneck, step(ra) + step(rb)};
       },
       options);
-  r.skipped = std::move(skipped);
+  r.skipped = std::move(as.skipped);
   return r;
 }
 

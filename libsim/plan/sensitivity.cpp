@@ -347,6 +347,67 @@ std::vector<Assumption> scenario_assumptions(const Scenario& scenario, const Har
   return out;
 }
 
+namespace sensitivity_detail {
+
+// Whether assumption `name` acts on scenario `s`: among its assumptions, or a key it neither
+// states nor skips (a key of the other side's assumed: block that this side does not name).
+bool acts_on(const std::string& name, bool calibration, const Scenario& s, const std::vector<Assumption>& own,
+             const std::vector<SkippedAssumption>& skipped) {
+  const auto named = [&name](const auto& x) { return x.name == name; };
+  if (std::any_of(own.begin(), own.end(), named)) return true;
+  if (calibration || std::any_of(skipped.begin(), skipped.end(), named)) return false;
+  return !states(s, name);
+}
+
+// `b`'s range folded into `a`'s: the union of the two, said in why.
+void widen(Assumption& a, const Assumption& b) {
+  if (a.low == b.low && a.high == b.high) return;
+  a.why = "the union of A's " + json_number(a.low) + ".." + json_number(a.high) + " (" + a.why + ") and B's " +
+          json_number(b.low) + ".." + json_number(b.high) + " (" + b.why + ")";
+  a.low = std::min(a.low, b.low);
+  a.high = std::max(a.high, b.high);
+}
+
+// A skipped assumption of both sides: one reason when they agree, else each side's.
+SkippedAssumption skipped_by_both(const SkippedAssumption& a, const std::vector<SkippedAssumption>& b) {
+  for (const SkippedAssumption& k : b)
+    if (k.name == a.name && k.reason != a.reason) return {a.name, a.kind_text, "A: " + a.reason + "; B: " + k.reason};
+  return a;
+}
+
+}  // namespace sensitivity_detail
+
+ComparisonAssumptions comparison_assumptions(const Scenario& a, const Scenario& b, const HardwareCatalog& catalog) {
+  using namespace sensitivity_detail;
+  std::vector<SkippedAssumption> skip_a, skip_b;
+  const std::vector<Assumption> own_a = scenario_assumptions(a, catalog, &skip_a);
+  const std::vector<Assumption> own_b = scenario_assumptions(b, catalog, &skip_b);
+  ComparisonAssumptions r;
+  r.assumptions = own_a;
+  for (const Assumption& x : own_b) {
+    const auto same = std::find_if(r.assumptions.begin(), r.assumptions.end(),
+                                   [&x](const Assumption& y) { return y.name == x.name; });
+    if (same != r.assumptions.end())
+      widen(*same, x);
+    else
+      r.assumptions.push_back(x);
+  }
+  for (const Assumption& x : r.assumptions) {
+    if (acts_on(x.name, x.calibration(), a, own_a, skip_a)) r.on_a.push_back(x.name);
+    if (acts_on(x.name, x.calibration(), b, own_b, skip_b)) r.on_b.push_back(x.name);
+  }
+  const auto listed = [&r](const std::string& name) {
+    return std::any_of(r.assumptions.begin(), r.assumptions.end(), [&name](const Assumption& y) { return y.name == name; });
+  };
+  for (const SkippedAssumption& k : skip_a)
+    if (!listed(k.name)) r.skipped.push_back(skipped_by_both(k, skip_b));
+  for (const SkippedAssumption& k : skip_b) {
+    const auto named = [&k](const SkippedAssumption& y) { return y.name == k.name; };
+    if (!listed(k.name) && std::none_of(r.skipped.begin(), r.skipped.end(), named)) r.skipped.push_back(k);
+  }
+  return r;
+}
+
 int sensitivity_runs(std::size_t assumptions, const SensitivityOptions& options) {
   const std::size_t top = std::min<std::size_t>(assumptions, 3);
   const std::size_t pairs = top * (top - (top > 0 ? 1 : 0)) / 2;

@@ -9,6 +9,7 @@
 
 #include "../scenario/shared_catalog.hpp"
 #include "hcisim/core/check.hpp"
+#include "hcisim/plan/compare.hpp"
 #include "hcisim/plan/sensitivity.hpp"
 
 using namespace hcisim;
@@ -63,6 +64,19 @@ SensitivityAnswer synthetic_answer(const std::vector<std::string>& o, std::uint6
   const double c = value_of(o, "workload.compress_pct", 50);
   return {{100 + 3 * a - 2 * b + 0.001 * c + 0.01 * static_cast<double>(offset), a * b}, b > 5 ? "net" : "cpu"};
 }
+
+// An example scenario, read with `sets`.
+Scenario example(const std::string& file, const std::vector<std::string>& sets, const HardwareCatalog& cat) {
+  const std::string path = default_data_dir() + "/../examples/scenarios/" + file;
+  return parse_scenario(read_scenario_file(path), path, sets, cat);
+}
+
+bool has(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+const std::string kOsa = "seed000-nuc11-osa-optane-fio-4k-70r.yaml";
+const std::string kEsa = "seed001-vxrail-esa-raid6-100gbe-oltp32k.yaml";
 
 }  // namespace sensitivity_test
 
@@ -468,4 +482,76 @@ TEST_CASE("the tornado's text keeps long bottlenecks whole, each row on its own 
   CHECK_THAT(text, Catch::Contains(" end of the base; 2 assumptions"));
   CHECK_THAT(text, Catch::Contains(" end of the row\nsecond.key "));
   CHECK_THAT(text, Catch::Contains(" end of the row\n\n"));
+}
+
+TEST_CASE("a comparison's assumptions are both sides', each acting where it applies", "[sensitivity]") {
+  const HardwareCatalog& cat = test::cat();
+  const Scenario a = example(kOsa, {}, cat), b = example(kEsa, {}, cat);
+  const ComparisonAssumptions c = comparison_assumptions(a, b, cat);
+  // ESA's parameters act on B only; an OSA one on A only.
+  REQUIRE(find(c.assumptions, "esa_gc_factor") != nullptr);
+  CHECK(has(c.on_b, "esa_gc_factor"));
+  CHECK_FALSE(has(c.on_a, "esa_gc_factor"));
+  CHECK_FALSE(skipped(c.skipped, "esa_gc_factor"));
+  REQUIRE(find(c.assumptions, "congestion_delay_a_us") != nullptr);
+  CHECK(has(c.on_a, "congestion_delay_a_us"));
+  CHECK_FALSE(has(c.on_b, "congestion_delay_a_us"));
+  // B's assumed: block, after A's assumptions; it moves A too where A's file leaves the key.
+  const Assumption* sockets = find(c.assumptions, "cluster.host.cpu.sockets");
+  REQUIRE(sockets != nullptr);
+  CHECK(sockets->kind == AssumptionKind::scenario_assumed);
+  CHECK(has(c.on_b, "cluster.host.cpu.sockets"));
+  CHECK(std::find_if(c.assumptions.begin(), c.assumptions.end(), [](const Assumption& x) {
+          return x.name == "cluster.host.cpu.sockets";
+        }) - c.assumptions.begin() >= static_cast<long>(scenario_assumptions(a, cat).size()));
+  // A key A's file states is not moved on A (memory_gib: A states it, B does not).
+  CHECK_FALSE(has(c.on_a, "cluster.host.memory_gib"));
+  // Each name once; skipped only what applies to neither (no Windows guest on either side).
+  for (const Assumption& x : c.assumptions)
+    CHECK(std::count_if(c.assumptions.begin(), c.assumptions.end(), [&x](const Assumption& y) { return y.name == x.name; }) == 1);
+  CHECK(skipped(c.skipped, "windows_guest_cpu_us"));
+  for (const SkippedAssumption& k : c.skipped) CHECK(find(c.assumptions, k.name) == nullptr);
+}
+
+TEST_CASE("a key both sides declare with different ranges is moved over their union", "[sensitivity]") {
+  const HardwareCatalog& cat = test::cat();
+  const Scenario a = default_with("assumed: {workload.outstanding_per_vmdk: [2, 6]}\n", {}, cat);
+  const Scenario b = default_with("assumed: {workload.outstanding_per_vmdk: [4, 12]}\n", {}, cat);
+  const ComparisonAssumptions c = comparison_assumptions(a, b, cat);
+  const Assumption* x = find(c.assumptions, "workload.outstanding_per_vmdk");
+  REQUIRE(x != nullptr);
+  CHECK(x->low == 2);
+  CHECK(x->high == 12);
+  CHECK_THAT(x->why, Catch::Contains("union") && Catch::Contains("2..6") && Catch::Contains("4..12"));
+  CHECK(has(c.on_a, x->name));
+  CHECK(has(c.on_b, x->name));
+}
+
+TEST_CASE("an OSA to ESA comparison's tornado moves ESA's parameters on B", "[sensitivity]") {
+  const HardwareCatalog& cat = test::cat();
+  const std::vector<std::string> sets{kShort, kShortWarmup};
+  const Scenario a = example(kOsa, sets, cat), b = example(kEsa, sets, cat);
+  const auto reader = [&](const std::string& file) {
+    return SensitivityReader([&cat, &sets, file](const HardwareCatalog& c, const std::vector<std::string>& more) {
+      std::vector<std::string> all = sets;
+      all.insert(all.end(), more.begin(), more.end());
+      return example(file, all, c);
+    });
+  };
+  SensitivityOptions o;
+  o.worst_pair = false;
+  const Sensitivity r = compare_sensitivity(a, b, reader(kOsa), reader(kEsa), cat, o);
+  const auto row = [&r](const std::string& name) -> const SensitivityRow* {
+    for (const SensitivityRow& x : r.rows)
+      if (x.assumption.name == name) return &x;
+    return nullptr;
+  };
+  const SensitivityRow* gc = row("esa_gc_factor");
+  REQUIRE(gc != nullptr);
+  CHECK(gc->error.empty());
+  CHECK_FALSE(skipped(r.skipped, "esa_gc_factor"));
+  CHECK(gc->at_low[1] == gc->at_high[1]);   // A (OSA) is left as it is
+  CHECK(gc->at_low[2] != gc->at_high[2]);   // B (ESA) moves
+  CHECK(row("cluster.host.cpu.sockets") != nullptr);
+  CHECK(row("workload.compress_pct") != nullptr);
 }

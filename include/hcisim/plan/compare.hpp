@@ -61,11 +61,11 @@ std::string format_comparison(const KneeComparison& c);
 /// "cost_per_extra_iops_usd"}.
 std::string to_json(const KneeComparison& c);
 
-/// The sensitivity of B - A's IOPS: each assumption of A (scenario_assumptions) applied to both
-/// scenarios, B taking only the keys its file does not state (B's own value stands), both on
-/// their own seeds; answers iops_b_minus_a (the headline), iops_a and iops_b, the bottleneck
-/// "A: ...; B: ...". `read_a` and `read_b` read each file again (sensitivity.hpp); A's skipped
-/// assumptions are the study's.
+/// The sensitivity of B - A's IOPS: the assumptions of both scenarios (comparison_assumptions),
+/// each moved on the sides it applies to (a side's file keeps the keys it states; a parameter
+/// that does not act on a side leaves it as it is), both on their own seeds; answers
+/// iops_b_minus_a (the headline), iops_a and iops_b, the bottleneck "A: ...; B: ...". `read_a`
+/// and `read_b` read each file again (sensitivity.hpp); skipped: what applies to neither side.
 Sensitivity compare_sensitivity(const Scenario& a, const Scenario& b, const SensitivityReader& read_a,
                                 const SensitivityReader& read_b, const HardwareCatalog& catalog,
                                 const SensitivityOptions& options = {});

@@ -70,6 +70,20 @@ struct SkippedAssumption {
 std::vector<Assumption> scenario_assumptions(const Scenario& scenario, const HardwareCatalog& catalog,
                                              std::vector<SkippedAssumption>* skipped = nullptr);
 
+/// A comparison's assumptions: the union of A's and B's (scenario_assumptions), a name once, in
+/// a fixed order: A's, then B's that A lacks. Where both have one with different ranges, the
+/// union of the two (said in why). Each acts only on the sides it applies to (`on_a`, `on_b`:
+/// the names): a side's own assumptions, and a key of the other side's that this side neither
+/// states nor skips; never a key the side's file states or a parameter that does not act there.
+/// `skipped`: what applies to neither side (A's, then B's others; both sides' reasons when they
+/// differ).
+struct ComparisonAssumptions {
+  std::vector<Assumption> assumptions;
+  std::vector<std::string> on_a, on_b;
+  std::vector<SkippedAssumption> skipped;
+};
+ComparisonAssumptions comparison_assumptions(const Scenario& a, const Scenario& b, const HardwareCatalog& catalog);
+
 /// One evaluation's answers (as many as the study's names; NaN: none, e.g. a knee not found)
 /// and the bottleneck there ("" when the answer has none).
 struct SensitivityAnswer {

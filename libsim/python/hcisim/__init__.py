@@ -254,9 +254,9 @@ def compare(a, b, set=None, prices=None, sensitivity=False, jobs=0):
     returns ``{"a": <A's report>, "b": <B's report>}``, each as ``run`` returns it. ``a`` and
     ``b`` are scenarios as ``run`` takes them (None: the built-in default); ``set`` and
     ``prices`` apply to both. With ``sensitivity=True``, a ``sensitivity`` block too (the CLI's
-    ``compare --sensitivity --json``): the tornado of B - A's IOPS (``iops_b_minus_a``), each
-    assumption of A applied to both files (where B's file does not state the key), ``jobs``
-    runs at once (0: every core)."""
+    ``compare --sensitivity --json``): the tornado of B - A's IOPS (``iops_b_minus_a``) over the
+    assumptions of both files, each moved on the sides it applies to (not where a file states
+    the key), ``jobs`` runs at once (0: every core)."""
     kind_a, text_a, name_a = _scenario(a)
     kind_b, text_b, name_b = _scenario(b)
     if _sensitivity("compare", sensitivity):

@@ -351,12 +351,16 @@ namespace sensitivity_detail {
 
 // Whether assumption `name` acts on scenario `s`: among its assumptions, or a key it neither
 // states nor skips (a key of the other side's assumed: block that this side does not name).
-bool acts_on(const std::string& name, bool calibration, const Scenario& s, const std::vector<Assumption>& own,
+// A key from the other side's list moves this side where this file leaves it unstated, unless
+// it comes from the other file's own assumed: block: that says what the other write-up left
+// open (seed 001's sockets), not this one.
+bool acts_on(const Assumption& x, const Scenario& s, const std::vector<Assumption>& own,
              const std::vector<SkippedAssumption>& skipped) {
-  const auto named = [&name](const auto& x) { return x.name == name; };
+  const auto named = [&x](const auto& y) { return y.name == x.name; };
   if (std::any_of(own.begin(), own.end(), named)) return true;
-  if (calibration || std::any_of(skipped.begin(), skipped.end(), named)) return false;
-  return !states(s, name);
+  if (x.calibration() || x.kind == AssumptionKind::scenario_assumed || std::any_of(skipped.begin(), skipped.end(), named))
+    return false;
+  return !states(s, x.name);
 }
 
 // `b`'s range folded into `a`'s: the union of the two, said in why.
@@ -393,8 +397,8 @@ ComparisonAssumptions comparison_assumptions(const Scenario& a, const Scenario& 
       r.assumptions.push_back(x);
   }
   for (const Assumption& x : r.assumptions) {
-    if (acts_on(x.name, x.calibration(), a, own_a, skip_a)) r.on_a.push_back(x.name);
-    if (acts_on(x.name, x.calibration(), b, own_b, skip_b)) r.on_b.push_back(x.name);
+    if (acts_on(x, a, own_a, skip_a)) r.on_a.push_back(x.name);
+    if (acts_on(x, b, own_b, skip_b)) r.on_b.push_back(x.name);
   }
   const auto listed = [&r](const std::string& name) {
     return std::any_of(r.assumptions.begin(), r.assumptions.end(), [&name](const Assumption& y) { return y.name == name; });

@@ -73,8 +73,9 @@ std::vector<Assumption> scenario_assumptions(const Scenario& scenario, const Har
 /// A comparison's assumptions: the union of A's and B's (scenario_assumptions), a name once, in
 /// a fixed order: A's, then B's that A lacks. Where both have one with different ranges, the
 /// union of the two (said in why). Each acts only on the sides it applies to (`on_a`, `on_b`:
-/// the names): a side's own assumptions, and a key of the other side's that this side neither
-/// states nor skips; never a key the side's file states or a parameter that does not act there.
+/// the names): a side's own assumptions, and an assumed key of the other side's that this side
+/// neither states nor skips; never a key the side's file states, a parameter that does not act
+/// there, or an entry of the other file's own assumed: block (what that write-up left open).
 /// `skipped`: what applies to neither side (A's, then B's others; both sides' reasons when they
 /// differ).
 struct ComparisonAssumptions {

@@ -72,8 +72,6 @@ std::string write_buffer_line(const RunResult& r) {
 // Where the time went (WorkloadResult::split_ms): each op's mean latency (HCIBench's rule) and
 // its non-zero parts; `means` names that mean as the report calls it.
 std::string split_line(const WorkloadResult& w, const char* means) {
-  static constexpr const char* kLabels[kLatencyParts] = {"guest queue", "host CPU", "admission",
-                                                         "network",     "component", "device"};
   std::string out;
   for (std::size_t op = 0; op < 2; ++op) {
     if ((op == 0 ? w.read_iops : w.write_iops) <= 0) continue;
@@ -84,7 +82,7 @@ std::string split_line(const WorkloadResult& w, const char* means) {
     bool first = true;
     for (std::size_t p = 0; p < kLatencyParts; ++p) {
       if (w.split_ms[op][p] < 0.0005) continue;
-      out += std::string(first ? " " : " + ") + kLabels[p] + " " + fmt("%.3f", w.split_ms[op][p]);
+      out += std::string(first ? " " : " + ") + latency_part_label(p) + " " + fmt("%.3f", w.split_ms[op][p]);
       first = false;
     }
   }
@@ -162,6 +160,25 @@ std::string json_split(const WorkloadResult& w) {
       out += std::string(p ? ", " : "") + "\"" + latency_part_name(p) + "_ms\": " +
              num(w.split_ms[op][p]);
     out += "}";
+  }
+  return out + "}";
+}
+
+// {"read": {"backend_ms": ..., "names": {"dom_owner": "DomOwnerLatency", ...}}, "write": {...}}:
+// per op, the latency at and below the DOM owner (vSAN's backend latency) and the vSAN
+// diagnostic counter each part belongs to (latency_split.hpp).
+std::string json_layers(const WorkloadResult& w, bool esa) {
+  std::string out = "{";
+  for (std::size_t op = 0; op < 2; ++op) {
+    double backend = 0;
+    std::string names;
+    for (std::size_t p = 0; p < kLatencyParts; ++p) {
+      const auto part = static_cast<LatencyPart>(p);
+      if (is_backend(part)) backend += w.split_ms[op][p];
+      const std::string name = vsan_layer_name(part, esa, op == 1);
+      if (!name.empty()) names += std::string(names.empty() ? "" : ", ") + "\"" + latency_part_name(p) + "\": " + json_string(name);
+    }
+    out += std::string(op == 0 ? "\"read\": " : ", \"write\": ") + "{\"backend_ms\": " + num(backend) + ", \"names\": {" + names + "}}";
   }
   return out + "}";
 }
@@ -375,7 +392,8 @@ void json_answers(std::ostream& os, const RunResult& r) {
      << "  \"outstanding_io\": " << num(w.outstanding_io) << ",\n"
      << "  \"configured_outstanding_io\": " << r.configured_outstanding << ",\n"
      << "  \"simulated_ios\": " << w.simulated_ios << ",\n"
-     << "  \"latency_split\": " << json_split(w) << ",\n";
+     << "  \"latency_split\": " << json_split(w) << ",\n"
+     << "  \"latency_layers\": " << json_layers(w, r.inputs.architecture == "ESA") << ",\n";
 }
 
 // Each workload group's answers.

@@ -62,8 +62,9 @@ using io::token;
   Time work = (guest_bytes.count() > 0 ? cpu.charge_guest(guest_bytes, o.guest) : Time::zero()) +
               (vscsi_bytes.count() > 0 ? cpu.charge(CpuStage::vscsi, vscsi_bytes) : Time::zero()) +
               cpu.charge(CpuStage::dom_client, size);
-  if (owner_here) work += cpu.charge(CpuStage::dom_owner, size);
-  work += with_back_end([&](auto& be) { return be.source_services(*this, cpu, op, size); });
+  const Time owner = owner_here ? cpu.charge(CpuStage::dom_owner, size) : Time::zero();
+  work += owner + with_back_end([&](auto& be) { return be.source_services(*this, cpu, op, size); });
+  if (owner > Time::zero()) requests_[idx].owner_share = static_cast<float>(owner.count_ns()) / static_cast<float>(work.count_ns());
   cpu.run(token(io::kClientCpu, idx), work);
 }
 
@@ -99,7 +100,17 @@ int ClusterCore::submit_piece(std::uint64_t tok, int object, int client_host, Io
 // event for both).
 void ClusterCore::after_client_cpu(std::uint32_t req) {
   Request& r = requests_[req];
-  cut(r, LatencyPart::host_cpu);
+  if (r.owner_share > 0) {
+    // The owner is the client's host: its DOM owner work ran in the client's CPU job, and
+    // the job's time (its wait for a core included) is split in proportion to the work.
+    const Time elapsed = engine_.now() - r.mark;
+    const Time owner = Time::ns(std::llround(static_cast<double>(elapsed.count_ns()) * r.owner_share));
+    r.split[part_index(LatencyPart::dom_owner)] += owner;
+    r.split[part_index(LatencyPart::dom_client)] += elapsed - owner;
+    r.mark = engine_.now();
+  } else {
+    cut(r, LatencyPart::dom_client);
+  }
   if (r.cached) {
     ++counters_.client_cache_hits;
     complete(req);
@@ -277,7 +288,7 @@ void ClusterCore::subop_done(std::uint32_t sub) {
       // The last component operation: the one the request waited for.
       const Time now = engine_.now();
       r.split[part_index(LatencyPart::network)] += (s.arrived - s.sent) + (now - s.device_done);
-      r.split[part_index(LatencyPart::component)] += s.cpu_done - s.arrived;
+      r.split[part_index(LatencyPart::lsom)] += s.cpu_done - s.arrived;
       r.split[part_index(LatencyPart::device)] += s.device_done - s.cpu_done;
       r.mark = now;
       request_done(req);
@@ -338,7 +349,7 @@ void ClusterCore::after_cpu(std::uint64_t tok) {
   switch (static_cast<io::Kind>(tok >> 56)) {
     case io::kClientCpu: after_client_cpu(index); break;
     case io::kOwnerCpu:
-      cut(requests_[index], LatencyPart::host_cpu);
+      cut(requests_[index], LatencyPart::dom_owner);
       fan_out(index);
       break;
     case io::kSubCpu:
@@ -358,7 +369,7 @@ void ClusterCore::on_delivered(Network&, std::uint64_t tok) {
   switch (static_cast<io::Kind>(tok >> 56)) {
     case io::kToOwner: {
       Request& r = requests_[index];
-      cut(r, LatencyPart::network);
+      cut(r, LatencyPart::client_network);
       const int owner = objects_[r.object].place.owner;
       HostCpu& cpu = *cpus_[static_cast<std::size_t>(owner)];
       const std::int64_t bytes = to_owner_bytes(r);
@@ -372,7 +383,7 @@ void ClusterCore::on_delivered(Network&, std::uint64_t tok) {
       // The client receives the owner's reply (a read's data), as the owner receives a
       // component's (kSubBack): cost nobody waits for, on the client's next CPU visit.
       Request& r = requests_[index];
-      cut(r, LatencyPart::network);
+      cut(r, LatencyPart::client_network);
       const std::int64_t bytes = r.op == IoOp::read ? r.size : 0;
       charge_receive_stack(r.client, received_on_job(bytes));
       defer_received(r.client, bytes);

@@ -73,6 +73,8 @@ struct Request {
   bool sequential = false;                 // continues its VMDK's stream (Cluster::submit)
   bool reconstruct = false;                // degraded RMW: phase 0 rebuilt the lost data column's
                                            // parity inputs; phase 1 keeps that plan
+  float owner_share = 0;                   // owner on the client's host: the DOM owner's share of
+                                           // the client's CPU job (the latency split's cut)
 };
 
 struct SubOp {

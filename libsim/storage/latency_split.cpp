@@ -1,4 +1,5 @@
-// Names of the latency parts (latency_split.hpp), as the JSON and text reports print them.
+// Names of the latency parts (latency_split.hpp), as the JSON and text reports print them, and
+// the vSAN diagnostic counter each belongs to ([S246] [S247]).
 #include "hcisim/storage/latency_split.hpp"
 
 namespace hcisim {
@@ -6,13 +7,42 @@ namespace hcisim {
 const char* latency_part_name(LatencyPart p) {
   switch (p) {
     case LatencyPart::guest_queue: return "guest_queue";
-    case LatencyPart::host_cpu: return "host_cpu";
+    case LatencyPart::dom_client: return "dom_client";
     case LatencyPart::admission: return "admission";
+    case LatencyPart::client_network: return "client_network";
+    case LatencyPart::dom_owner: return "dom_owner";
     case LatencyPart::network: return "network";
-    case LatencyPart::component: return "component";
+    case LatencyPart::lsom: return "lsom";
     case LatencyPart::device: return "device";
   }
   return "?";
+}
+
+const char* latency_part_label(LatencyPart p) {
+  switch (p) {
+    case LatencyPart::guest_queue: return "guest queue";
+    case LatencyPart::dom_client: return "DOM client";
+    case LatencyPart::admission: return "admission";
+    case LatencyPart::client_network: return "client-owner network";
+    case LatencyPart::dom_owner: return "DOM owner";
+    case LatencyPart::network: return "owner-component network";
+    case LatencyPart::lsom: return "LSOM";
+    case LatencyPart::device: return "device";
+  }
+  return "?";
+}
+
+// VsanIOLatencyType ([S246]): DomOwnerLatency, NetworkLatency and LsomLatency on OSA; on ESA
+// (8.0 U1 and later) the performance leg's and the capacity leg's own network and LSOM
+// counters. LSOM's counter includes its device's time; the model reports the device apart.
+const char* vsan_layer_name(LatencyPart p, bool esa, bool write) {
+  switch (p) {
+    case LatencyPart::dom_owner: return "DomOwnerLatency";
+    case LatencyPart::network: return !esa ? "NetworkLatency" : write ? "PerfNetworkLatency" : "CapacityNetworkLatency";
+    case LatencyPart::lsom:
+    case LatencyPart::device: return !esa ? "LsomLatency" : write ? "PerfLsomLatency" : "CapacityLsomLatency";
+    default: return "";
+  }
 }
 
 }  // namespace hcisim

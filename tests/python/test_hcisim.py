@@ -200,7 +200,8 @@ def test_the_latency_split_sums_to_each_ops_latency():
     r = hcisim.run(set=SHORT)
     s = hcisim.latency_split(r)
     assert list(s.index) == ["read", "write"]
-    assert list(s.columns) == ["guest_queue", "host_cpu", "admission", "network", "component", "device", "total"]
+    assert list(s.columns) == [
+        "guest_queue", "dom_client", "admission", "client_network", "dom_owner", "network", "lsom", "device", "total"]
     assert (s >= 0).all().all()
     assert s.loc["read", "total"] == pytest.approx(r["read_latency_ms"], rel=1e-9)
     assert s.loc["write", "total"] == pytest.approx(r["write_latency_ms"], rel=1e-9)

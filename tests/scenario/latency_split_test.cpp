@@ -1,7 +1,7 @@
 // Where the time goes (latency_split.hpp, WorkloadResult::split_ms, `latency_split` in
 // --json): the parts of every I/O sum to its latency, so each op's parts sum to its
 // R_LATENCY / W_LATENCY, and each part moves with its own stage only: the device's datasheet
-// latency at queue depth 1, the LSOM world's work, the stack's fixed latency, Little's law for
+// latency at queue depth 1, the LSOM world's work, the stack's fixed latency, the DOM owner's host, Little's law for
 // the guest's queue.
 #include <catch2/catch.hpp>
 
@@ -76,7 +76,8 @@ TEST_CASE("the latency parts of every I/O sum to its latency, on every path") {
     // The 128 MiB file sits in the client cache: a read is the client's CPU and nothing else.
     CHECK(part(r.result, IoOp::read, LatencyPart::network) == 0);
     CHECK(part(r.result, IoOp::read, LatencyPart::device) == 0);
-    CHECK(part(r.result, IoOp::read, LatencyPart::host_cpu) > 0);
+    CHECK(part(r.result, IoOp::read, LatencyPart::dom_client) > 0);
+    CHECK(part(r.result, IoOp::read, LatencyPart::client_network) == 0);
   }
   SECTION("guest I/Os split into pieces: RAID-0 components and the adapter's 512 KiB limit") {
     std::vector<std::string> sets = quick;
@@ -109,7 +110,8 @@ TEST_CASE("the CSV row carries the split, column by column") {
   std::filesystem::remove(file);
   REQUIRE(csv.rows() == 1);
   const auto at = [&](const std::string& name) { return csv.number(0, name); };
-  CHECK(at("write_component_ms") == Approx(part(r.result, IoOp::write, LatencyPart::component)));
+  CHECK(at("write_lsom_ms") == Approx(part(r.result, IoOp::write, LatencyPart::lsom)));
+  CHECK(at("read_dom_owner_ms") == Approx(part(r.result, IoOp::read, LatencyPart::dom_owner)));
   CHECK(at("read_device_ms") == Approx(part(r.result, IoOp::read, LatencyPart::device)));
   CHECK(at("read_guest_queue_ms") == 0);
 }
@@ -174,19 +176,20 @@ TEST_CASE("each stage moves its own part only: the LSOM world's work, the stack'
   slower.cluster.stack_latency_us = 100;
   const RunResult c = simulate(slower);
   const auto read = [](const RunResult& r, LatencyPart p) { return part(r.result, IoOp::read, p); };
-  REQUIRE(read(a, LatencyPart::component) > 0);
+  REQUIRE(read(a, LatencyPart::lsom) > 0);
   // Twice the world's work: twice the component part (its stamps sit at the world's ends); the
   // others stay, within what a window holding fewer or more of the same reads moves their
   // means (the share of remote replicas, the device's service draws): a stamp set at the
   // wrong hand-off would move a whole stage's time from one part to another.
-  CHECK(read(b, LatencyPart::component) == Approx(2 * read(a, LatencyPart::component)).epsilon(0.01));
-  for (LatencyPart p : {LatencyPart::host_cpu, LatencyPart::network, LatencyPart::device}) {
+  CHECK(read(b, LatencyPart::lsom) == Approx(2 * read(a, LatencyPart::lsom)).epsilon(0.01));
+  for (LatencyPart p : {LatencyPart::dom_client, LatencyPart::dom_owner, LatencyPart::client_network, LatencyPart::network,
+                        LatencyPart::device}) {
     INFO(latency_part_name(p));
     CHECK(read(b, p) == Approx(read(a, p)).epsilon(0.03));
     CHECK(read(c, p) == Approx(read(a, p)).epsilon(0.03));
   }
   CHECK(read(a, LatencyPart::admission) == 0);
   CHECK(read(c, LatencyPart::admission) == Approx(0.100).epsilon(1e-9));
-  CHECK(read(c, LatencyPart::component) == Approx(read(a, LatencyPart::component)).epsilon(0.03));
+  CHECK(read(c, LatencyPart::lsom) == Approx(read(a, LatencyPart::lsom)).epsilon(0.03));
   for (const RunResult* r : {&a, &b, &c}) check_parts_sum(r->result);
 }

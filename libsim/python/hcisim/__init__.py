@@ -532,9 +532,10 @@ def tornado(result):
 
 def latency_split(result):
     """Where a run's time went (``run(...)["latency_split"]``) as a pandas DataFrame: one row
-    per op (read, write), one column per part in ms (guest_queue, host_cpu, admission, network,
-    component, device) and their sum, the op's mean latency by HCIBench's rule (the run's
-    read_latency_ms, write_latency_ms)."""
+    per op (read, write), one column per part in ms (guest_queue, dom_client, admission,
+    client_network, dom_owner, network, lsom, device: the layers of vSAN's I/O diagnostics,
+    ``result["latency_layers"]`` names their counters) and their sum, the op's mean latency by
+    HCIBench's rule (the run's read_latency_ms, write_latency_ms)."""
     pd = _pandas("latency_split()")
 
     if not isinstance(result, dict) or not isinstance(result.get("latency_split"), dict):

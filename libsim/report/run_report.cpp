@@ -356,7 +356,8 @@ void json_inputs(std::ostream& os, const RunResult& r) {
      << "  \"seed\": " << r.seed << ",\n"
      << "  \"replication\": " << r.replication << ",\n"
      << "  \"inputs\": {\"source\": " << json_string(r.inputs.source) << ", \"architecture\": "
-     << json_string(r.inputs.architecture) << ", \"hosts\": " << r.inputs.hosts << ", \"layout\": "
+     << json_string(r.inputs.architecture) << ", \"vsan_release\": " << json_string(r.inputs.vsan_release)
+     << ", \"hosts\": " << r.inputs.hosts << ", \"layout\": "
      << json_string(r.inputs.layout) << ", \"workload\": " << json_string(r.inputs.workload)
      // With groups these are each group's (its `workload` text); here null.
      << ", \"block_size_bytes\": " << one(static_cast<double>(r.workload.block.count())) << ", \"read_pct\": "
@@ -533,7 +534,7 @@ std::string csv_header() {
   for (const char* c : kClasses) h += std::string(",") + c + "_util_max";
   h += ",bottleneck,raw_gb,usable_gb,slack_gb,cost_usd,cost_per_iops_usd,cost_per_usable_tb_usd,failed_hosts,resync_mb_per_s,resync_gb_left,iops_ci95_half_width,"
        "pooled_latency_ci95_half_width_ms,measured_seconds,auto_target_met,architecture,hosts,layout,workload,warnings,"
-       "pooled_p95_ms,cpu_busy_cores_mean,cpu_busy_cores_max,cpu_cores_mean";
+       "pooled_p95_ms,cpu_busy_cores_mean,cpu_busy_cores_max,cpu_cores_mean,vsan_release";
   return h;
 }
 
@@ -573,9 +574,10 @@ std::string csv_row(const RunResult& r) {
      << r.inputs.hosts << "," << q(r.inputs.layout) << "," << q(r.inputs.workload) << ",";
   std::string warnings;
   for (const std::string& said : r.inputs.warnings) warnings += (warnings.empty() ? "" : " | ") + said;
-  // Columns added after the first release go last, so readers by position keep theirs.
+  // Columns added after the first release go last, so readers by position keep theirs (the
+  // latency split's block above follows the split's parts, LatencyPart, and moved them once).
   os << q(warnings) << "," << num(pooled_percentile_ms(r.pooled, 0.95)) << "," << num(busy_sum / hosts) << ","
-     << num(busy_max) << "," << num(cores_sum / hosts);
+     << num(busy_max) << "," << num(cores_sum / hosts) << "," << q(r.inputs.vsan_release);
   return os.str();
 }
 

@@ -202,6 +202,12 @@ long read_cluster_shape(const YamlReader& c, ClusterSpec& out) {
     c.fail_value(c.key_path("capacity_reserve"), "reserved",
                  "slack: a 2-node cluster (witness_host) has no Reserved Capacity", c.node()["capacity_reserve"]);
   out.client_cache_mb = c.number("client_cache_mib", out.client_cache_mb);
+  const std::string release = c.choice("vsan_release", vsan_release_name(out.release));
+  for (int r = 0; r <= static_cast<int>(VsanRelease::v8_0u3); ++r)
+    if (release == vsan_release_name(static_cast<VsanRelease>(r))) out.release = static_cast<VsanRelease>(r);
+  if (out.architecture == Architecture::esa && out.release < VsanRelease::v8_0)
+    c.fail_value(c.key_path("vsan_release"), release, "8.0 | 8.0u1 | 8.0u2 | 8.0u3: ESA exists from vSAN 8.0",
+                 c.node()["vsan_release"]);
   return hosts;
 }
 
@@ -392,6 +398,7 @@ void read_esa(const YamlReader& c, EsaSettings& s) {
   s.gc_factor = e.number("gc_factor", s.gc_factor);
   s.cpu_per_io_factor = e.number("cpu_per_io_factor", s.cpu_per_io_factor);
   s.stripe_unit = Bytes{e.integer("stripe_unit_kb", s.stripe_unit.count() / 1024) * 1024};
+  if (e.has("large_write_kib")) s.large_write = Bytes{e.integer("large_write_kib", 0) * 1024};
 }
 
 }  // namespace
@@ -416,6 +423,13 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   read_resync(c, out);
   read_osa(c, out.osa);
   read_esa(c, out.esa);
+  if (out.esa.large_write.count() > 0 && out.release < VsanRelease::v8_0u1) {
+    const YamlReader e = c.child("esa");
+    e.fail_value(e.key_path("large_write_kib"), e.text("large_write_kib", ""),
+                 "0: vSAN " + std::string(vsan_release_name(out.release)) +
+                     " has no large-I/O write path (8.0 U1 added it: cluster.vsan_release 8.0u1 or later)",
+                 e.node()["large_write_kib"]);
+  }
 }
 
 }  // namespace hcisim::detail

@@ -385,18 +385,25 @@ void Run::check_guests() const {
 // Bytes through the amplification, where the rule is exact: a healthy cluster writes each
 // guest write byte to FTT + 1 foreground copies (OSA RAID-1: the replicas' write buffers,
 // reduced only at destage; ESA, any policy: the performance leg's mirrors, compressed at
-// ingest: docs/sources.md [S23] [S38] [S41]). The copies are counted where the devices are
-// given work, the guest bytes where the cluster takes them in; the window's edges hold at
-// most every slot's block on either side (and half a byte of rounding per operation).
+// ingest: docs/sources.md [S23] [S38] [S41]), and an ESA write that took the large-I/O path
+// to the capacity leg's (k+m)/k (or FTT + 1 mirrored copies) per byte ([S248]). The copies
+// are counted where the devices are given work, the guest bytes where the cluster takes them
+// in; the window's edges hold at most every slot's block on either side (and a column's
+// rounding per operation).
 void Run::check_amplification() const {
   const IoCounters& in = cluster_.counters();
   const ClusterSpec& cs = scenario_.cluster;
   const bool esa = cs.architecture == Architecture::esa;
   if (!(cs.failed_hosts.empty() && !cs.resync.active && !cs.witness_host && (esa || cs.policy.raid == RaidLevel::raid1)))
     return;
-  const double copies = cs.policy.ftt + 1;
-  const double per_byte = copies / (esa ? cluster_.reduction().compression : 1.0);
-  const double expected = per_byte * static_cast<double>(in.host_write_bytes);
+  const Layout l = cluster_.layout();
+  const double copies = std::max(cs.policy.ftt + 1, l.data + l.parity);
+  const double per_byte = (cs.policy.ftt + 1) / (esa ? cluster_.reduction().compression : 1.0);
+  const double large_per_byte =
+      (l.erasure_coded() ? static_cast<double>(l.data + l.parity) / l.data : cs.policy.ftt + 1.0) /
+      (esa ? cluster_.reduction().compression : 1.0);
+  const double large = static_cast<double>(in.large_write_bytes);
+  const double expected = per_byte * (static_cast<double>(in.host_write_bytes) - large) + large_per_byte * large;
   double slot_bytes = 0;   // every slot's block, over the groups
   for (const VmWorkload* l : load_.all())
     slot_bytes += static_cast<double>(l->vms()) * l->spec().vmdks_per_vm * l->spec().outstanding_per_vmdk *
@@ -404,11 +411,12 @@ void Run::check_amplification() const {
   const double edges = 2 * per_byte * slot_bytes + copies * static_cast<double>(in.submitted);
   const double written = static_cast<double>(in.fg_device_write_bytes);
   if (std::abs(written - expected) > edges + 1e-9 * expected) {
-    char buf[300];
+    char buf[400];
     std::snprintf(buf, sizeof buf,
                   "the devices were given %.0f foreground write bytes for %.0f guest write bytes; %.0f copies per "
-                  "byte%s give %.0f, +- %.0f at the window's edges",
-                  written, static_cast<double>(in.host_write_bytes), copies, esa ? " (compressed)" : "", expected, edges);
+                  "byte%s (the large-I/O path's %.0f bytes: %.3g) give %.0f, +- %.0f at the window's edges",
+                  written, static_cast<double>(in.host_write_bytes), cs.policy.ftt + 1.0, esa ? " (compressed)" : "",
+                  large, large_per_byte, expected, edges);
     broken(buf);
   }
 }
@@ -425,6 +433,7 @@ RunResult Run::collect(const RunLength& length) {
   r.replication = scenario_.replication;
   r.inputs.source = scenario_.source;
   r.inputs.architecture = architecture_name(scenario_.cluster.architecture);
+  r.inputs.vsan_release = vsan_release_name(scenario_.cluster.release);
   r.inputs.hosts = static_cast<int>(scenario_.cluster.hosts.size());
   r.inputs.layout = scenario_.cluster.layout().describe();
   r.inputs.workload = describe_workloads(scenario_);

@@ -117,6 +117,7 @@ void validate_settings(const ClusterSpec& spec) {
     check::in_range(osa.destage_depth, 1, 256, "osa.destage_depth");
     check::in_range(osa.stripe_unit.count(), 4096, 64 << 20, "osa.stripe_unit");
     check::in_range(esa.stripe_unit.count(), 4096, 64 << 20, "esa.stripe_unit");
+    if (esa.large_write != EsaSettings::kByRelease) check::in_range(esa.large_write.count(), 0, 64 << 20, "esa.large_write");
     check::non_negative(esa.lfs_overhead, "esa.lfs_overhead");
     if (!(osa.dedupe_lookup_miss >= 0 && osa.dedupe_lookup_miss <= 1))
       check::fail("osa.dedupe_lookup_miss", osa.dedupe_lookup_miss, "a probability 0..1");
@@ -186,6 +187,20 @@ double DiskGroupSpec::write_buffer_bytes(const OsaSettings& osa) const {
   return std::min(cache_bytes * share, static_cast<double>(osa.write_buffer.count()));
 }
 
+const char* vsan_release_name(VsanRelease r) {
+  switch (r) {
+    case VsanRelease::v7_0: return "7.0";
+    case VsanRelease::v7_0u1: return "7.0u1";
+    case VsanRelease::v7_0u2: return "7.0u2";
+    case VsanRelease::v7_0u3: return "7.0u3";
+    case VsanRelease::v8_0: return "8.0";
+    case VsanRelease::v8_0u1: return "8.0u1";
+    case VsanRelease::v8_0u2: return "8.0u2";
+    case VsanRelease::v8_0u3: return "8.0u3";
+  }
+  return "?";
+}
+
 void ClusterSpec::validate() const {
   if (hosts.empty()) reject("hosts", "at least one host is needed");
   if (policy.stripe_width < 1 || policy.stripe_width > 12)
@@ -195,6 +210,11 @@ void ClusterSpec::validate() const {
   if (architecture == Architecture::esa && services.dedupe)
     reject("services.dedupe", "ESA here compresses only (cluster-wide dedupe is a later vSAN release)");
   if (witness_host && hosts.size() != 2) reject("witness_host", "a witness host is only for 2-node clusters");
+  if (architecture == Architecture::esa && release < VsanRelease::v8_0)
+    reject("vsan_release", std::string(vsan_release_name(release)) + "; ESA exists from vSAN 8.0 (8.0 .. 8.0u3)");
+  if (esa.large_write != EsaSettings::kByRelease && esa.large_write.count() != 0 && release < VsanRelease::v8_0u1)
+    reject("esa.large_write_kib", "a large-I/O write path on " + std::string(vsan_release_name(release)) +
+                                      "; vSAN 8.0 U1 added it (vsan_release 8.0u1 or later), or 0 for none");
   validate_settings(*this);
   if (!(osa.destage_idle_fill >= 0 && osa.destage_idle_fill <= osa.destage_start_fill &&
         osa.destage_start_fill < osa.congestion_start_fill && osa.congestion_start_fill < osa.congestion_full_fill &&

@@ -2,6 +2,8 @@
 // (and encrypted) at the source and land as FTT+1 performance-leg mirror writes of the
 // compressed bytes; the owner gathers each object's writes into full stripes and writes the
 // k+m columns (or FTT+1 copies) to the capacity leg, times the GC factor, in the background.
+// From vSAN 8.0 U1 a write of at least one full stripe skips the performance leg instead and
+// is written to the capacity leg's k+m columns at once (the large-I/O path, [S43] [S248]).
 // Reads go to the pool device holding the range, are decompressed on the component's host
 // and cross the network uncompressed. Its I/O steps are in esa_io_path.hpp (inlined into
 // io_path.cpp), the rest in esa_back_end.cpp.
@@ -72,6 +74,11 @@ class EsaBackEnd {
  private:
   /// Writes the object's pending compressed bytes to the capacity leg, a full stripe at a time.
   void stripe_out(ClusterCore& c, std::uint32_t object);
+  /// The large-I/O path: the request's `bytes` (compressed) written as full stripes to the
+  /// capacity leg's columns, acknowledged when every column is written.
+  void write_full_stripes(ClusterCore& c, std::uint32_t req, std::int64_t bytes);
+
+  std::int64_t large_write_ = 0;                          // bytes; 0: no large-I/O path
 
   std::vector<std::vector<std::uint32_t>> pools_;         // device indices per host
   std::vector<std::unique_ptr<Station>> no_worlds_;       // ESA has no LSOM worlds

@@ -33,11 +33,16 @@ inline std::uint32_t EsaBackEnd::pool_device(int host, int object, std::uint64_t
   return pool[range_hash(object, offset >> 20) % pool.size()];
 }
 
-// Performance-leg mirrors of the compressed bytes; the capacity leg is written later.
+// Performance-leg mirrors of the compressed bytes; the capacity leg is written later. A write
+// of at least large_write_ takes the large-I/O path instead.
 inline void EsaBackEnd::fan_out_write(ClusterCore& c, std::uint32_t req) {
   const io::Request& r = c.requests_[req];
   io::Object& o = c.objects_[r.object];
   const std::int64_t bytes = stored_bytes(c, r.size);
+  if (large_write_ > 0 && r.size >= large_write_) [[unlikely]] {
+    write_full_stripes(c, req, bytes);
+    return;
+  }
   for (const ComponentPlace& p : o.place.perf)
     if (!c.degraded_ || c.down_[p.host] == 0) c.add_write(req, p.host, pool_device(p.host, static_cast<int>(r.object), r.offset), bytes);
   o.stripe_pending += static_cast<double>(bytes);
@@ -63,6 +68,42 @@ inline Time EsaBackEnd::component_work(const ClusterCore& c, HostCpu& cpu, const
   if (s.op == IoOp::read && s.kind == io::SubKind::foreground && c.spec_.services.compression && c.reduction_.compression > 1)
     work += cpu.charge(CpuStage::decompression, Bytes{s.back_bytes});
   return work;
+}
+
+// vSAN 8.0 U1's large-I/O write path ([S43]; VMware's 8.0 U2 post [S248]: it skips the
+// durable log, which the default path writes first). Each capacity-leg column (k+m, or FTT+1
+// copies of a mirrored leg) takes its share of the compressed bytes as one sequential write,
+// and the request waits for all of them; what segment cleaning later rewrites (the GC factor
+// beyond 1) follows in the background, as stripe_out's columns carry it. The metadata the path
+// still logs is not modelled.
+inline void EsaBackEnd::write_full_stripes(ClusterCore& c, std::uint32_t req, std::int64_t bytes) {
+  io::Request& r = c.requests_[req];
+  const io::Object& o = c.objects_[r.object];
+  const std::int64_t k = c.layout_.erasure_coded() ? c.layout_.data : 1;
+  const std::int64_t column = (bytes + k - 1) / k;
+  c.counters_.large_write_bytes += r.size;
+  const auto cleaning = static_cast<std::int64_t>(std::llround(static_cast<double>(column) * (c.spec_.esa.gc_factor - 1)));
+  for (const ComponentPlace& p : o.place.data) {
+    if (c.down_[p.host] != 0) continue;   // degraded: an absent column is not written
+    io::SubOp s;
+    s.parent = req;
+    s.from = static_cast<std::uint16_t>(o.place.owner);
+    s.host = p.host;
+    s.op = IoOp::write;
+    s.device = pool_device(p.host, static_cast<int>(r.object), r.offset);
+    s.device_bytes = column;
+    s.out_bytes = column;
+    s.sequential = true;   // full-stripe segment writes
+    ++r.pending;
+    c.start_subop(c.new_subop(s));
+    if (cleaning <= 0) continue;
+    s.parent = io::kNone;
+    s.from = p.host;   // the component host's own cleaning: no network
+    s.kind = io::SubKind::stripe;
+    s.device_bytes = cleaning;
+    s.out_bytes = cleaning;
+    c.start_subop(c.new_subop(s));
+  }
 }
 
 inline void EsaBackEnd::background_done(ClusterCore& c, std::uint32_t sub) { c.free_subops_.push_back(sub); }

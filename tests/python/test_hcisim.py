@@ -21,7 +21,7 @@ SHORT = {"workload.duration_s": 0.1, "workload.warmup_s": 0.05}
 def test_default_scenario_result_carries_inputs_and_intervals():
     r = hcisim.run(set=SHORT)
     assert r["iops"] > 50_000
-    assert r["inputs"]["architecture"] == "OSA"
+    assert r["inputs"]["architecture"] == "OSA" and r["inputs"]["vsan_release"] == "8.0u3"
     assert r["inputs"]["hosts"] == 4
     assert r["warnings"] == []
     assert r["iops_ci95"]["batches"] >= 8

@@ -208,7 +208,7 @@ TEST_CASE("JSON and CSV carry the inputs and the scenario's warnings") {
   const RunResult r = simulate(s);
   const std::string json = to_json(r);
   CHECK_THAT(json, Catch::Contains("\"inputs\": {\"source\": \"<built-in default>\", \"architecture\": \"OSA\", "
-                                   "\"hosts\": 4, \"layout\": \"RAID-1 (FTT 1)\""));
+                                   "\"vsan_release\": \"8.0u3\", \"hosts\": 4, \"layout\": \"RAID-1 (FTT 1)\""));
   CHECK_THAT(json, Catch::Contains("\"warnings\": [\"workload: the VMs' data"));
   CHECK_THAT(json, Catch::Contains(", \"warmup_s\": 0.02, \"guest_os\": \"linux\"},"));
   const Scenario windows = parse_scenario(default_scenario_yaml(), "<built-in default>",

@@ -996,3 +996,25 @@ TEST_CASE("workload groups: sources, overrides, aliases and the base's keys") {
                                   "      pool: [samsung-pm1733-3.84tb]\n")),
                     Catch::Contains("test.yaml:11:") && Catch::Contains("OSA has no storage pool"));
 }
+
+TEST_CASE("the vSAN release: 8.0u3 unless stated, and the ESA large-I/O path follows it") {
+  const std::string esa = replace(replace(kExample, "architecture: osa ", "architecture: esa "),
+                                  "data_services: {dedupe: true, compression: true}", "data_services: {compression: true}");
+  const std::string pool = replace(esa, R"(    disk_groups:                         # osa: 1..5 groups
+      - cache: optane-p4800x-750gb
+        capacity: [lexar-nm620-2tb]
+)", "    pool: [{device: samsung-pm1733-3.84tb, count: 4}]\n");
+  CHECK(parse(pool).cluster.release == VsanRelease::v8_0u3);
+  CHECK(parse(pool).cluster.esa.large_write == EsaSettings::kByRelease);
+  const Scenario ga = parse(pool, {"cluster.vsan_release=8.0"});
+  CHECK(ga.cluster.release == VsanRelease::v8_0);
+  const Scenario u1 = parse(pool, {"cluster.vsan_release=8.0u1", "cluster.esa.large_write_kib=1024"});
+  CHECK(u1.cluster.release == VsanRelease::v8_0u1);
+  CHECK(u1.cluster.esa.large_write.count() == 1024 * 1024);
+  CHECK(parse(pool, {"cluster.vsan_release=8.0", "cluster.esa.large_write_kib=0"}).cluster.esa.large_write.count() == 0);
+  CHECK_THROWS_WITH(parse(pool, {"cluster.vsan_release=8.0", "cluster.esa.large_write_kib=256"}),
+                    Catch::Contains("large_write_kib = '256' is not allowed") && Catch::Contains("8.0 U1 added it"));
+  CHECK_THROWS_WITH(parse(pool, {"cluster.vsan_release=7.0u3"}), Catch::Contains("ESA exists from vSAN 8.0"));
+  // OSA takes the 7.0 releases.
+  CHECK(parse(kExample, {"cluster.vsan_release=7.0u3"}).cluster.release == VsanRelease::v7_0u3);
+}

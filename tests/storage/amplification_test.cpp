@@ -429,3 +429,68 @@ TEST_CASE("stripe width: each replica's first stripes sit on distinct capacity d
   spec.policy.stripe_width = 13;
   CHECK_THROWS_WITH(spec.validate(), Catch::Contains("1 to 12"));
 }
+
+TEST_CASE("amplification: ESA's large-I/O path (8.0 U1 on) writes a full stripe straight to the capacity leg") {
+  // vSAN 8.0 U1's two write paths ([S43] [S248]): a write of one full stripe skips the
+  // performance leg's mirrors (FTT+1 copies, striped out later) and goes to the capacity leg's
+  // k+m columns (or FTT+1 copies) at once; 8.0 has only the first path.
+  for (const Row& row : kRows) {
+    if (row.arch != Architecture::esa) continue;
+    for (const VsanRelease release : {VsanRelease::v8_0, VsanRelease::v8_0u1}) {
+      INFO(row.name << ", " << vsan_release_name(release));
+      ClusterSpec spec = make(row);
+      spec.release = release;
+      Engine engine;
+      Recorder rec;
+      Cluster cluster(engine, spec, {}, 5, rec);
+      const int obj = cluster.add_object(0, 64_GiB, 64_GiB);
+      const ObjectPlacement& p = cluster.placement(obj);
+      const Layout& l = cluster.layout();
+      const std::int64_t k = l.erasure_coded() ? l.data : 1;
+      const std::int64_t stripe = spec.esa.stripe_unit.count() * k;
+      const auto copies = static_cast<std::int64_t>(p.data.size());   // k+m columns, or FTT+1 copies
+      const auto mirrors = static_cast<std::int64_t>(p.perf.size());  // FTT+1
+      cluster.submit(1, obj, 0, IoOp::write, 0, Bytes{stripe});
+      engine.run();
+      const IoCounters& c = cluster.counters();
+      CHECK(rec.done[1] == 1);
+      std::int64_t remote_columns = 0, remote_mirrors = 0;
+      for (const ComponentPlace& d : p.data) remote_columns += d.host != p.owner;
+      for (const ComponentPlace& m : p.perf) remote_mirrors += m.host != p.owner;
+      if (release == VsanRelease::v8_0u1) {
+        CHECK(c.fg_device_writes == static_cast<std::uint64_t>(copies));
+        CHECK(c.fg_device_write_bytes == copies * (stripe / k));
+        CHECK(c.bg_device_write_bytes == 0);   // no stripe left to write out, GC factor 1
+        CHECK(c.fg_network_bytes == remote_columns * (stripe / k));
+      } else {
+        CHECK(c.fg_device_writes == static_cast<std::uint64_t>(mirrors));
+        CHECK(c.fg_device_write_bytes == mirrors * stripe);
+        CHECK(c.bg_device_write_bytes == copies * (stripe / k));   // the full stripe, striped out
+        CHECK(c.fg_network_bytes == remote_mirrors * stripe);
+      }
+      // A write one block short of a stripe takes the performance leg on either release.
+      cluster.reset_stats();
+      cluster.submit(2, obj, 0, IoOp::write, static_cast<std::uint64_t>(stripe), Bytes{stripe - 4096});
+      engine.run();
+      CHECK(cluster.counters().fg_device_writes == static_cast<std::uint64_t>(mirrors));
+      CHECK(cluster.counters().fg_device_write_bytes == mirrors * (stripe - 4096));
+    }
+  }
+}
+
+TEST_CASE("ESA's large-I/O path: segment cleaning rewrites each column on its own host, after the acknowledgement") {
+  ClusterSpec spec = make(kRows[9]);   // ESA RAID-6 4+2
+  REQUIRE(spec.architecture == Architecture::esa);
+  spec.esa.gc_factor = 2;
+  Engine engine;
+  Recorder rec;
+  Cluster cluster(engine, spec, {}, 5, rec);
+  const int obj = cluster.add_object(0, 64_GiB, 64_GiB);
+  const std::int64_t stripe = spec.esa.stripe_unit.count() * 4;
+  cluster.submit(1, obj, 0, IoOp::write, 0, Bytes{stripe});
+  engine.run();
+  const IoCounters& c = cluster.counters();
+  CHECK(c.fg_device_write_bytes == 6 * (stripe / 4));
+  CHECK(c.bg_device_write_bytes == 6 * (stripe / 4));   // (g - 1) x each column
+  CHECK(c.bg_network_bytes == 0);
+}

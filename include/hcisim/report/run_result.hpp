@@ -101,6 +101,7 @@ struct RunLength {
 struct RunInputs {
   std::string source;          // the scenario file, "<built-in default>" or "<built in code>"
   std::string architecture;    // "OSA" or "ESA"
+  std::string vsan_release;    // cluster.vsan_release, e.g. "8.0u3"
   int hosts = 0;
   std::string layout;          // the policy resolved on the hosts, e.g. "RAID-6 4+2 (FTT 2)"
   std::string workload;        // WorkloadSpec::describe()

@@ -115,7 +115,19 @@ struct EsaSettings {
   // ESA's per-I/O vSAN software cost (DOM client, DOM owner, zDOM/LFS component) relative to
   // OSA's (DOM, LSOM): ESA is cheaper per I/O ([S42] [S43]). Calibration.
   double cpu_per_io_factor = 1.0;
+  // The large-I/O write path of vSAN 8.0 U1 and later ([S43] [S248]): a write of at least this
+  // size skips the performance leg's durable log and is written straight to the capacity leg as
+  // full stripes. kByRelease: one full stripe of the capacity leg from 8.0 U1, none on 8.0
+  // (EsaBackEnd::build resolves it); 0: no large-I/O path.
+  Bytes large_write = kByRelease;
+  static constexpr Bytes kByRelease = Bytes{-1};
 };
+
+/// The vSAN release whose behaviour the cluster has: the mechanisms the sources say a
+/// release changed (EsaSettings::large_write: 8.0 U1's large-I/O write path) follow it.
+enum class VsanRelease : std::uint8_t { v7_0, v7_0u1, v7_0u2, v7_0u3, v8_0, v8_0u1, v8_0u2, v8_0u3 };
+/// "7.0" .. "8.0u3", as the key cluster.vsan_release takes them.
+const char* vsan_release_name(VsanRelease r);
 
 /// Rebuilding the components of failed hosts ([S32] [S53]). A host that
 /// fails leaves its components absent, rebuilt only after the 60-minute repair delay; a run
@@ -157,6 +169,7 @@ struct ClusterSpec {
   DataServices services;
   OsaSettings osa;
   EsaSettings esa;
+  VsanRelease release = VsanRelease::v8_0u3;     // key cluster.vsan_release
   /// Software latency of the vSAN stack per I/O that is neither CPU, device nor wire time
   /// (thread hand-offs, polling, completion paths), added once per I/O at the DOM client.
   /// A calibration parameter (data/calibration.yaml); 0 when uncalibrated.

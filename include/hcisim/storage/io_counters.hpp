@@ -13,6 +13,7 @@ struct IoCounters {
   std::uint64_t completed = 0;
   std::int64_t host_read_bytes = 0;      // issued by the VMs
   std::int64_t host_write_bytes = 0;
+  std::int64_t large_write_bytes = 0;    // of those, ESA writes that took the large-I/O path
   std::uint64_t fg_device_reads = 0;
   std::uint64_t fg_device_writes = 0;
   std::int64_t fg_device_read_bytes = 0;

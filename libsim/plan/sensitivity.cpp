@@ -81,6 +81,14 @@ std::string key_not_acting(const Scenario& s, std::string_view path) {
   }
   if ((path == "cluster.osa.destage_idle_fill" || path == "workload.history_s") && !osa)
     return "OSA only (ESA has no write buffer to age or drain)";
+  if (path == "cluster.esa.large_write_kib") {
+    if (osa) return "ESA only";
+    if (c.release < VsanRelease::v8_0u1) return "vSAN 8.0 has no large-I/O write path (cluster.vsan_release)";
+    std::int64_t largest = 0;
+    for (const WorkloadSpec& w : scenario_workloads(s))
+      if (w.read_pct < 100) largest = std::max(largest, w.block.count());
+    if (largest < 128 * 1024) return "no write of 128 KiB or more (the range's low end)";
+  }
   return {};
 }
 

@@ -165,9 +165,12 @@ std::string json_split(const WorkloadResult& w) {
 }
 
 // {"read": {"backend_ms": ..., "names": {"dom_owner": "DomOwnerLatency", ...}}, "write": {...}}:
-// per op, the latency at and below the DOM owner (vSAN's backend latency) and the vSAN
-// diagnostic counter each part belongs to (latency_split.hpp).
-std::string json_layers(const WorkloadResult& w, bool esa) {
+// per op, the latency at and below the DOM owner and the vSAN diagnostic counter each part
+// belongs to (latency_split.hpp); where ESA's writes took both paths, both counters, the
+// performance leg's first.
+std::string json_layers(const WorkloadResult& w, const RunResult& r) {
+  const IoCounters& k = r.counters;
+  const double large = k.host_write_bytes > 0 ? static_cast<double>(k.large_write_bytes) / k.host_write_bytes : 0;
   std::string out = "{";
   for (std::size_t op = 0; op < 2; ++op) {
     double backend = 0;
@@ -175,7 +178,12 @@ std::string json_layers(const WorkloadResult& w, bool esa) {
     for (std::size_t p = 0; p < kLatencyParts; ++p) {
       const auto part = static_cast<LatencyPart>(p);
       if (is_backend(part)) backend += w.split_ms[op][p];
-      const std::string name = vsan_layer_name(part, esa, op == 1);
+      std::string name = vsan_layer_name(part, op == 0 ? r.inputs.read_counters : r.inputs.write_counters);
+      if (op == 1 && large > 0) {
+        const std::string on_large = vsan_layer_name(part, r.inputs.large_write_counters);
+        if (large >= 0.99) name = on_large;   // every write (but the window's edges)
+        else if (large > 0.01 && on_large != name) name += ", " + on_large;
+      }
       if (!name.empty()) names += std::string(names.empty() ? "" : ", ") + "\"" + latency_part_name(p) + "\": " + json_string(name);
     }
     out += std::string(op == 0 ? "\"read\": " : ", \"write\": ") + "{\"backend_ms\": " + num(backend) + ", \"names\": {" + names + "}}";
@@ -394,7 +402,7 @@ void json_answers(std::ostream& os, const RunResult& r) {
      << "  \"configured_outstanding_io\": " << r.configured_outstanding << ",\n"
      << "  \"simulated_ios\": " << w.simulated_ios << ",\n"
      << "  \"latency_split\": " << json_split(w) << ",\n"
-     << "  \"latency_layers\": " << json_layers(w, r.inputs.architecture == "ESA") << ",\n";
+     << "  \"latency_layers\": " << json_layers(w, r) << ",\n";
 }
 
 // Each workload group's answers.

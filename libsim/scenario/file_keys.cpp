@@ -52,8 +52,9 @@ constexpr FileKey kScenario[] = {
      HCISIM_FIELD(cluster.architecture)},
     {.path = "cluster.vsan_release", .type = "choice", .default_text = "8.0u3",
      .allowed = "7.0 | 7.0u1 | 7.0u2 | 7.0u3 | 8.0 | 8.0u1 | 8.0u2 | 8.0u3",
-     .description = "the vSAN release (ESA: 8.0 and later); the mechanisms a release changed follow it (8.0 U1: ESA's "
-                    "large-I/O write path)",
+     .description = "the vSAN release (ESA: 8.0 and later); it sets whether ESA has the large-I/O write path "
+                    "(8.0 U1 and later) and whether Reserved Capacity exists (7.0 U1 and later)",
+     .assumed_why = "write-ups rarely state it; the latest 8.0 release is the default",
      HCISIM_FIELD(cluster.release)},
     {.path = "cluster.witness_host", .type = "flag", .default_text = "false",
      .description = "a 2-node cluster with a witness host", HCISIM_FIELD(cluster.witness_host)},
@@ -264,9 +265,13 @@ constexpr FileKey kScenario[] = {
      .description = "the capacity leg's column width", HCISIM_FIELD(cluster.esa.stripe_unit.count() / 1024)},
     {.path = "cluster.esa.large_write_kib", .type = "integer", .unit = "KiB",
      .default_text = "one full stripe of the capacity leg (stripe_unit_kb x data columns) from 8.0 U1; 0 on 8.0",
-     .min = 0, .max = 65536, .allowed = "0 (no large-I/O path) .. 65536 KiB; 0 before vsan_release 8.0u1",
+     .min = 0, .max = 65536, .allowed = "0 (no large-I/O path) or one full stripe .. 65536 KiB; 0 before vsan_release 8.0u1",
      .description = "the write size from which a write skips the performance leg and is written as full stripes [S248]",
-     HCISIM_FIELD(cluster.esa.large_write.count() / 1024)},
+     .assumed_min = 128, .assumed_max = 2048,
+     .assumed_why = "VMware publishes no size: from one 128 KiB stripe unit (a mirrored capacity leg's stripe) to four "
+                    "RAID-6 4+2 stripes",
+     .field = "esa_large_write(cluster)",
+     .value = [](const Scenario& s) -> double { return static_cast<double>(esa_large_write(s.cluster).count()) / 1024; }},
     {.path = "cluster.esa.cpu_per_io_factor", .type = "number",
      .default_text = "data/calibration.yaml esa_cpu_per_io_factor", .min = 0, .max = 100,
      .allowed = "a number > 0 and <= 100",

@@ -423,7 +423,7 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
   read_resync(c, out);
   read_osa(c, out.osa);
   read_esa(c, out.esa);
-  if (out.esa.large_write.count() > 0 && out.release < VsanRelease::v8_0u1) {
+  if (out.architecture == Architecture::esa && out.esa.large_write.count() > 0 && out.release < VsanRelease::v8_0u1) {
     const YamlReader e = c.child("esa");
     e.fail_value(e.key_path("large_write_kib"), e.text("large_write_kib", ""),
                  "0: vSAN " + std::string(vsan_release_name(out.release)) +

@@ -1,7 +1,7 @@
 // Scenario files (scenario.hpp). Schema, every key optional unless marked:
 //   name, seed, replication (independent runs of one placement: every random stream but placement)
 //   cluster:                               (required)
-//     hosts (required), architecture: osa | esa, witness_host: bool (2-node),
+//     hosts (required), architecture: osa | esa, vsan_release: 7.0 .. 8.0u3, witness_host: bool (2-node),
 //     failed_hosts: [esx02, ...] (hosts down for the whole run; the cluster runs degraded)
 //     resync: {active: bool (rebuild their components during the run), throttle_mbit_s, outstanding}
 //     host:                                (required) the template of the first `hosts` hosts
@@ -23,7 +23,7 @@
 //                 nothing is inherited from `host` (memory_gib too: absent = not stated)
 //     client_cache_mib: the client cache's maximum per host, MiB (1024; 0 = off)
 //     osa: {write_buffer_gb, destage_start_fill, congestion_start_fill, ...}
-//     esa: {lfs_overhead, gc_factor, stripe_unit_kb, cpu_per_io_factor}
+//     esa: {lfs_overhead, gc_factor, stripe_unit_kb, cpu_per_io_factor, large_write_kib}
 //   policy: {raid: raid1 | raid5 | raid6, ftt, checksum, encryption, stripe_width (1..12)}
 //   data_services: {dedupe, compression}
 //   workload: one of hcibench: <job name> | diskspd: "<command line>" | fio: "<options>" |

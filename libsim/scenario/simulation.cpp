@@ -396,11 +396,11 @@ void Run::check_amplification() const {
   const bool esa = cs.architecture == Architecture::esa;
   if (!(cs.failed_hosts.empty() && !cs.resync.active && !cs.witness_host && (esa || cs.policy.raid == RaidLevel::raid1)))
     return;
-  const Layout l = cluster_.layout();
-  const double copies = std::max(cs.policy.ftt + 1, l.data + l.parity);
+  const Layout layout = cluster_.layout();
+  const double copies = std::max(cs.policy.ftt + 1, layout.data + layout.parity);
   const double per_byte = (cs.policy.ftt + 1) / (esa ? cluster_.reduction().compression : 1.0);
   const double large_per_byte =
-      (l.erasure_coded() ? static_cast<double>(l.data + l.parity) / l.data : cs.policy.ftt + 1.0) /
+      (layout.erasure_coded() ? static_cast<double>(layout.data + layout.parity) / layout.data : cs.policy.ftt + 1.0) /
       (esa ? cluster_.reduction().compression : 1.0);
   const double large = static_cast<double>(in.large_write_bytes);
   const double expected = per_byte * (static_cast<double>(in.host_write_bytes) - large) + large_per_byte * large;
@@ -434,6 +434,13 @@ RunResult Run::collect(const RunLength& length) {
   r.inputs.source = scenario_.source;
   r.inputs.architecture = architecture_name(scenario_.cluster.architecture);
   r.inputs.vsan_release = vsan_release_name(scenario_.cluster.release);
+  const ClusterSpec& cs = scenario_.cluster;
+  if (cs.release >= VsanRelease::v7_0u3) {
+    const bool legs = cs.architecture == Architecture::esa && cs.release >= VsanRelease::v8_0u1;
+    r.inputs.read_counters = legs ? VsanCounters::capacity_leg : VsanCounters::one_leg;
+    r.inputs.write_counters = legs ? VsanCounters::performance_leg : VsanCounters::one_leg;
+    r.inputs.large_write_counters = legs ? VsanCounters::capacity_leg : VsanCounters::one_leg;
+  }
   r.inputs.hosts = static_cast<int>(scenario_.cluster.hosts.size());
   r.inputs.layout = scenario_.cluster.layout().describe();
   r.inputs.workload = describe_workloads(scenario_);

@@ -201,6 +201,16 @@ const char* vsan_release_name(VsanRelease r) {
   return "?";
 }
 
+// Unless the scenario states it, one full stripe of the capacity leg (k stripe units; one unit
+// for a mirrored capacity leg) from 8.0 U1 on, so a write that fills a stripe by itself takes
+// the path ([S248]: the path is for large writes; the size is not published); none on 8.0.
+Bytes esa_large_write(const ClusterSpec& spec) {
+  if (spec.architecture != Architecture::esa || spec.release < VsanRelease::v8_0u1) return Bytes{0};
+  if (spec.esa.large_write != EsaSettings::kByRelease) return spec.esa.large_write;
+  const Layout l = spec.layout();
+  return Bytes{spec.esa.stripe_unit.count() * (l.erasure_coded() ? l.data : 1)};
+}
+
 void ClusterSpec::validate() const {
   if (hosts.empty()) reject("hosts", "at least one host is needed");
   if (policy.stripe_width < 1 || policy.stripe_width > 12)
@@ -212,7 +222,8 @@ void ClusterSpec::validate() const {
   if (witness_host && hosts.size() != 2) reject("witness_host", "a witness host is only for 2-node clusters");
   if (architecture == Architecture::esa && release < VsanRelease::v8_0)
     reject("vsan_release", std::string(vsan_release_name(release)) + "; ESA exists from vSAN 8.0 (8.0 .. 8.0u3)");
-  if (esa.large_write != EsaSettings::kByRelease && esa.large_write.count() != 0 && release < VsanRelease::v8_0u1)
+  if (architecture == Architecture::esa && esa.large_write != EsaSettings::kByRelease && esa.large_write.count() != 0 &&
+      release < VsanRelease::v8_0u1)
     reject("esa.large_write_kib", "a large-I/O write path on " + std::string(vsan_release_name(release)) +
                                       "; vSAN 8.0 U1 added it (vsan_release 8.0u1 or later), or 0 for none");
   validate_settings(*this);
@@ -222,6 +233,11 @@ void ClusterSpec::validate() const {
     reject("osa", "fill thresholds must satisfy 0 <= destage_idle_fill <= destage_start_fill < "
                   "congestion_start_fill < congestion_full_fill <= 1");
   const Layout l = resolve_layout(policy, architecture, static_cast<int>(hosts.size()), witness_host);
+  const std::int64_t stripe = esa.stripe_unit.count() * (l.erasure_coded() ? l.data : 1);
+  if (architecture == Architecture::esa && esa.large_write.count() > 0 && esa.large_write.count() < stripe)
+    reject("esa.large_write_kib", std::to_string(esa.large_write.count() / 1024) + " KiB; the large-I/O path writes full stripes: 0 (none) or at least one stripe of " + l.describe() + ", " + std::to_string(stripe / 1024) + " KiB");
+  if (capacity_reserve == CapacityReserve::reserved && release == VsanRelease::v7_0)
+    reject("capacity_reserve", "reserved on vSAN 7.0; Reserved Capacity came with 7.0 U1 (vsan_release 7.0u1 or later), or use slack");
   validate_failed_hosts(*this);
   // Reserved Capacity is not offered on 2-node clusters (capacity.hpp).
   if (capacity_reserve == CapacityReserve::reserved && witness_host)

@@ -12,15 +12,8 @@ CpuCosts EsaBackEnd::cpu_costs(const ClusterSpec& spec) {
   return costs;
 }
 
-// The large-I/O write path's threshold (EsaSettings::large_write): unless the scenario states
-// it, one full stripe of the capacity leg (k stripe units; one unit for a mirrored capacity
-// leg) from 8.0 U1 on, so a write that fills a stripe by itself takes it ([S248]: the path is
-// for large writes; the size is not published); none on 8.0.
 void EsaBackEnd::build(ClusterCore& c) {
-  const EsaSettings& esa = c.spec_.esa;
-  const std::int64_t stripe = esa.stripe_unit.count() * (c.layout_.erasure_coded() ? c.layout_.data : 1);
-  if (esa.large_write != EsaSettings::kByRelease) large_write_ = esa.large_write.count();
-  else large_write_ = c.spec_.release >= VsanRelease::v8_0u1 ? stripe : 0;
+  large_write_ = esa_large_write(c.spec_).count();
   pools_.resize(c.spec_.hosts.size());
   for (std::size_t h = 0; h < c.spec_.hosts.size(); ++h)
     for (const DriveSpec& d : c.spec_.hosts[h].pool) pools_[h].push_back(c.add_device(d, static_cast<int>(h), -1, "pool"));

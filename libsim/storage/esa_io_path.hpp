@@ -73,9 +73,10 @@ inline Time EsaBackEnd::component_work(const ClusterCore& c, HostCpu& cpu, const
 // vSAN 8.0 U1's large-I/O write path ([S43]; VMware's 8.0 U2 post [S248]: it skips the
 // durable log, which the default path writes first). Each capacity-leg column (k+m, or FTT+1
 // copies of a mirrored leg) takes its share of the compressed bytes as one sequential write,
-// and the request waits for all of them; what segment cleaning later rewrites (the GC factor
-// beyond 1) follows in the background, as stripe_out's columns carry it. The metadata the path
-// still logs is not modelled.
+// and the request waits for all of them. Segment cleaning's share beyond a GC factor of 1 goes
+// to each column as a background write from the owner, as stripe_out sends its columns at
+// unit x GC factor, so both paths move the same bytes per stripe over the network and onto
+// the devices. The metadata the path still logs is not modelled.
 inline void EsaBackEnd::write_full_stripes(ClusterCore& c, std::uint32_t req, std::int64_t bytes) {
   io::Request& r = c.requests_[req];
   const io::Object& o = c.objects_[r.object];
@@ -98,7 +99,6 @@ inline void EsaBackEnd::write_full_stripes(ClusterCore& c, std::uint32_t req, st
     c.start_subop(c.new_subop(s));
     if (cleaning <= 0) continue;
     s.parent = io::kNone;
-    s.from = p.host;   // the component host's own cleaning: no network
     s.kind = io::SubKind::stripe;
     s.device_bytes = cleaning;
     s.out_bytes = cleaning;

@@ -100,9 +100,10 @@ int ClusterCore::submit_piece(std::uint64_t tok, int object, int client_host, Io
 // event for both).
 void ClusterCore::after_client_cpu(std::uint32_t req) {
   Request& r = requests_[req];
-  if (r.owner_share > 0) {
+  if (r.owner_share > 0 && !r.cached) {
     // The owner is the client's host: its DOM owner work ran in the client's CPU job, and
-    // the job's time (its wait for a core included) is split in proportion to the work.
+    // the job's time (its wait for a core included) is split in proportion to the work. A
+    // read from the client cache never reaches the owner: its job is the DOM client's.
     const Time elapsed = engine_.now() - r.mark;
     const Time owner = Time::ns(std::llround(static_cast<double>(elapsed.count_ns()) * r.owner_share));
     r.split[part_index(LatencyPart::dom_owner)] += owner;

@@ -32,15 +32,18 @@ const char* latency_part_label(LatencyPart p) {
   return "?";
 }
 
-// VsanIOLatencyType ([S246]): DomOwnerLatency, NetworkLatency and LsomLatency on OSA; on ESA
-// (8.0 U1 and later) the performance leg's and the capacity leg's own network and LSOM
-// counters. LSOM's counter includes its device's time; the model reports the device apart.
-const char* vsan_layer_name(LatencyPart p, bool esa, bool write) {
+// VsanIOLatencyType ([S246]): DomOwnerLatency, NetworkLatency and LsomLatency; from 8.0 U1 the
+// performance leg's and the capacity leg's own network and LSOM counters. The device is put
+// under LSOM's counter, the layer that issues its I/O (ASSUMED: the API's text does not say
+// whether LSOM's latency includes the device's); the model reports it apart.
+const char* vsan_layer_name(LatencyPart p, VsanCounters counters) {
+  if (counters == VsanCounters::none) return "";
+  const bool perf = counters == VsanCounters::performance_leg, cap = counters == VsanCounters::capacity_leg;
   switch (p) {
     case LatencyPart::dom_owner: return "DomOwnerLatency";
-    case LatencyPart::network: return !esa ? "NetworkLatency" : write ? "PerfNetworkLatency" : "CapacityNetworkLatency";
+    case LatencyPart::network: return perf ? "PerfNetworkLatency" : cap ? "CapacityNetworkLatency" : "NetworkLatency";
     case LatencyPart::lsom:
-    case LatencyPart::device: return !esa ? "LsomLatency" : write ? "PerfLsomLatency" : "CapacityLsomLatency";
+    case LatencyPart::device: return perf ? "PerfLsomLatency" : cap ? "CapacityLsomLatency" : "LsomLatency";
     default: return "";
   }
 }

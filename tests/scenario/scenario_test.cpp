@@ -1015,6 +1015,15 @@ TEST_CASE("the vSAN release: 8.0u3 unless stated, and the ESA large-I/O path fol
   CHECK_THROWS_WITH(parse(pool, {"cluster.vsan_release=8.0", "cluster.esa.large_write_kib=256"}),
                     Catch::Contains("large_write_kib = '256' is not allowed") && Catch::Contains("8.0 U1 added it"));
   CHECK_THROWS_WITH(parse(pool, {"cluster.vsan_release=7.0u3"}), Catch::Contains("ESA exists from vSAN 8.0"));
-  // OSA takes the 7.0 releases.
+  // A large-I/O path below one full stripe would split a small write into columns.
+  CHECK_THROWS_WITH(parse(pool, {"cluster.esa.large_write_kib=64"}),
+                    Catch::Contains("0 (none) or at least one stripe of RAID-1 (FTT 1), 128 KiB"));
+  CHECK(esa_large_write(parse(pool).cluster).count() == 128 * 1024);   // RAID-1: one stripe unit
+  CHECK(esa_large_write(ga.cluster).count() == 0);
+  // OSA takes the 7.0 releases, and ignores the ESA key; Reserved Capacity came with 7.0 U1.
   CHECK(parse(kExample, {"cluster.vsan_release=7.0u3"}).cluster.release == VsanRelease::v7_0u3);
+  CHECK(esa_large_write(parse(kExample, {"cluster.vsan_release=7.0", "cluster.esa.large_write_kib=512"}).cluster).count() == 0);
+  CHECK_THROWS_WITH(parse(kExample, {"cluster.vsan_release=7.0", "cluster.capacity_reserve=reserved"}),
+                    Catch::Contains("Reserved Capacity came with 7.0 U1"));
+  CHECK_NOTHROW(parse(kExample, {"cluster.vsan_release=7.0u1", "cluster.capacity_reserve=reserved"}));
 }

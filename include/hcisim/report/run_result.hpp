@@ -102,6 +102,10 @@ struct RunInputs {
   std::string source;          // the scenario file, "<built-in default>" or "<built in code>"
   std::string architecture;    // "OSA" or "ESA"
   std::string vsan_release;    // cluster.vsan_release, e.g. "8.0u3"
+  // The VsanIOLatencyType counters of a read, of a write through the performance leg and of a
+  // write on ESA's large-I/O path (latency_split.hpp).
+  VsanCounters read_counters = VsanCounters::none, write_counters = VsanCounters::none,
+               large_write_counters = VsanCounters::none;
   int hosts = 0;
   std::string layout;          // the policy resolved on the hosts, e.g. "RAID-6 4+2 (FTT 2)"
   std::string workload;        // WorkloadSpec::describe()

@@ -129,6 +129,11 @@ enum class VsanRelease : std::uint8_t { v7_0, v7_0u1, v7_0u2, v7_0u3, v8_0, v8_0
 /// "7.0" .. "8.0u3", as the key cluster.vsan_release takes them.
 const char* vsan_release_name(VsanRelease r);
 
+struct ClusterSpec;
+/// The write size from which an ESA write takes the large-I/O path (EsaSettings::large_write
+/// resolved by release and layout); 0: none (OSA, a release before 8.0 U1, or stated 0).
+Bytes esa_large_write(const ClusterSpec& spec);
+
 /// Rebuilding the components of failed hosts ([S32] [S53]). A host that
 /// fails leaves its components absent, rebuilt only after the 60-minute repair delay; a run
 /// with `active` false models that first hour, one with `active` true the rebuild after it.

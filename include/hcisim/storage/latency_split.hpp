@@ -46,12 +46,16 @@ inline const char* latency_part_name(std::size_t i) { return latency_part_name(s
 const char* latency_part_label(LatencyPart p);
 inline const char* latency_part_label(std::size_t i) { return latency_part_label(static_cast<LatencyPart>(i)); }
 
-/// vSAN's VsanIOLatencyType counter a part belongs to, for an architecture ("OSA" or "ESA") and
-/// an op: ESA's foreground writes go to the performance leg, its reads to the capacity leg.
-/// Empty for the parts below the VM that vSAN's counters do not name on their own (the guest's
-/// queue, the DOM client, the client-owner hop: the trip analyzer's VM, vSCSI and DOM client
-/// layers, the VM's latency less the owner's).
-const char* vsan_layer_name(LatencyPart p, bool esa, bool write);
+/// Which of vSAN's VsanIOLatencyType counters an I/O's parts fall under ([S246]): none before
+/// the type exists (vSAN 7.0 U3), one network and one LSOM counter (OSA, and ESA on 8.0), or
+/// from 8.0 U1 on ESA the performance leg's (a write through the durable log) or the capacity
+/// leg's (a read, or a write on the large-I/O path).
+enum class VsanCounters : std::uint8_t { none, one_leg, performance_leg, capacity_leg };
+
+/// The counter a part belongs to, or "" for the parts above the DOM owner that vSAN's counters
+/// do not name on their own (the guest's queue, the DOM client, the client-owner hop: the trip
+/// analyzer's VM, vSCSI and DOM client layers, the VM's latency less the owner's).
+const char* vsan_layer_name(LatencyPart p, VsanCounters counters);
 
 /// The parts at and below the DOM owner: what vSAN's performance service reports as the
 /// backend latency of an object (dom_owner + network + lsom + device).

@@ -183,6 +183,27 @@ void note_missing_calibration(Scenario& s, const HardwareCatalog& catalog) {
   s.calibration = Scenario::Calibration::opted_out;
 }
 
+// An ESA workload whose writes reach the large-I/O path's threshold (esa_large_write) rests on
+// that threshold, which VMware does not publish, and on the release when the file leaves it
+// out: the scenario says so (a warning in every output).
+void note_assumed_large_writes(Scenario& s) {
+  const std::int64_t threshold = esa_large_write(s.cluster).count();
+  const auto stated = [&s](const char* path) {
+    return std::binary_search(s.stated_keys.begin(), s.stated_keys.end(), std::string(path));
+  };
+  if (threshold == 0 || stated("cluster.esa.large_write_kib")) return;
+  std::int64_t largest = 0;
+  for (const WorkloadSpec& w : scenario_workloads(s))
+    if (w.read_pct < 100) largest = std::max(largest, w.block.count());
+  if (largest < threshold) return;
+  s.warnings.push_back("writes of " + std::to_string(threshold / 1024) +
+                       " KiB and more take ESA's large-I/O path (vSAN 8.0 U1 on) at an assumed threshold: VMware "
+                       "publishes none (cluster.esa.large_write_kib, assumed 128 .. 2048 KiB)" +
+                       (stated("cluster.vsan_release") ? std::string()
+                                                       : std::string(", on an assumed release (cluster.vsan_release "
+                                                                     "8.0u3)")));
+}
+
 // A working set the caches hold whole: the run then measures memory or the cache drives, not
 // the capacity drives. Right for a cache test (seed 002's 128 MiB file), a surprise otherwise
 // (a vmdk_size meant in MB): said, not refused.
@@ -536,6 +557,7 @@ static Scenario parse_root(YAML::Node root, const std::string& source, const std
   }
   s.assumed = read_assumed(r);
   s.stated_keys = stated_keys(root);
+  note_assumed_large_writes(s);
   s.calibration = Scenario::Calibration::applied;
   note_missing_calibration(s, catalog);
   return s;

@@ -1015,6 +1015,20 @@ TEST_CASE("the vSAN release: 8.0u3 unless stated, and the ESA large-I/O path fol
   CHECK_THROWS_WITH(parse(pool, {"cluster.vsan_release=8.0", "cluster.esa.large_write_kib=256"}),
                     Catch::Contains("large_write_kib = '256' is not allowed") && Catch::Contains("8.0 U1 added it"));
   CHECK_THROWS_WITH(parse(pool, {"cluster.vsan_release=7.0u3"}), Catch::Contains("ESA exists from vSAN 8.0"));
+  // An answer that rests on the assumed threshold says so; one whose writes stay below it, or
+  // that states the threshold, does not.
+  const auto warns = [](const Scenario& s) {
+    return std::any_of(s.warnings.begin(), s.warnings.end(),
+                       [](const std::string& w) { return w.find("large-I/O path") != std::string::npos; });
+  };
+  const Scenario big = parse(pool, {"workload.block_size=512k", "workload.read_pct=0"});
+  CHECK(warns(big));
+  CHECK_THAT(big.warnings.back(), Catch::Contains("on an assumed release (cluster.vsan_release 8.0u3)"));
+  CHECK(!warns(parse(pool)));
+  CHECK(!warns(parse(pool, {"workload.block_size=512k", "workload.read_pct=0", "cluster.esa.large_write_kib=1024"})));
+  CHECK(!warns(parse(pool, {"workload.block_size=512k", "workload.read_pct=0", "cluster.vsan_release=8.0"})));
+  CHECK_THAT(parse(pool, {"workload.block_size=512k", "workload.read_pct=0", "cluster.vsan_release=8.0u2"}).warnings.back(),
+             !Catch::Contains("assumed release"));
   // A large-I/O path below one full stripe would split a small write into columns.
   CHECK_THROWS_WITH(parse(pool, {"cluster.esa.large_write_kib=64"}),
                     Catch::Contains("0 (none) or at least one stripe of RAID-1 (FTT 1), 128 KiB"));

@@ -36,14 +36,6 @@ namespace sensitivity_detail {
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 
-bool states(const Scenario& s, std::string_view path) {
-  const auto has = [&s](const std::string& p) { return std::binary_search(s.stated_keys.begin(), s.stated_keys.end(), p); };
-  if (has(std::string(path))) return true;
-  // A workload key a group states (workload.groups[].history_s).
-  if (path.starts_with("workload.")) return has("workload.groups[]." + std::string(path.substr(9)));
-  return false;
-}
-
 // Why a calibration parameter does not act on this cluster (Calibration::moves is false).
 std::string parameter_not_acting(const std::string& name) {
   if (name == "guest_cpu_us") return "no Linux guest runs";
@@ -62,7 +54,7 @@ std::string parameter_not_acting(const std::string& name) {
 std::string stated_override(const Scenario& s, const std::string& name) {
   const std::string marker = "data/calibration.yaml " + name;
   for (const FileKey& k : file_keys("scenario"))
-    if (k.default_text == marker && states(s, k.path)) return std::string(k.path);
+    if (k.default_text == marker && scenario_states(s, k.path)) return std::string(k.path);
   return {};
 }
 
@@ -76,7 +68,7 @@ std::string key_not_acting(const Scenario& s, std::string_view path) {
   if ((path == "cluster.host.network.rx_queues" || path == "cluster.host.network.rx_interrupt_us") && rdma)
     return "RDMA receives without the receive queues";
   if (path == "cluster.host.network.rx_interrupt_us") {
-    if (states(s, "cluster.host.network.nic")) return "the catalog NIC's figure (cluster.host.network.nic is stated)";
+    if (scenario_states(s, "cluster.host.network.nic")) return "the catalog NIC's figure (cluster.host.network.nic is stated)";
     if (c.fabric.rx_queues == 0) return "rx_queues 0: no receive queues to moderate";
   }
   if ((path == "cluster.osa.destage_idle_fill" || path == "workload.history_s") && !osa)
@@ -84,10 +76,7 @@ std::string key_not_acting(const Scenario& s, std::string_view path) {
   if (path == "cluster.esa.large_write_kib") {
     if (osa) return "ESA only";
     if (c.release < VsanRelease::v8_0u1) return "vSAN 8.0 has no large-I/O write path (cluster.vsan_release)";
-    std::int64_t largest = 0;
-    for (const WorkloadSpec& w : scenario_workloads(s))
-      if (w.read_pct < 100) largest = std::max(largest, w.block.count());
-    if (largest < 128 * 1024) return "no write of 128 KiB or more (the range's low end)";
+    if (largest_write_block(s) < 128 * 1024) return "no write of 128 KiB or more (the range's low end)";
   }
   return {};
 }
@@ -131,7 +120,7 @@ void key_assumptions(const Scenario& s, std::vector<Assumption>& out, std::vecto
   for (const FileKey& k : file_keys("scenario")) {
     if (!k.assumed() || k.retired()) continue;
     const std::string path(k.path);
-    if (states(s, path)) {
+    if (scenario_states(s, path)) {
       skipped.push_back({path, kind, "the file states it"});
       continue;
     }
@@ -368,7 +357,7 @@ bool acts_on(const Assumption& x, const Scenario& s, const std::vector<Assumptio
   if (std::any_of(own.begin(), own.end(), named)) return true;
   if (x.calibration() || x.kind == AssumptionKind::scenario_assumed || std::any_of(skipped.begin(), skipped.end(), named))
     return false;
-  return !states(s, x.name);
+  return !scenario_states(s, x.name);
 }
 
 // `b`'s range folded into `a`'s: the union of the two, said in why.

@@ -188,18 +188,11 @@ void note_missing_calibration(Scenario& s, const HardwareCatalog& catalog) {
 // out: the scenario says so (a warning in every output).
 void note_assumed_large_writes(Scenario& s) {
   const std::int64_t threshold = esa_large_write(s.cluster).count();
-  const auto stated = [&s](const char* path) {
-    return std::binary_search(s.stated_keys.begin(), s.stated_keys.end(), std::string(path));
-  };
-  if (threshold == 0 || stated("cluster.esa.large_write_kib")) return;
-  std::int64_t largest = 0;
-  for (const WorkloadSpec& w : scenario_workloads(s))
-    if (w.read_pct < 100) largest = std::max(largest, w.block.count());
-  if (largest < threshold) return;
+  if (threshold == 0 || scenario_states(s, "cluster.esa.large_write_kib") || largest_write_block(s) < threshold) return;
   s.warnings.push_back("writes of " + std::to_string(threshold / 1024) +
                        " KiB and more take ESA's large-I/O path (vSAN 8.0 U1 on) at an assumed threshold: VMware "
                        "publishes none (cluster.esa.large_write_kib, assumed 128 .. 2048 KiB)" +
-                       (stated("cluster.vsan_release") ? std::string()
+                       (scenario_states(s, "cluster.vsan_release") ? std::string()
                                                        : std::string(", on an assumed release (cluster.vsan_release "
                                                                      "8.0u3)")));
 }
@@ -626,6 +619,13 @@ Scenario from_specs(std::string name, ClusterSpec cluster, WorkloadSpec workload
 }
 
 }  // namespace
+
+bool scenario_states(const Scenario& s, std::string_view path) {
+  const auto has = [&s](const std::string& p) { return std::binary_search(s.stated_keys.begin(), s.stated_keys.end(), p); };
+  if (has(std::string(path))) return true;
+  if (path.starts_with("workload.")) return has("workload.groups[]." + std::string(path.substr(9)));
+  return false;
+}
 
 std::string describe_workloads(const Scenario& s) {
   if (s.groups.empty()) return s.workload.describe();

@@ -4,6 +4,7 @@
 // the file, line, key path and what is allowed; unknown keys are errors.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -66,6 +67,18 @@ struct Scenario {
 inline std::vector<WorkloadSpec> scenario_workloads(const Scenario& s) {
   return s.groups.empty() ? std::vector<WorkloadSpec>{s.workload} : s.groups;
 }
+
+/// The largest block any workload of the scenario writes, bytes (0: none writes).
+inline std::int64_t largest_write_block(const Scenario& s) {
+  std::int64_t largest = 0;
+  for (const WorkloadSpec& w : scenario_workloads(s))
+    if (w.read_pct < 100) largest = std::max(largest, w.block.count());
+  return largest;
+}
+
+/// Whether the file (with --set) states the key `path` (Scenario::stated_keys); a workload key
+/// counts when a workload group states it (workload.groups[].history_s).
+bool scenario_states(const Scenario& s, std::string_view path);
 
 /// What the scenario runs, for headers and reports: the workload's describe(), or each group's
 /// "name: describe()" joined by "; ".

@@ -73,6 +73,10 @@ std::string key_not_acting(const Scenario& s, std::string_view path) {
   }
   if ((path == "cluster.osa.destage_idle_fill" || path == "workload.history_s") && !osa)
     return "OSA only (ESA has no write buffer to age or drain)";
+  if (path == "cluster.esa.client_worlds_per_object") {
+    if (osa) return "ESA only";
+    if (c.release < VsanRelease::v8_0u2) return "one world per object before vSAN 8.0 U2 (cluster.vsan_release)";
+  }
   if (path == "cluster.esa.large_write_kib") {
     if (osa) return "ESA only";
     if (c.release < VsanRelease::v8_0u1) return "vSAN 8.0 has no large-I/O write path (cluster.vsan_release)";

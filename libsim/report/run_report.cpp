@@ -197,7 +197,10 @@ std::string json_interval(const ConfidenceInterval& ci) {
 }
 
 constexpr const char* kClasses[] = {"cpu", "cache_device", "capacity_device", "pool_device", "network_port", "lsom",
-                                    "rx_queue"};
+                                    "rx_queue", "object_client"};
+// The CSV's block of utilisation columns holds the first seven classes; a class added later
+// (object_client: ESA objects' DOM client worlds) is a column at the end of the row.
+constexpr std::size_t kCsvBlockClasses = 7;
 
 }  // namespace
 
@@ -539,10 +542,10 @@ std::string csv_header() {
     for (std::size_t p = 0; p < kLatencyParts; ++p)
       h += std::string(",") + op + latency_part_name(p) + "_ms";
   h += ",cpu_usage_pct_mean,cpu_usage_pct_max";
-  for (const char* c : kClasses) h += std::string(",") + c + "_util_max";
+  for (std::size_t i = 0; i < kCsvBlockClasses; ++i) h += std::string(",") + kClasses[i] + "_util_max";
   h += ",bottleneck,raw_gb,usable_gb,slack_gb,cost_usd,cost_per_iops_usd,cost_per_usable_tb_usd,failed_hosts,resync_mb_per_s,resync_gb_left,iops_ci95_half_width,"
        "pooled_latency_ci95_half_width_ms,measured_seconds,auto_target_met,architecture,hosts,layout,workload,warnings,"
-       "pooled_p95_ms,cpu_busy_cores_mean,cpu_busy_cores_max,cpu_cores_mean,vsan_release";
+       "pooled_p95_ms,cpu_busy_cores_mean,cpu_busy_cores_max,cpu_cores_mean,vsan_release,object_client_util_max";
   return h;
 }
 
@@ -569,10 +572,11 @@ std::string csv_row(const RunResult& r) {
   for (const auto& op : w.split_ms)
     for (double ms : op) os << num(ms) << ",";
   os << num(cpu_sum / hosts) << "," << num(cpu_max);
-  for (const char* c : kClasses) {
+  const auto util_max = [&r](const char* c) {
     const ResourceClassUse* u = r.resource(c);
-    os << "," << (u ? num(u->max) : "");
-  }
+    return u ? num(u->max) : std::string();
+  };
+  for (std::size_t i = 0; i < kCsvBlockClasses; ++i) os << "," << util_max(kClasses[i]);
   os << "," << q(r.bottleneck) << "," << num(r.capacity.raw_gb) << "," << num(r.capacity.usable_gb) << ","
      << num(r.capacity.slack_gb) << "," << csv_number(r.cost.total_usd()) << "," << csv_number(r.cost.per_iops(w.iops)) << ","
      << csv_number(r.cost.per_usable_tb(r.capacity)) << "," << r.failed_hosts.size() << ","
@@ -585,7 +589,8 @@ std::string csv_row(const RunResult& r) {
   // Columns added after the first release go last, so readers by position keep theirs (the
   // latency split's block above follows the split's parts, LatencyPart, and moved them once).
   os << q(warnings) << "," << num(pooled_percentile_ms(r.pooled, 0.95)) << "," << num(busy_sum / hosts) << ","
-     << num(busy_max) << "," << num(cores_sum / hosts) << "," << q(r.inputs.vsan_release);
+     << num(busy_max) << "," << num(cores_sum / hosts) << "," << q(r.inputs.vsan_release) << ","
+     << util_max("object_client");
   return os.str();
 }
 

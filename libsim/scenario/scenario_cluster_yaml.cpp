@@ -399,6 +399,7 @@ void read_esa(const YamlReader& c, EsaSettings& s) {
   s.cpu_per_io_factor = e.number("cpu_per_io_factor", s.cpu_per_io_factor);
   s.stripe_unit = Bytes{e.integer("stripe_unit_kb", s.stripe_unit.count() / 1024) * 1024};
   if (e.has("large_write_kib")) s.large_write = Bytes{e.integer("large_write_kib", 0) * 1024};
+  if (e.has("client_worlds_per_object")) s.client_worlds = static_cast<int>(e.integer("client_worlds_per_object", 1));
 }
 
 }  // namespace

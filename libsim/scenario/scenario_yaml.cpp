@@ -23,7 +23,8 @@
 //                 nothing is inherited from `host` (memory_gib too: absent = not stated)
 //     client_cache_mib: the client cache's maximum per host, MiB (1024; 0 = off)
 //     osa: {write_buffer_gb, destage_start_fill, congestion_start_fill, ...}
-//     esa: {lfs_overhead, gc_factor, stripe_unit_kb, cpu_per_io_factor, large_write_kib}
+//     esa: {lfs_overhead, gc_factor, stripe_unit_kb, cpu_per_io_factor, large_write_kib,
+//           client_worlds_per_object}
 //   policy: {raid: raid1 | raid5 | raid6, ftt, checksum, encryption, stripe_width (1..12)}
 //   data_services: {dedupe, compression}
 //   workload: one of hcibench: <job name> | diskspd: "<command line>" | fio: "<options>" |

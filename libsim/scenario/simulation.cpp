@@ -177,6 +177,7 @@ class Run {
   void collect_devices_and_buffers(RunResult& r, std::vector<int>& counts) const;
   void collect_lsom_and_ports(RunResult& r, std::vector<int>& counts) const;
   void name_bottleneck(RunResult& r) const;
+  void note_assumed_client_worlds(RunResult& r) const;
   const std::string& host_name(int h) const { return scenario_.cluster.hosts[static_cast<std::size_t>(h)].name; }
 
   const Scenario& scenario_;
@@ -471,6 +472,7 @@ RunResult Run::collect(const RunLength& length) {
     if (!(h.cpu_usage_pct >= 0 && h.cpu_usage_pct <= 100 + 1e-6 && h.cpu_utilization_pct <= 100 + 1e-6))
       broken("host " + h.host + " cpu.usage " + std::to_string(h.cpu_usage_pct) + " %");
   name_bottleneck(r);
+  note_assumed_client_worlds(r);
   r.simulated_seconds = engine_.now().seconds();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0_).count();
   return r;
@@ -599,7 +601,7 @@ void Run::collect_devices_and_buffers(RunResult& r, std::vector<int>& counts) co
   }
 }
 
-// The LSOM worlds and the network ports between hosts that are up.
+// The LSOM worlds, ESA objects' DOM client worlds and the network ports between hosts that are up.
 void Run::collect_lsom_and_ports(RunResult& r, std::vector<int>& counts) const {
   const auto failed = [&r](const std::string& host) {
     return std::find(r.failed_hosts.begin(), r.failed_hosts.end(), host) != r.failed_hosts.end();
@@ -609,6 +611,17 @@ void Run::collect_lsom_and_ports(RunResult& r, std::vector<int>& counts) const {
     add_use(r.resources, "lsom", world->name(), world->utilisation(), counts);
     r.stations.push_back({world->name(), world->servers(), world->utilisation() * world->servers()});
   }
+  // ESA: each object's DOM client worlds (cluster.esa.client_worlds_per_object), on the host
+  // of the VM whose disk it is.
+  if (cluster_.client_worlds() > 0)
+    for (int o = 0; o < cluster_.objects(); ++o) {
+      const std::string host = host_name(cluster_.object_client_host(o));
+      if (failed(host)) continue;
+      const std::string name = host + "/object" + std::to_string(o) + "/dom_client";
+      const double u = cluster_.client_world_utilisation(o);
+      add_use(r.resources, "object_client", name, u, counts);
+      r.stations.push_back({name, cluster_.client_worlds(), u * cluster_.client_worlds()});
+    }
   for (const PortReport& p : cluster_.network().ports())
     if (!failed(p.from) && !failed(p.to))
       add_use(r.resources, "network_port", p.from + "->" + p.to, p.utilisation, counts);
@@ -640,6 +653,29 @@ void Run::name_bottleneck(RunResult& r) const {
                                                  : "latency-bound at this outstanding I/O";
     r.bottleneck = "none (busiest: " + r.bottleneck + buf + "; " + why + ")";
   }
+}
+
+// A run whose objects' DOM client worlds are busy at 80 % or more, with their number from
+// 8.0 U2 assumed (VMware publishes none: EsaSettings::client_worlds), says so: the answer moves
+// with that number.
+void Run::note_assumed_client_worlds(RunResult& r) const {
+  const ClusterSpec& c = scenario_.cluster;
+  if (cluster_.client_worlds() == 0 || c.release < VsanRelease::v8_0u2 ||
+      scenario_states(scenario_, "cluster.esa.client_worlds_per_object"))
+    return;
+  for (const ResourceClassUse& u : r.resources)
+    if (u.name == "object_client" && u.max >= 0.8) {
+      char busy[16];
+      std::snprintf(busy, sizeof busy, "%.0f %%", 100 * u.max);
+      const std::string said =
+          "one object's DOM client worlds are " + std::string(busy) + " busy (" + u.busiest +
+          "), and their number is assumed: " + std::to_string(cluster_.client_worlds()) +
+          " per object from vSAN 8.0 U2 (cluster.esa.client_worlds_per_object, assumed 2 .. 8; VMware publishes "
+          "none); spreading the VM's I/O over more VMDKs moves this limit";
+      r.window_warnings.push_back(said);
+      r.inputs.warnings.push_back(said);
+      return;
+    }
 }
 
 }  // namespace

@@ -57,5 +57,9 @@ const std::vector<std::unique_ptr<Station>>& Cluster::lsom_worlds() const {
       [](const auto& be) -> const std::vector<std::unique_ptr<Station>>& { return be.lsom_worlds(); });
 }
 void Cluster::reset_stats() { core_->reset_stats(); }
+int Cluster::client_worlds() const { return core_->client_worlds(); }
+double Cluster::client_world_utilisation(int object) const { return core_->client_world_utilisation(object); }
+int Cluster::object_client_host(int object) const { return core_->object_client_host(object); }
+int Cluster::objects() const { return core_->objects(); }
 
 }  // namespace hcisim

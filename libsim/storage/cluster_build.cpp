@@ -19,7 +19,8 @@ ClusterCore::ClusterCore(Cluster& facade, Engine& engine, const ClusterSpec& spe
       replication_(replication),
       two_node_(spec.witness_host),
       rng_(seed, replication, "cluster/io"),
-      stack_latency_(Time::round_ns(spec.stack_latency_us * 1e3)) {
+      stack_latency_(Time::round_ns(spec.stack_latency_us * 1e3)),
+      client_worlds_(esa_client_worlds(spec)) {
   // The one place that looks at the architecture: every later step reaches the back end
   // through with_back_end().
   if (spec_.architecture == Architecture::osa) osa_.emplace();
@@ -106,6 +107,11 @@ void ClusterCore::reset_stats() {
   for (auto& c : cpus_) c->reset_stats();
   for (auto& d : devices_) d.device->reset_stats();
   with_back_end([](auto& be) { be.reset_stats(); });
+  stats_since_ = engine_.now();
+  for (Object& o : objects_) {
+    o.client_busy_ns = 0;
+    o.client_changed = stats_since_;
+  }
 }
 
 void ClusterCore::set_buffer_time_compression(double k) {

@@ -70,6 +70,12 @@ class ClusterCore final : public EventHandler,
   void set_buffer_time_compression(double k);
   void reset_stats();
   const ObjectPlacement& placement(int object) const;
+  /// ESA: the busy share of object `object`'s DOM client worlds since the last reset, and
+  /// the host they run on; 0 on OSA.
+  double client_world_utilisation(int object) const;
+  int client_worlds() const { return client_worlds_; }
+  int objects() const { return static_cast<int>(objects_.size()); }
+  int object_client_host(int object) const { return objects_[static_cast<std::size_t>(object)].client_host; }
   std::vector<Cluster::DeviceInfo> devices() const;
   int hosts() const { return static_cast<int>(spec_.hosts.size()); }
   bool host_up(int host) const { return down_[static_cast<std::size_t>(host)] == 0; }
@@ -100,6 +106,17 @@ class ClusterCore final : public EventHandler,
   /// and once per adapter piece).
   void start_request(std::uint64_t token, int object, int client_host, IoOp op, std::uint64_t offset, Bytes size,
                      bool sequential, Bytes guest_bytes, Bytes vscsi_bytes);
+  /// The DOM client's work for `r` and the data services at the source, charged to `cpu`.
+  Time client_work(const Request& r, HostCpu& cpu);
+  /// The latency split's cut at the end of a client-side CPU job (owner's share included).
+  void cut_client_job(Request& r);
+  /// ESA: the guest's and vSCSI's job is done; the request takes one of its object's DOM
+  /// client worlds, or waits for one in FIFO order.
+  void to_client_world(std::uint32_t req);
+  void start_client_world(std::uint32_t req);
+  /// ESA: request `req`'s DOM client job is done; the next waiting request takes its world.
+  void release_client_world(const Request& r);
+  void note_client_busy(Object& o, int delta);
   void after_client_cpu(std::uint32_t req);
   /// Admission (the back end may hold a write: OSA's write buffers), then to the owner.
   void after_delay(std::uint32_t req);
@@ -183,6 +200,8 @@ class ClusterCore final : public EventHandler,
   ResyncStatus resync_status_;
   RngStream rng_;
   Time stack_latency_;
+  int client_worlds_ = 0;          // ESA: worlds per object's DOM client (esa_client_worlds); 0: OSA, no limit
+  Time stats_since_;               // the last reset_stats
   bool receive_threads_ = false;   // NIC receive queues modelled (TCP, fabric.rx_queues > 0)
   std::unique_ptr<Network> network_;
   std::vector<std::unique_ptr<HostCpu>> cpus_;

@@ -118,6 +118,7 @@ void validate_settings(const ClusterSpec& spec) {
     check::in_range(osa.stripe_unit.count(), 4096, 64 << 20, "osa.stripe_unit");
     check::in_range(esa.stripe_unit.count(), 4096, 64 << 20, "esa.stripe_unit");
     if (esa.large_write != EsaSettings::kByRelease) check::in_range(esa.large_write.count(), 0, 64 << 20, "esa.large_write");
+    if (esa.client_worlds != EsaSettings::kWorldsByRelease) check::in_range(esa.client_worlds, 1, 64, "esa.client_worlds");
     check::non_negative(esa.lfs_overhead, "esa.lfs_overhead");
     if (!(osa.dedupe_lookup_miss >= 0 && osa.dedupe_lookup_miss <= 1))
       check::fail("osa.dedupe_lookup_miss", osa.dedupe_lookup_miss, "a probability 0..1");
@@ -209,6 +210,12 @@ Bytes esa_large_write(const ClusterSpec& spec) {
   if (spec.esa.large_write != EsaSettings::kByRelease) return spec.esa.large_write;
   const Layout l = spec.layout();
   return Bytes{spec.esa.stripe_unit.count() * (l.erasure_coded() ? l.data : 1)};
+}
+
+int esa_client_worlds(const ClusterSpec& spec) {
+  if (spec.architecture != Architecture::esa) return 0;
+  if (spec.esa.client_worlds != EsaSettings::kWorldsByRelease) return spec.esa.client_worlds;
+  return spec.release < VsanRelease::v8_0u2 ? 1 : EsaSettings::kHelperWorlds;
 }
 
 void ClusterSpec::validate() const {

@@ -56,16 +56,100 @@ using io::token;
     requests_[idx].cached = hit >= 1.0 || (hit > 0 && rng_.uniform01() < hit);
   }
 
-  // Client host: guest, vSCSI, DOM client; data services at the source.
+  // Client host: guest, vSCSI, DOM client; data services at the source; the DOM owner's work
+  // too when the owner is the client's host.
+  objects_[static_cast<std::size_t>(object)].client_host = static_cast<std::uint16_t>(client_host);
   HostCpu& cpu = *cpus_[static_cast<std::size_t>(client_host)];
-  const bool owner_here = o.place.owner == client_host;
+  Request& q = requests_[idx];
+  const Time owner = o.place.owner == client_host ? cpu.charge(CpuStage::dom_owner, size) : Time::zero();
   Time work = (guest_bytes.count() > 0 ? cpu.charge_guest(guest_bytes, o.guest) : Time::zero()) +
-              (vscsi_bytes.count() > 0 ? cpu.charge(CpuStage::vscsi, vscsi_bytes) : Time::zero()) +
-              cpu.charge(CpuStage::dom_client, size);
-  const Time owner = owner_here ? cpu.charge(CpuStage::dom_owner, size) : Time::zero();
-  work += owner + with_back_end([&](auto& be) { return be.source_services(*this, cpu, op, size); });
-  if (owner > Time::zero()) requests_[idx].owner_share = static_cast<float>(owner.count_ns()) / static_cast<float>(work.count_ns());
-  cpu.run(token(io::kClientCpu, idx), work);
+              (vscsi_bytes.count() > 0 ? cpu.charge(CpuStage::vscsi, vscsi_bytes) : Time::zero()) + owner;
+  if (client_worlds_ == 0) work += client_work(q, cpu);   // OSA: one job on the shared cores
+  if (owner > Time::zero()) q.owner_share = static_cast<float>(owner.count_ns()) / static_cast<float>(work.count_ns());
+  if (client_worlds_ == 0) {
+    cpu.run(token(io::kClientCpu, idx), work);
+    return;
+  }
+  // ESA: the guest's, vSCSI's and owner's work on the shared cores, then the DOM client's
+  // work on one of the object's DOM client worlds.
+  if (work > Time::zero()) cpu.run(token(io::kGuestCpu, idx), work);
+  else to_client_world(idx);
+}
+
+// The DOM client's work and the data services at the source ([S41] [S42]).
+inline Time ClusterCore::client_work(const Request& r, HostCpu& cpu) {
+  return cpu.charge(CpuStage::dom_client, Bytes{r.size}) +
+         with_back_end([&](auto& be) { return be.source_services(*this, cpu, r.op, Bytes{r.size}); });
+}
+
+// The latency split of a client-side job that ends now: with the owner on the client's host,
+// the job's time (its wait for a core included) is split in proportion to the work. A read
+// from the client cache never reaches the owner: its job is the DOM client's.
+void ClusterCore::cut_client_job(Request& r) {
+  if (r.owner_share > 0 && !r.cached) {
+    const Time elapsed = engine_.now() - r.mark;
+    const Time owner = Time::ns(std::llround(static_cast<double>(elapsed.count_ns()) * r.owner_share));
+    r.split[part_index(LatencyPart::dom_owner)] += owner;
+    r.split[part_index(LatencyPart::dom_client)] += elapsed - owner;
+    r.mark = engine_.now();
+    r.owner_share = 0;
+  } else {
+    cut(r, LatencyPart::dom_client);
+  }
+}
+
+// An object's DOM client worlds ([S248] [S250]): a request holds one for its DOM client job;
+// with all of them busy it waits, in arrival order.
+void ClusterCore::to_client_world(std::uint32_t req) {
+  Request& r = requests_[req];
+  cut_client_job(r);
+  Object& o = objects_[r.object];
+  if (o.client_busy < client_worlds_) {
+    start_client_world(req);
+    return;
+  }
+  r.next_waiting = io::kNone;
+  if (o.client_wait_tail == io::kNone) o.client_wait_head = req;
+  else requests_[o.client_wait_tail].next_waiting = req;
+  o.client_wait_tail = req;
+}
+
+// The world's job runs on the host's shared cores, without the host's deferred work (that is
+// not the object's world's to do).
+void ClusterCore::start_client_world(std::uint32_t req) {
+  Request& r = requests_[req];
+  note_client_busy(objects_[r.object], +1);
+  cut(r, LatencyPart::dom_client);   // the wait for a world
+  HostCpu& cpu = *cpus_[r.client];
+  cpu.run_own(token(io::kClientCpu, req), client_work(r, cpu));
+}
+
+void ClusterCore::release_client_world(const Request& r) {
+  Object& o = objects_[r.object];
+  note_client_busy(o, -1);
+  const std::uint32_t next = o.client_wait_head;
+  if (next == io::kNone) return;
+  o.client_wait_head = requests_[next].next_waiting;
+  if (o.client_wait_head == io::kNone) o.client_wait_tail = io::kNone;
+  start_client_world(next);
+}
+
+void ClusterCore::note_client_busy(Object& o, int delta) {
+  const Time now = engine_.now();
+  o.client_busy_ns += static_cast<std::int64_t>(o.client_busy) * (now - o.client_changed).count_ns();
+  o.client_changed = now;
+  o.client_busy = static_cast<std::uint16_t>(o.client_busy + delta);
+}
+
+double ClusterCore::client_world_utilisation(int object) const {
+  if (client_worlds_ == 0) return 0.0;
+  const Object& o = objects_[static_cast<std::size_t>(object)];
+  const Time now = engine_.now();
+  const double span = static_cast<double>((now - stats_since_).count_ns()) * client_worlds_;
+  if (span <= 0) return 0.0;
+  const double busy = static_cast<double>(o.client_busy_ns) +
+                      static_cast<double>(o.client_busy) * static_cast<double>((now - o.client_changed).count_ns());
+  return busy / span;
 }
 
 int ClusterCore::submit_piece(std::uint64_t tok, int object, int client_host, IoOp op, std::uint64_t offset,
@@ -99,19 +183,9 @@ int ClusterCore::submit_piece(std::uint64_t tok, int object, int client_host, Io
 // congestion delay of the most congested target disk group), are injected at the client (one
 // event for both).
 void ClusterCore::after_client_cpu(std::uint32_t req) {
+  if (client_worlds_ > 0) release_client_world(requests_[req]);
   Request& r = requests_[req];
-  if (r.owner_share > 0 && !r.cached) {
-    // The owner is the client's host: its DOM owner work ran in the client's CPU job, and
-    // the job's time (its wait for a core included) is split in proportion to the work. A
-    // read from the client cache never reaches the owner: its job is the DOM client's.
-    const Time elapsed = engine_.now() - r.mark;
-    const Time owner = Time::ns(std::llround(static_cast<double>(elapsed.count_ns()) * r.owner_share));
-    r.split[part_index(LatencyPart::dom_owner)] += owner;
-    r.split[part_index(LatencyPart::dom_client)] += elapsed - owner;
-    r.mark = engine_.now();
-  } else {
-    cut(r, LatencyPart::dom_client);
-  }
+  cut_client_job(r);
   if (r.cached) {
     ++counters_.client_cache_hits;
     complete(req);
@@ -349,6 +423,7 @@ void ClusterCore::after_cpu(std::uint64_t tok) {
   const auto index = static_cast<std::uint32_t>(tok & io::kIndexMask);
   switch (static_cast<io::Kind>(tok >> 56)) {
     case io::kClientCpu: after_client_cpu(index); break;
+    case io::kGuestCpu: to_client_world(index); break;
     case io::kOwnerCpu:
       cut(requests_[index], LatencyPart::dom_owner);
       fan_out(index);

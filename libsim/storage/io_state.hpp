@@ -30,7 +30,7 @@ inline std::int64_t scaled(std::int64_t bytes, double divisor) {
 
 /// What a callback token names: its top byte is the kind, the rest a slot index.
 enum Kind : std::uint64_t {
-  kClientCpu = 1, kOwnerCpu, kToOwner, kToClient, kSubOut, kSubBack, kSubCpu, kSubDevice,
+  kClientCpu = 1, kOwnerCpu, kToOwner, kToClient, kSubOut, kSubBack, kSubCpu, kSubDevice, kGuestCpu,
 };
 inline constexpr std::uint64_t kIndexMask = (std::uint64_t{1} << 56) - 1;
 inline std::uint64_t token(Kind kind, std::uint32_t index) { return (static_cast<std::uint64_t>(kind) << 56) | index; }
@@ -55,6 +55,14 @@ struct Object {
                                            // (column c, chunk h at c * place.chunks + h)
   double stripe_pending = 0;               // ESA: compressed bytes not yet in a full stripe
   GuestOs guest = GuestOs::linux_os;       // the OS of the VM whose disk it is (guest CPU)
+  // ESA: the object's DOM client worlds (ClusterCore::client_worlds_): jobs on them, the
+  // requests waiting for one (a FIFO through Request::next_waiting), and their busy time.
+  std::uint16_t client_busy = 0;
+  std::uint16_t client_host = 0;           // the host of the VM whose disk it is (its worlds')
+  std::uint32_t client_wait_head = kNone;
+  std::uint32_t client_wait_tail = kNone;
+  Time client_changed;                     // when client_busy last changed
+  std::int64_t client_busy_ns = 0;         // busy worlds x time since the last reset
 };
 
 struct Request {

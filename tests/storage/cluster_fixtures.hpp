@@ -2,12 +2,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 
 #include "hcisim/scenario/hardware_catalog.hpp"
 #include "hcisim/model/storage/cluster.hpp"
+#include "hcisim/model/workload/vm_workload.hpp"
 #include "hcisim/storage/cluster_spec.hpp"
+#include "hcisim/workload/workload_result.hpp"
 
 namespace hcisim::test {
 
@@ -76,6 +79,23 @@ inline ClusterSpec esa_cluster(int hosts, int devices = 4) {
     for (int d = 0; d < devices; ++d) h.pool.push_back(drive("samsung-pm1733-3.84tb"));
   }
   return c;
+}
+
+/// A closed loop of `w` on `spec` (placement and every random choice from `seed`): warm up
+/// for `warm`, reset the statistics, measure for `measure`; `inspect` sees the cluster at the end.
+inline WorkloadResult closed_loop(const ClusterSpec& spec, const WorkloadSpec& w, std::uint64_t seed, Time warm,
+                                  Time measure, const std::function<void(const Cluster&)>& inspect = {},
+                                  const DataProfile& data = {}) {
+  Engine engine;
+  VmWorkload loop(engine, w, seed);
+  Cluster cluster(engine, spec, data, seed, loop);
+  loop.start(cluster);
+  engine.run_for(warm);
+  loop.reset_stats();
+  cluster.reset_stats();
+  engine.run_for(measure);
+  if (inspect) inspect(cluster);
+  return summarize(loop, engine.now());
 }
 
 }  // namespace hcisim::test

@@ -16,17 +16,7 @@ using namespace hcisim::literals;
 
 namespace {
 
-double iops(const ClusterSpec& spec, const WorkloadSpec& w) {
-  Engine engine;
-  VmWorkload load(engine, w, 3);
-  Cluster cluster(engine, spec, {}, 3, load);
-  load.start(cluster);
-  engine.run_for(20_ms);
-  load.reset_stats();
-  cluster.reset_stats();
-  engine.run_for(150_ms);
-  return summarize(load, engine.now()).iops;
-}
+double iops(const ClusterSpec& spec, const WorkloadSpec& w) { return test::closed_loop(spec, w, 3, 20_ms, 150_ms).iops; }
 
 }  // namespace
 

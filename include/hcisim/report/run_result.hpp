@@ -176,7 +176,8 @@ struct RunResult {
   double simulated_seconds = 0;     // warm-up + pilot + measured
   double wall_seconds = 0;
   // What the measured window left undefined (no I/O at all, an operation the workload issues
-  // or a workload group that completed none), also in inputs.warnings; printed under the
+  // or a workload group that completed none) or showed the answer to rest on (an assumed
+  // number of ESA DOM client worlds that binds), also in inputs.warnings; printed under the
   // result block.
   std::vector<std::string> window_warnings;
 

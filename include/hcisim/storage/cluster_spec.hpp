@@ -121,6 +121,14 @@ struct EsaSettings {
   // (EsaBackEnd::build resolves it); 0: no large-I/O path.
   Bytes large_write = kByRelease;
   static constexpr Bytes kByRelease = Bytes{-1};
+  // The worlds that run one object's DOM client work (the client's per-I/O work and the data
+  // services at the source) on the VM's host: its I/O takes them one job per world at a time.
+  // Before 8.0 U2 one world ([S248] [S250]: 8.0 U2 added helper threads to the object manager
+  // client to raise one object's parallelism); from 8.0 U2 more, their number unpublished.
+  // kWorldsByRelease: 1 before 8.0 U2, kHelperWorlds from it (esa_client_worlds).
+  int client_worlds = kWorldsByRelease;
+  static constexpr int kWorldsByRelease = -1;
+  static constexpr int kHelperWorlds = 4;   // ASSUMED (2 .. 8): VMware gives no count
 };
 
 /// The vSAN release whose behaviour the cluster has: the mechanisms the sources say a
@@ -133,6 +141,9 @@ struct ClusterSpec;
 /// The write size from which an ESA write takes the large-I/O path (EsaSettings::large_write
 /// resolved by release and layout); 0: none (OSA, a release before 8.0 U1, or stated 0).
 Bytes esa_large_write(const ClusterSpec& spec);
+/// The worlds that run one ESA object's DOM client work (EsaSettings::client_worlds resolved
+/// by release); 0 on OSA (no per-object limit modelled there).
+int esa_client_worlds(const ClusterSpec& spec);
 
 /// Rebuilding the components of failed hosts ([S32] [S53]). A host that
 /// fails leaves its components absent, rebuilt only after the 60-minute repair delay; a run

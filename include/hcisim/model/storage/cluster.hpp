@@ -140,6 +140,13 @@ class Cluster final {
   /// OSA with osa.lsom_worlds_per_dg > 0: each disk group's LSOM worlds (one station per
   /// disk group, named host/dgN/lsom), in global disk-group order; empty otherwise.
   const std::vector<std::unique_ptr<Station>>& lsom_worlds() const;
+  /// ESA: the worlds that run each object's DOM client work (esa_client_worlds); 0 on OSA.
+  int client_worlds() const;
+  /// ESA: the busy share of object `object`'s DOM client worlds since the last reset (0 on
+  /// OSA), and the host they run on (the host of the VM whose disk it is).
+  double client_world_utilisation(int object) const;
+  int object_client_host(int object) const;
+  int objects() const;
   void reset_stats();
 
  private:

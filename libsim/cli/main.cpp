@@ -85,13 +85,6 @@ int cmd_catalog(const Args& a, const HardwareCatalog& cat) {
   return 0;
 }
 
-// `v` in the fewest digits that read back as `v` (0.95, not 0.94999999999999996).
-std::string number_text(double v) {
-  char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  return ec == std::errc{} ? std::string(buf, end) : std::string("?");
-}
-
 // A key's range as `hcisim keys` prints it: its own words, else "lo .. hi".
 std::string range_text(const FileKey& k) {
   if (!k.allowed.empty()) return std::string(k.allowed);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "hcisim/model/report/text_escape.hpp"
 #include "hcisim/plan/sensitivity.hpp"
 #include "hcisim/report/svg_chart.hpp"
 
@@ -13,13 +14,7 @@ namespace hcisim {
 
 namespace {
 
-// Four significant figures, without an exponent for counts such as IOPS (as the text's).
-std::string num(double v) {
-  if (!std::isfinite(v)) return "-";
-  char buf[48];
-  std::snprintf(buf, sizeof buf, std::fabs(v) >= 1000 && std::fabs(v) < 1e15 ? "%.0f" : "%.4g", v);
-  return buf;
-}
+std::string num(double v) { return figure_text(v); }
 
 double head(const std::vector<double>& v) { return v.empty() ? std::nan("") : v[0]; }
 

@@ -11,13 +11,7 @@ namespace hcisim {
 
 namespace sensitivity_report {
 
-// Four significant figures, without an exponent for counts such as IOPS; "-" for none.
-std::string num(double v) {
-  if (!std::isfinite(v)) return "-";
-  char buf[48];
-  std::snprintf(buf, sizeof buf, std::fabs(v) >= 1000 && std::fabs(v) < 1e15 ? "%.0f" : "%.4g", v);
-  return buf;
-}
+std::string num(double v) { return figure_text(v); }
 
 std::string signed_num(double v) { return (std::isfinite(v) && v > 0 ? "+" : "") + num(v); }
 

@@ -1,4 +1,5 @@
 // Escaping for JSON and SVG output (text_escape.hpp).
+#include <charconv>
 #include "hcisim/model/report/text_escape.hpp"
 
 #include <cmath>
@@ -116,6 +117,19 @@ std::string json_number(double v) {
   if (!std::isfinite(v)) return "null";
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+std::string number_text(double v) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);   // the shortest text that reads back as v
+  return ec == std::errc{} ? std::string(buf, end) : std::string("?");
+}
+
+std::string figure_text(double v) {
+  if (!std::isfinite(v)) return "-";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, std::fabs(v) >= 1000 && std::fabs(v) < 1e15 ? "%.0f" : "%.4g", v);
   return buf;
 }
 

@@ -612,12 +612,6 @@ std::string did_you_mean(std::string_view file, std::string_view section, std::s
   return {};
 }
 
-std::string number_text(double v) {
-  char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);   // the shortest text that reads back as v
-  return ec == std::errc{} ? std::string(buf, end) : std::string("?");
-}
-
 std::string describe_range(const FileKey& k) {
   if (!k.allowed.empty()) return std::string(k.allowed);
   const bool integer = k.type == "integer";

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hcisim/model/report/text_escape.hpp"
 #include "hcisim/scenario/scenario.hpp"
 
 namespace hcisim::detail {
@@ -25,9 +26,6 @@ std::string canonical_section(std::string_view file, std::string_view section);
 
 /// The key a mistyped `key` in `section` most likely meant, as a full path, or "".
 std::string did_you_mean(std::string_view file, std::string_view section, std::string_view key);
-
-/// `v` in the fewest digits that read back as `v` (0.95, not 0.94999999999999996).
-std::string number_text(double v);
 
 /// What an error says is allowed for `k`: its own text, else its range and unit.
 std::string describe_range(const FileKey& k);

@@ -453,10 +453,10 @@ double assumed_end(const YamlReader& a, const std::string& path, const FileKey& 
     throw InvalidArgument(a.where(v) + ": assumed." + path + ": '" + detail::shorten(v.IsScalar() ? v.Scalar() : "(not a value)") +
                           "' is not a number; expected " + expected);
   if (row.type == "integer" && x != std::floor(x))
-    throw InvalidArgument(a.where(v) + ": assumed." + path + ": " + detail::number_text(x) +
+    throw InvalidArgument(a.where(v) + ": assumed." + path + ": " + number_text(x) +
                           " is not a whole number; " + path + " takes whole numbers");
   if ((row.min == row.min && x < row.min) || (row.max == row.max && x > row.max))
-    throw InvalidArgument(a.where(v) + ": assumed." + path + ": " + detail::number_text(x) +
+    throw InvalidArgument(a.where(v) + ": assumed." + path + ": " + number_text(x) +
                           " is outside the key's allowed range; expected " + detail::describe_range(row));
   return x;
 }
@@ -480,8 +480,8 @@ std::vector<DeclaredAssumption> read_assumed(const YamlReader& r) {
                             "numbers with low <= high");
     DeclaredAssumption d{path, assumed_end(a, path, row, v[0]), assumed_end(a, path, row, v[1]), kv.first.Mark().line + 1};
     if (d.low > d.high)
-      throw InvalidArgument(a.where(kv.first) + ": assumed." + path + " = [" + detail::number_text(d.low) + ", " +
-                            detail::number_text(d.high) + "]: low is above high; expected [low, high] with low <= high");
+      throw InvalidArgument(a.where(kv.first) + ": assumed." + path + " = [" + number_text(d.low) + ", " +
+                            number_text(d.high) + "]: low is above high; expected [low, high] with low <= high");
     for (const DeclaredAssumption& e : out)
       if (e.path == path) throw InvalidArgument(a.where(kv.first) + ": assumed." + path + " is given twice");
     out.push_back(std::move(d));

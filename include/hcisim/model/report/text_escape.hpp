@@ -23,6 +23,13 @@ std::string json_string(std::string_view s);
 /// A JSON number: %.10g (round-trips what reports print), `null` for NaN and infinities.
 std::string json_number(double v);
 
+/// `v` in the fewest digits that read back as `v` (0.95, not 0.94999999999999996).
+std::string number_text(double v);
+
+/// `v` to four significant figures, without an exponent for counts such as IOPS (as the text
+/// reports print them); "-" for NaN and infinities.
+std::string figure_text(double v);
+
 /// A CSV field (RFC 4180 [S148]): quoted, a quote inside doubled, invalid UTF-8 replaced by U+FFFD.
 std::string csv_field(std::string_view s);
 

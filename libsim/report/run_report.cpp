@@ -423,7 +423,8 @@ void json_groups(std::ostream& os, const RunResult& r) {
        << num(x.read_p95_ms) << ", \"write_p95_ms\": " << num(x.write_p95_ms) << ", \"pooled_latency_ms\": "
        << num(x.pooled_latency_ms) << ", \"read_p99_ms\": " << num(x.read_p99_ms) << ", \"write_p99_ms\": "
        << num(x.write_p99_ms) << ", \"outstanding_io\": " << num(x.outstanding_io)
-       << ", \"latency_split\": " << json_split(x) << ", \"guest_os\": " << json_string(guest_os_name(g.guest_os)) << "}";
+       << ", \"latency_split\": " << json_split(x) << ", \"latency_layers\": " << json_layers(x, r)
+       << ", \"guest_os\": " << json_string(guest_os_name(g.guest_os)) << "}";
   }
   os << "],\n";
 }

@@ -170,16 +170,15 @@ int cmd_curve(const Args& a, const HardwareCatalog& cat) {
     if (a.check) usage_error("curve --range and --check: give one (--check simulates one seed's points)");
     const Ranged r = curve_range(s, range_reader(file, a.sets, &said), cat, a.knee_targets == 1 ? a.knee.limit_ms : 0,
                                  range_options(a));
-    if (a.json) {
-      std::fputs(ranged_report_json(s, r).c_str(), stdout);
-    } else {
-      say_range_warnings(s.source, r);
-      std::printf("Analytic curve of %s (outstanding I/O per VMDK after @)\n\n%s", s.name.c_str(), format_ranged(r).c_str());
-    }
+    if (!a.json) say_range_warnings(s.source, r);
+    print_answer(a,
+                 a.json ? ranged_report_json(s, r)
+                        : "Analytic curve of " + s.name + " (outstanding I/O per VMDK after @)\n\n" + format_ranged(r),
+                 question_features(s, ""));
     return 0;
   }
   const CurveReport r = curve_report(s, a.check, a.knee_targets == 1 ? a.knee.limit_ms : 0, a.jobs);
-  std::fputs(a.json ? to_json(r).c_str() : format_curve(r).c_str(), stdout);
+  print_answer(a, a.json ? to_json(r) : format_curve(r), question_features(s, ""));
   return 0;
 }
 

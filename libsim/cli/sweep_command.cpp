@@ -38,6 +38,16 @@ struct SweepGrid {
   Scenario parse(std::size_t source, const std::vector<std::string>& settings) const {
     return parse_scenario(texts[source].text, texts[source].source, point_overrides(args->sets, settings), *cat);
   }
+
+  // On stderr (stdout stays one CSV): each file's nearest measured rows, for its first point.
+  void say_nearest() const {
+    std::size_t next = 0;
+    for (const Point& p : points)
+      if (p.source == next) {
+        std::fprintf(stderr, "%s\n", nearest_line(question_features(parse(p.source, p.settings), "")).text.c_str());
+        ++next;
+      }
+  }
 };
 
 SweepGrid read_grid(const Args& a, const HardwareCatalog& cat, const std::vector<SweepAxis>& axes) {
@@ -97,6 +107,7 @@ int cmd_sweep_range(const Args& a, const HardwareCatalog& cat, const std::vector
   write_file(a.out + ".svg", svg_line_chart(title, "IOPS", "mean latency (ms)", series), "--out");
   std::fputs(csv.c_str(), stdout);
   std::fprintf(stderr, "wrote %s.csv and %s.svg\n", a.out.c_str(), a.out.c_str());
+  grid.say_nearest();
   return 0;
 }
 
@@ -161,6 +172,7 @@ int cmd_sweep_sensitivity(const Args& a, const HardwareCatalog& cat, const std::
   write_file(a.out + ".svg", svg_line_chart(title, "IOPS", "mean latency (ms)", series), "--out");
   std::fputs(csv.c_str(), stdout);
   std::fprintf(stderr, "wrote %s.csv and %s.svg\n", a.out.c_str(), a.out.c_str());
+  grid.say_nearest();
   return 0;
 }
 
@@ -281,6 +293,7 @@ int cmd_sweep(const Args& a, const HardwareCatalog& cat) {
   // The summary goes to stderr: stdout stays one CSV.
   if (reps > 1) std::fprintf(stderr, "Mean over seeds 1-%zu (lowest .. highest):\n%s", reps, summary.c_str());
   std::fprintf(stderr, "wrote %s.csv and %s.svg\n", a.out.c_str(), a.out.c_str());
+  sweep.say_nearest();
   return 0;
 }
 

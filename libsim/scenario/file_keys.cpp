@@ -274,11 +274,12 @@ constexpr FileKey kScenario[] = {
      .value = [](const Scenario& s) -> double { return static_cast<double>(esa_large_write(s.cluster).count()) / 1024; }},
     {.path = "cluster.esa.client_worlds_per_object", .type = "integer",
      .default_text = "1 before vsan_release 8.0u2; 4 from 8.0u2 (helper threads)", .min = 1, .max = 64,
+     .allowed = "a whole number in [1, 64]; 1 before vsan_release 8.0u2",
      .description = "the worlds that run one object's DOM client work on the VM's host: one object's I/O "
-                    "takes them one at a time [S248] [S250]",
+                    "takes them one job per world at a time [S250]",
      .assumed_min = 2, .assumed_max = 8,
-     .assumed_why = "8.0 U2 added helper threads to the object manager client; VMware gives no count: from two "
-                    "(one helper) to a NUMA node's share of a 16-core socket",
+     .assumed_why = "8.0 U2 added helper threads to the object manager client [S250]; VMware gives no count: "
+                    "from two (one helper thread) to eight (twice the assumed four)",
      .field = "esa_client_worlds(cluster)",
      .value = [](const Scenario& s) -> double { return esa_client_worlds(s.cluster); }},
     {.path = "cluster.esa.cpu_per_io_factor", .type = "number",

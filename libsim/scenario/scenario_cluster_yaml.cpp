@@ -431,6 +431,13 @@ void read_cluster(const YamlReader& c, const HardwareCatalog& cat, ClusterSpec& 
                      " has no large-I/O write path (8.0 U1 added it: cluster.vsan_release 8.0u1 or later)",
                  e.node()["large_write_kib"]);
   }
+  if (out.architecture == Architecture::esa && out.esa.client_worlds > 1 && out.release < VsanRelease::v8_0u2) {
+    const YamlReader e = c.child("esa");
+    e.fail_value(e.key_path("client_worlds_per_object"), e.text("client_worlds_per_object", ""),
+                 "1: vSAN " + std::string(vsan_release_name(out.release)) +
+                     " has no DOM client helper threads (8.0 U2 added them: cluster.vsan_release 8.0u2 or later)",
+                 e.node()["client_worlds_per_object"]);
+  }
 }
 
 }  // namespace hcisim::detail

@@ -47,6 +47,7 @@ ClusterCore::ClusterCore(Cluster& facade, Engine& engine, const ClusterSpec& spe
   down_.assign(spec_.hosts.size(), 0);
   for (int f : spec_.failed_hosts) down_[static_cast<std::size_t>(f)] = 1;
   degraded_ = !spec_.failed_hosts.empty();
+  stats_since_ = engine_.now();
 }
 
 std::uint32_t ClusterCore::add_device(const DriveSpec& drive, int host, int group, const char* role) {
@@ -108,10 +109,7 @@ void ClusterCore::reset_stats() {
   for (auto& d : devices_) d.device->reset_stats();
   with_back_end([](auto& be) { be.reset_stats(); });
   stats_since_ = engine_.now();
-  for (Object& o : objects_) {
-    o.client_busy_ns = 0;
-    o.client_changed = stats_since_;
-  }
+  for (Object& o : objects_) o.client_service_ns = 0;
 }
 
 void ClusterCore::set_buffer_time_compression(double k) {

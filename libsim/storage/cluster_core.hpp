@@ -70,12 +70,16 @@ class ClusterCore final : public EventHandler,
   void set_buffer_time_compression(double k);
   void reset_stats();
   const ObjectPlacement& placement(int object) const;
-  /// ESA: the busy share of object `object`'s DOM client worlds since the last reset, and
-  /// the host they run on; 0 on OSA.
+  /// ESA: the share of object `object`'s DOM client worlds' time their jobs were served since
+  /// the last reset (not waiting for a core); 0 on OSA.
   double client_world_utilisation(int object) const;
   int client_worlds() const { return client_worlds_; }
   int objects() const { return static_cast<int>(objects_.size()); }
-  int object_client_host(int object) const { return objects_[static_cast<std::size_t>(object)].client_host; }
+  /// The host the object's worlds run on (its VM's), -1 before its first I/O.
+  int object_client_host(int object) const {
+    const std::uint16_t h = objects_[static_cast<std::size_t>(object)].client_host;
+    return h == Object::kNoHost ? -1 : h;
+  }
   std::vector<Cluster::DeviceInfo> devices() const;
   int hosts() const { return static_cast<int>(spec_.hosts.size()); }
   bool host_up(int host) const { return down_[static_cast<std::size_t>(host)] == 0; }
@@ -114,9 +118,8 @@ class ClusterCore final : public EventHandler,
   /// client worlds, or waits for one in FIFO order.
   void to_client_world(std::uint32_t req);
   void start_client_world(std::uint32_t req);
-  /// ESA: request `req`'s DOM client job is done; the next waiting request takes its world.
+  /// ESA: request `r`'s DOM client job is done; the next waiting request takes its world.
   void release_client_world(const Request& r);
-  void note_client_busy(Object& o, int delta);
   void after_client_cpu(std::uint32_t req);
   /// Admission (the back end may hold a write: OSA's write buffers), then to the owner.
   void after_delay(std::uint32_t req);

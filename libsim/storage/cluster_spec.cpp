@@ -118,7 +118,7 @@ void validate_settings(const ClusterSpec& spec) {
     check::in_range(osa.stripe_unit.count(), 4096, 64 << 20, "osa.stripe_unit");
     check::in_range(esa.stripe_unit.count(), 4096, 64 << 20, "esa.stripe_unit");
     if (esa.large_write != EsaSettings::kByRelease) check::in_range(esa.large_write.count(), 0, 64 << 20, "esa.large_write");
-    if (esa.client_worlds != EsaSettings::kWorldsByRelease) check::in_range(esa.client_worlds, 1, 64, "esa.client_worlds");
+    if (esa.client_worlds != EsaSettings::kWorldsByRelease) check::in_range(esa.client_worlds, 1, 64, "esa.client_worlds_per_object");
     check::non_negative(esa.lfs_overhead, "esa.lfs_overhead");
     if (!(osa.dedupe_lookup_miss >= 0 && osa.dedupe_lookup_miss <= 1))
       check::fail("osa.dedupe_lookup_miss", osa.dedupe_lookup_miss, "a probability 0..1");
@@ -233,6 +233,10 @@ void ClusterSpec::validate() const {
       release < VsanRelease::v8_0u1)
     reject("esa.large_write_kib", "a large-I/O write path on " + std::string(vsan_release_name(release)) +
                                       "; vSAN 8.0 U1 added it (vsan_release 8.0u1 or later), or 0 for none");
+  if (architecture == Architecture::esa && esa.client_worlds > 1 && release < VsanRelease::v8_0u2)
+    reject("esa.client_worlds_per_object", std::to_string(esa.client_worlds) + " on " + std::string(vsan_release_name(release)) +
+                                               "; an object has one DOM client world before vSAN 8.0 U2 added helper threads "
+                                               "(vsan_release 8.0u2 or later)");
   validate_settings(*this);
   if (!(osa.destage_idle_fill >= 0 && osa.destage_idle_fill <= osa.destage_start_fill &&
         osa.destage_start_fill < osa.congestion_start_fill && osa.congestion_start_fill < osa.congestion_full_fill &&

@@ -58,7 +58,6 @@ using io::token;
 
   // Client host: guest, vSCSI, DOM client; data services at the source; the DOM owner's work
   // too when the owner is the client's host.
-  objects_[static_cast<std::size_t>(object)].client_host = static_cast<std::uint16_t>(client_host);
   HostCpu& cpu = *cpus_[static_cast<std::size_t>(client_host)];
   Request& q = requests_[idx];
   const Time owner = o.place.owner == client_host ? cpu.charge(CpuStage::dom_owner, size) : Time::zero();
@@ -71,7 +70,8 @@ using io::token;
     return;
   }
   // ESA: the guest's, vSCSI's and owner's work on the shared cores, then the DOM client's
-  // work on one of the object's DOM client worlds.
+  // work on one of the object's DOM client worlds, on the VM's host.
+  objects_[static_cast<std::size_t>(object)].client_host = static_cast<std::uint16_t>(client_host);
   if (work > Time::zero()) cpu.run(token(io::kGuestCpu, idx), work);
   else to_client_world(idx);
 }
@@ -98,13 +98,14 @@ void ClusterCore::cut_client_job(Request& r) {
   }
 }
 
-// An object's DOM client worlds ([S248] [S250]): a request holds one for its DOM client job;
-// with all of them busy it waits, in arrival order.
+// An object's DOM client worlds ([S250]): a request holds one for its DOM client job; with
+// all of them busy it waits, in arrival order.
 void ClusterCore::to_client_world(std::uint32_t req) {
   Request& r = requests_[req];
   cut_client_job(r);
   Object& o = objects_[r.object];
   if (o.client_busy < client_worlds_) {
+    ++o.client_busy;
     start_client_world(req);
     return;
   }
@@ -118,38 +119,30 @@ void ClusterCore::to_client_world(std::uint32_t req) {
 // not the object's world's to do).
 void ClusterCore::start_client_world(std::uint32_t req) {
   Request& r = requests_[req];
-  note_client_busy(objects_[r.object], +1);
-  cut(r, LatencyPart::dom_client);   // the wait for a world
   HostCpu& cpu = *cpus_[r.client];
-  cpu.run_own(token(io::kClientCpu, req), client_work(r, cpu));
+  objects_[r.object].client_service_ns += cpu.run_own(token(io::kClientCpu, req), client_work(r, cpu)).count_ns();
 }
 
+// The world passes to the next waiting request (its wait ends here), else it is free.
 void ClusterCore::release_client_world(const Request& r) {
   Object& o = objects_[r.object];
-  note_client_busy(o, -1);
   const std::uint32_t next = o.client_wait_head;
-  if (next == io::kNone) return;
+  if (next == io::kNone) {
+    --o.client_busy;
+    return;
+  }
   o.client_wait_head = requests_[next].next_waiting;
   if (o.client_wait_head == io::kNone) o.client_wait_tail = io::kNone;
+  cut(requests_[next], LatencyPart::dom_client);   // the wait for a world
   start_client_world(next);
 }
 
-void ClusterCore::note_client_busy(Object& o, int delta) {
-  const Time now = engine_.now();
-  o.client_busy_ns += static_cast<std::int64_t>(o.client_busy) * (now - o.client_changed).count_ns();
-  o.client_changed = now;
-  o.client_busy = static_cast<std::uint16_t>(o.client_busy + delta);
-}
-
+// A job's service counts when it starts: one that starts before the window's end counts
+// whole, so a saturated world may count a little more than the window; the share is held at 1.
 double ClusterCore::client_world_utilisation(int object) const {
-  if (client_worlds_ == 0) return 0.0;
-  const Object& o = objects_[static_cast<std::size_t>(object)];
-  const Time now = engine_.now();
-  const double span = static_cast<double>((now - stats_since_).count_ns()) * client_worlds_;
-  if (span <= 0) return 0.0;
-  const double busy = static_cast<double>(o.client_busy_ns) +
-                      static_cast<double>(o.client_busy) * static_cast<double>((now - o.client_changed).count_ns());
-  return busy / span;
+  const double span = static_cast<double>((engine_.now() - stats_since_).count_ns()) * client_worlds_;
+  if (client_worlds_ == 0 || span <= 0) return 0.0;
+  return std::min(1.0, static_cast<double>(objects_[static_cast<std::size_t>(object)].client_service_ns) / span);
 }
 
 int ClusterCore::submit_piece(std::uint64_t tok, int object, int client_host, IoOp op, std::uint64_t offset,

@@ -56,13 +56,14 @@ struct Object {
   double stripe_pending = 0;               // ESA: compressed bytes not yet in a full stripe
   GuestOs guest = GuestOs::linux_os;       // the OS of the VM whose disk it is (guest CPU)
   // ESA: the object's DOM client worlds (ClusterCore::client_worlds_): jobs on them, the
-  // requests waiting for one (a FIFO through Request::next_waiting), and their busy time.
+  // requests waiting for one (a FIFO through Request::next_waiting), and the service time of
+  // their jobs since the last reset (not the jobs' waits for a core).
   std::uint16_t client_busy = 0;
-  std::uint16_t client_host = 0;           // the host of the VM whose disk it is (its worlds')
+  std::uint16_t client_host = kNoHost;     // the host of the VM whose disk it is (its worlds'); kNoHost before its first I/O
   std::uint32_t client_wait_head = kNone;
   std::uint32_t client_wait_tail = kNone;
-  Time client_changed;                     // when client_busy last changed
-  std::int64_t client_busy_ns = 0;         // busy worlds x time since the last reset
+  std::int64_t client_service_ns = 0;
+  static constexpr std::uint16_t kNoHost = 0xffff;
 };
 
 struct Request {
@@ -82,7 +83,8 @@ struct Request {
   bool reconstruct = false;                // degraded RMW: phase 0 rebuilt the lost data column's
                                            // parity inputs; phase 1 keeps that plan
   float owner_share = 0;                   // owner on the client's host: the DOM owner's share of
-                                           // the client's CPU job (the latency split's cut)
+                                           // the client's CPU job (the latency split's cut; ESA:
+                                           // of the job before the DOM client world's)
 };
 
 struct SubOp {

@@ -1040,4 +1040,16 @@ TEST_CASE("the vSAN release: 8.0u3 unless stated, and the ESA large-I/O path fol
   CHECK_THROWS_WITH(parse(kExample, {"cluster.vsan_release=7.0", "cluster.capacity_reserve=reserved"}),
                     Catch::Contains("Reserved Capacity came with 7.0 U1"));
   CHECK_NOTHROW(parse(kExample, {"cluster.vsan_release=7.0u1", "cluster.capacity_reserve=reserved"}));
+  // One object's DOM client worlds: one before 8.0 U2, helper threads from it; a stated number
+  // above one needs 8.0 U2; OSA has none.
+  CHECK(esa_client_worlds(ga.cluster) == 1);
+  CHECK(esa_client_worlds(parse(pool).cluster) == EsaSettings::kHelperWorlds);
+  CHECK(esa_client_worlds(parse(pool, {"cluster.esa.client_worlds_per_object=2"}).cluster) == 2);
+  CHECK(esa_client_worlds(parse(pool, {"cluster.vsan_release=8.0", "cluster.esa.client_worlds_per_object=1"}).cluster) == 1);
+  CHECK_THROWS_WITH(parse(pool, {"cluster.vsan_release=8.0u1", "cluster.esa.client_worlds_per_object=4"}),
+                    Catch::Contains("client_worlds_per_object = '4' is not allowed") &&
+                        Catch::Contains("8.0 U2 added them"));
+  CHECK_THROWS_WITH(parse(pool, {"cluster.esa.client_worlds_per_object=0"}),
+                    Catch::Contains("expected a whole number in [1, 64]; 1 before vsan_release 8.0u2"));
+  CHECK(esa_client_worlds(parse(kExample, {"cluster.esa.client_worlds_per_object=8"}).cluster) == 0);
 }

@@ -182,7 +182,8 @@ struct RunResult {
   std::vector<std::string> window_warnings;
 
   /// A resource class by name: "cpu", "cache_device", "capacity_device", "pool_device",
-  /// "lsom", "network_port"; nullptr when the cluster has none of that class.
+  /// "lsom", "network_port", "rx_queue", "object_client"; nullptr when the cluster has none of
+  /// that class.
   const ResourceClassUse* resource(std::string_view name) const {
     for (const ResourceClassUse& c : resources)
       if (c.name == name) return &c;

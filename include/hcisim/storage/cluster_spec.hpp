@@ -123,8 +123,9 @@ struct EsaSettings {
   static constexpr Bytes kByRelease = Bytes{-1};
   // The worlds that run one object's DOM client work (the client's per-I/O work and the data
   // services at the source) on the VM's host: its I/O takes them one job per world at a time.
-  // Before 8.0 U2 one world ([S248] [S250]: 8.0 U2 added helper threads to the object manager
-  // client to raise one object's parallelism); from 8.0 U2 more, their number unpublished.
+  // Before 8.0 U2 one world: 8.0 U2 added helper threads to the object manager client to raise
+  // one object's parallelism ([S250]; one world before is the model's reading of that change).
+  // From 8.0 U2 more, their number unpublished; a stated number above 1 needs 8.0 U2.
   // kWorldsByRelease: 1 before 8.0 U2, kHelperWorlds from it (esa_client_worlds).
   int client_worlds = kWorldsByRelease;
   static constexpr int kWorldsByRelease = -1;

@@ -19,7 +19,8 @@ namespace hcisim {
 enum class LatencyPart : std::uint8_t {
   guest_queue,     // in the guest, behind the virtual adapter's full queues (VmWorkload)
   dom_client,      // the client host's CPU: guest, vSCSI, DOM client, data services at the
-                   // source, waiting for a core included
+                   // source, waiting for a core included (ESA: and for the object's DOM client
+                   // world)
   admission,       // at the DOM client: the stack's fixed latency, the OSA congestion delay and
                    // waiting for room in a write buffer
   client_network,  // client -> owner and owner -> client (none when the owner is the client's host)

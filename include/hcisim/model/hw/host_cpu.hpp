@@ -98,11 +98,13 @@ class HostCpu final : public StationClient {
   }
   /// run() without the deferred work: a job of a world that serves one owner alone (an ESA
   /// object's DOM client world), so the host's deferred work waits for its next shared job.
-  void run_own(std::uint64_t token, Time work) {
+  /// Returns the job's service time (its work, longer on a core it shares).
+  Time run_own(std::uint64_t token, Time work) {
     Time service = work;
     full_speed_work_ += service;
     if (cores_.busy() >= free_cores_) service = Time::round_ns(static_cast<double>(service.count_ns()) * shared_slowdown_);
     cores_.arrive(token, service);
+    return service;
   }
   /// Work nobody waits for (e.g. a network stack send): it joins the next run() on this
   /// host, so it occupies a core without an event of its own.

@@ -142,8 +142,9 @@ class Cluster final {
   const std::vector<std::unique_ptr<Station>>& lsom_worlds() const;
   /// ESA: the worlds that run each object's DOM client work (esa_client_worlds); 0 on OSA.
   int client_worlds() const;
-  /// ESA: the busy share of object `object`'s DOM client worlds since the last reset (0 on
-  /// OSA), and the host they run on (the host of the VM whose disk it is).
+  /// ESA: the share of object `object`'s DOM client worlds' time their jobs were served since
+  /// the last reset (0 on OSA; a job's wait for a core is not counted), and the host they run
+  /// on (the host of the VM whose disk it is; -1 before the object's first I/O).
   double client_world_utilisation(int object) const;
   int object_client_host(int object) const;
   int objects() const;

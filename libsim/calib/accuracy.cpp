@@ -14,6 +14,8 @@
 
 #include "hcisim/core/check.hpp"
 #include "hcisim/model/core/parallel.hpp"
+#include "hcisim/model/core/rng.hpp"
+#include "hcisim/model/report/text_escape.hpp"
 #include "hcisim/model/scenario/csv.hpp"
 #include "hcisim/scenario/scenario.hpp"
 #include "hcisim/scenario/simulation.hpp"
@@ -721,6 +723,26 @@ std::string format_summary(const AccuracySummary& s) {
                 s.throughput_noise_max_pct, s.latency_rows, s.latency_median_abs_pct, s.latency_max_abs_pct,
                 s.latency_noise_median_pct, s.latency_noise_max_pct, s.ratio_rows, s.ratio_max_abs_points);
   return buf;
+}
+
+// The scenarios in file order, one after another (a second or so in all): the hash must not
+// depend on the machine's cores.
+std::string model_fingerprint(const std::string& data_dir, const std::string& repo_dir, const HardwareCatalog& catalog) {
+  std::string all;
+  for (const std::string& path : referenced_scenarios(load_measurements(data_dir + "/measurements.csv"))) {
+    const Scenario s = load_scenario(repo_dir + "/" + path, {"workload.duration_s=0.02", "workload.warmup_s=0.005"}, catalog);
+    const RunResult r = simulate(s, {});
+    const WorkloadResult& w = r.result;
+    all += path;
+    for (double v : {w.iops, w.read_latency_ms, w.write_latency_ms, w.read_p95_ms, w.write_p95_ms,
+                     static_cast<double>(w.simulated_ios)})
+      all += " " + json_number(v);
+    for (const HostResourceRow& h : r.hosts) all += " " + json_number(h.cpu_usage_pct);
+    all += "\n";
+  }
+  char out[32];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(stable_hash(all)));
+  return out;
 }
 
 }  // namespace hcisim

@@ -301,6 +301,9 @@ std::string accuracy_table_text(const AccuracyTable& t) {
      << "# inputs hash: " << t.inputs_hash
      << " (FNV-1a over the model version, data/calibration.yaml, data/measurements.csv, the hardware\n"
      << "#   catalog and every scenario the measurements reference; `hcisim accuracy --check` compares it)\n";
+  if (!t.fingerprint.empty())
+    os << "# model fingerprint: " << t.fingerprint
+       << " (what the model predicts for those scenarios in 20 ms runs; `hcisim accuracy --check` compares it)\n";
   std::string header;
   for (const char* c : kTableColumns) header += (header.empty() ? "" : ",") + std::string(c);
   os << header << "\n";
@@ -321,6 +324,7 @@ AccuracyTable read_accuracy_table(const std::string& path) {
     if (!value("command").empty()) t.command = value("command");
     if (!value("model version").empty()) t.model_version = value("model version");
     if (!value("inputs hash").empty()) t.inputs_hash = value("inputs hash").substr(0, 16);
+    if (!value("model fingerprint").empty()) t.fingerprint = value("model fingerprint").substr(0, 16);
   }
   const CsvTable csv = CsvTable::read(path);
   for (std::size_t i = 0; i < csv.rows(); ++i) {
@@ -350,16 +354,22 @@ AccuracyTable read_accuracy_table(const std::string& path) {
   return t;
 }
 
-std::string accuracy_table_stale(const std::string& table_path, const std::string& data_dir, const std::string& repo_dir) {
+std::string accuracy_table_stale(const std::string& table_path, const std::string& data_dir, const std::string& repo_dir,
+                                 const std::string& fingerprint) {
   std::error_code ec;
   if (!std::filesystem::exists(table_path, ec))
     return table_path + " is missing; run `hcisim accuracy --write --replications 3` to write it";
   const AccuracyTable t = read_accuracy_table(table_path);
   const std::string now = accuracy_inputs_hash(data_dir, repo_dir);
-  if (now == t.inputs_hash) return "";
-  return table_path + " is stale: its inputs hash is " + t.inputs_hash + " (model " + t.model_version +
-         "), the inputs now hash to " + now + " (model " + model_version() +
-         "); run `hcisim accuracy --write --replications 3` (the command in its header) and commit it";
+  const std::string rewrite = "; run `hcisim accuracy --write --replications 3` (the command in its header) and commit it";
+  if (now != t.inputs_hash)
+    return table_path + " is stale: its inputs hash is " + t.inputs_hash + " (model " + t.model_version +
+           "), the inputs now hash to " + now + " (model " + model_version() + ")" + rewrite;
+  if (!fingerprint.empty() && fingerprint != t.fingerprint)
+    return table_path + " is stale: the model's predictions moved (its model fingerprint is " +
+           (t.fingerprint.empty() ? std::string("missing") : t.fingerprint) + ", the model's now " + fingerprint +
+           "): bump kModelRevision in include/hcisim/calib/accuracy.hpp" + rewrite;
+  return "";
 }
 
 }  // namespace hcisim

@@ -97,8 +97,9 @@ usage:
       answer type, in/out of sample, leave-one-seed-out) comes first; --write also writes it,
       row by row with each row's features, to data/accuracy.csv (the committed table that
       run, knee, compare and size read for their "nearest measured" line) with a hash of its
-      inputs; --check compares that hash with the inputs now and fails (exit 1) when the table
-      is stale, without running anything; --markdown prints the committed table's classes
+      inputs and the model's fingerprint; --check compares both with the inputs and the model
+      now (the fingerprint runs every scenario for 20 ms) and fails (exit 1) when the table is
+      stale; --markdown prints the committed table's classes
   hcisim calibrate [--params P1,P2,...] [--iterations N] [--loss least-squares|huber] [--starts N]
                    [--out FILE] [--seeds ...] [--replications N] [--set ...]
       fit the calibration parameters to data/measurements.csv (Levenberg-Marquardt on log

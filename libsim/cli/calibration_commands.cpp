@@ -34,18 +34,20 @@ std::string accuracy_command(const Args& a) {
   return c;
 }
 
-// accuracy --check and --markdown: the committed table, nothing run.
-int cmd_accuracy_table(const Args& a) {
+// accuracy --check and --markdown: the committed table; --check also runs the model's
+// fingerprint (about a second).
+int cmd_accuracy_table(const Args& a, const HardwareCatalog& cat) {
   const std::string data = default_data_dir();
   const std::string path = data + "/accuracy.csv";
   if (a.markdown) {
     std::fputs(format_class_markdown(class_summary(read_accuracy_table(path).rows)).c_str(), stdout);
     return 0;
   }
-  const std::string stale = accuracy_table_stale(path, data, data + "/..");
+  const std::string fingerprint = model_fingerprint(data, data + "/..", cat);
+  const std::string stale = accuracy_table_stale(path, data, data + "/..", fingerprint);
   if (stale.empty()) {
-    std::printf("%s is current (inputs hash %s, model %s)\n", path.c_str(), accuracy_inputs_hash(data, data + "/..").c_str(),
-                model_version().c_str());
+    std::printf("%s is current (inputs hash %s, model %s, model fingerprint %s)\n", path.c_str(),
+                accuracy_inputs_hash(data, data + "/..").c_str(), model_version().c_str(), fingerprint.c_str());
     return 0;
   }
   std::fprintf(stderr, "hcisim: %s\n", stale.c_str());
@@ -54,12 +56,13 @@ int cmd_accuracy_table(const Args& a) {
 
 // --write: the table's rows. Without --cv, leave-one-seed-out rows of a table written from the
 // same inputs are kept; otherwise one row marks them not measured with this model version.
-void write_accuracy_table(const Args& a, std::vector<AccuracyTableRow> rows, bool cv_rows) {
+void write_accuracy_table(const Args& a, const HardwareCatalog& cat, std::vector<AccuracyTableRow> rows, bool cv_rows) {
   const std::string data = default_data_dir();
   const std::string path = a.out_given ? a.out : data + "/accuracy.csv";
   AccuracyTable t;
   t.model_version = model_version();
   t.inputs_hash = accuracy_inputs_hash(data, data + "/..");
+  t.fingerprint = model_fingerprint(data, data + "/..", cat);
   t.command = accuracy_command(a);
   if (!cv_rows)
     for (AccuracyTableRow& r : cv_rows_to_keep(path, t.inputs_hash)) rows.push_back(std::move(r)), cv_rows = true;
@@ -78,7 +81,7 @@ int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
     if (!a.sets.empty() || a.replications_given || a.cv || !a.seeds.empty() || a.all)
       usage_error(std::string(which) + " reads the committed table and runs nothing: drop --set, --replications, --cv, "
                   "--seeds and --all (they are for accuracy and accuracy --write)");
-    return cmd_accuracy_table(a);
+    return cmd_accuracy_table(a, cat);
   }
   if (a.write && !a.seeds.empty()) usage_error("accuracy --write scores every seed: drop --seeds");
   // The inputs hash covers the files, not a --set: a committed table scored with one would read as current.
@@ -112,7 +115,7 @@ int cmd_accuracy(const Args& a, const HardwareCatalog& cat) {
   if (a.cv)
     std::printf("\nleave-one-seed-out (each seed predicted by a calibration fitted on the others):\n%s",
                 format_accuracy(cv, a.all).c_str());
-  if (a.write) write_accuracy_table(a, std::move(rows), a.cv);
+  if (a.write) write_accuracy_table(a, cat, std::move(rows), a.cv);
   return 0;
 }
 

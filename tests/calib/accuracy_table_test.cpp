@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,18 @@
 using namespace hcisim;
 
 namespace accuracy_table_test {
+
+// A scratch copy of data/ and the example scenarios, as a repository's layout has them.
+inline std::filesystem::path copy_of_inputs(const char* name) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / name;
+  fs::remove_all(root);
+  fs::create_directories(root / "examples");
+  const std::string src = default_data_dir();
+  fs::copy(src, root / "data", fs::copy_options::recursive);
+  fs::copy(src + "/../examples/scenarios", root / "examples" / "scenarios", fs::copy_options::recursive);
+  return root;
+}
 
 AccuracyTableRow scored(const std::string& sample, const std::string& seed, const std::string& arch,
                         const std::string& type, const std::string& what_if, double gbps, double error) {
@@ -219,12 +232,8 @@ TEST_CASE("a one-row measurement set scored into the table's rows and classes", 
 
 TEST_CASE("the inputs hash moves with every input and the model version, and names a stale table", "[accuracy]") {
   namespace fs = std::filesystem;
-  const fs::path root = fs::temp_directory_path() / "hcisim-accuracy-hash-test";
-  fs::remove_all(root);
-  fs::create_directories(root / "examples");
+  const fs::path root = accuracy_table_test::copy_of_inputs("hcisim-accuracy-hash-test");
   const std::string src = default_data_dir();
-  fs::copy(src, root / "data", fs::copy_options::recursive);
-  fs::copy(src + "/../examples/scenarios", root / "examples" / "scenarios", fs::copy_options::recursive);
   const std::string data = (root / "data").string(), repo = root.string();
   const std::string before = accuracy_inputs_hash(data, repo);
   CHECK(before == accuracy_inputs_hash(src, src + "/.."));   // where the files are does not matter
@@ -240,5 +249,35 @@ TEST_CASE("the inputs hash moves with every input and the model version, and nam
   CHECK(accuracy_inputs_hash(data, repo) != after);
   fs::remove(data + "/accuracy.csv");
   CHECK(accuracy_table_stale(data + "/accuracy.csv", data, repo).find("is missing") != std::string::npos);
+  fs::remove_all(root);
+}
+
+TEST_CASE("the model fingerprint is the same run after run, moves with a scenario's prediction, and names a stale table", "[accuracy]") {
+  namespace fs = std::filesystem;
+  const fs::path root = accuracy_table_test::copy_of_inputs("hcisim-accuracy-fingerprint-test");
+  const std::string src = default_data_dir();
+  const std::string data = (root / "data").string(), repo = root.string();
+  const HardwareCatalog cat = HardwareCatalog::load(data);
+  const std::string before = model_fingerprint(data, repo, cat);
+  CHECK(before.size() == 16);
+  CHECK(model_fingerprint(data, repo, cat) == before);   // deterministic
+  // The committed table carries the fingerprint of the model that wrote it.
+  CHECK(accuracy_table_stale(data + "/accuracy.csv", data, repo, before).empty() ==
+        (read_accuracy_table(data + "/accuracy.csv").fingerprint == before));
+  // A table whose fingerprint differs from the model's now is stale, and says what to do.
+  const std::string other = before == "0000000000000000" ? "0000000000000001" : "0000000000000000";
+  const std::string stale = accuracy_table_stale(src + "/accuracy.csv", src, src + "/..", other);
+  CHECK(stale.find("the model's predictions moved") != std::string::npos);
+  CHECK(stale.find("bump kModelRevision") != std::string::npos);
+  // What a scenario predicts moves it (here: half the VMs on seed 001's 100 GbE cluster).
+  const std::string file = repo + "/examples/scenarios/seed001-vxrail-esa-raid6-100gbe-oltp32k.yaml";
+  std::ifstream in(file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  const std::size_t at = text.find("  vms: 12");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 9, "  vms: 6 ");
+  std::ofstream(file, std::ios::trunc) << text;
+  CHECK(model_fingerprint(data, repo, cat) != before);
   fs::remove_all(root);
 }

@@ -1,5 +1,6 @@
 # accuracy --check on a copy of data/ and the scenarios: current as committed, stale (exit 1,
-# naming the command that rewrites the table) once an input changes, without running anything.
+# naming the command that rewrites the table) once an input changes (found by the inputs hash,
+# before the model's fingerprint runs).
 # -DCLI=path -DSRC=source tree -DWORK_DIR=scratch
 set(copy ${WORK_DIR}/accuracy-stale)
 file(REMOVE_RECURSE ${copy})

@@ -157,6 +157,7 @@ struct AccuracyTableRow {
 struct AccuracyTable {
   std::string model_version;
   std::string inputs_hash;
+  std::string fingerprint;         // model_fingerprint when it was written ("" in older tables)
   std::string command;             // what wrote it
   std::vector<AccuracyTableRow> rows;
 };
@@ -198,14 +199,23 @@ const AccuracyClassRow* class_of(const std::vector<AccuracyClassRow>& classes, c
 /// missing file counts as "missing", so removing one changes the hash too.
 std::string accuracy_inputs_hash(const std::string& data_dir, const std::string& repo_dir);
 
+/// What the model predicts now, as a hash (hex): every scenario the measurements reference
+/// (under repo_dir) run for 20 ms of simulated time after 5 ms of warm-up with its own seed,
+/// and its headline figures (IOPS, latencies, p95s, I/Os, each host's CPU) hashed (FNV-1a).
+/// The inputs hash cannot see libsim's code: a change to the model that moves a prediction
+/// moves this, whether or not kModelRevision was bumped. About a second of wall time.
+std::string model_fingerprint(const std::string& data_dir, const std::string& repo_dir, const HardwareCatalog& catalog);
+
 /// The file's text: '#' header lines (what it is, the command, the model version, the
-/// inputs' hash), then the CSV.
+/// inputs' hash, the model's fingerprint), then the CSV.
 std::string accuracy_table_text(const AccuracyTable& table);
 /// Reads a file accuracy_table_text wrote; InvalidArgument naming the file and line.
 AccuracyTable read_accuracy_table(const std::string& path);
-/// Empty when `table_path`'s hash is that of the inputs now; else why it is stale (or
-/// missing) and the command that rewrites it.
-std::string accuracy_table_stale(const std::string& table_path, const std::string& data_dir, const std::string& repo_dir);
+/// Empty when `table_path`'s hash is that of the inputs now and, when `fingerprint` is given
+/// (model_fingerprint now), its fingerprint is that one; else why it is stale (or missing)
+/// and the command that rewrites it.
+std::string accuracy_table_stale(const std::string& table_path, const std::string& data_dir, const std::string& repo_dir,
+                                 const std::string& fingerprint = "");
 
 // "Nearest measured": for a question (a run, a knee, a sizing or a what-if), the measured rows
 // of the committed accuracy table (data/accuracy.csv) nearest to it, and how far the model

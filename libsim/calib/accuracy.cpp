@@ -740,9 +740,7 @@ std::string model_fingerprint(const std::string& data_dir, const std::string& re
     for (const HostResourceRow& h : r.hosts) all += " " + json_number(h.cpu_usage_pct);
     all += "\n";
   }
-  char out[32];
-  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(stable_hash(all)));
-  return out;
+  return stable_hash_hex(all);
 }
 
 }  // namespace hcisim

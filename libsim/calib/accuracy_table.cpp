@@ -283,13 +283,9 @@ std::string accuracy_inputs_hash(const std::string& data_dir, const std::string&
     std::ostringstream text;
     if (in) text << in.rdbuf();
     const std::string body = in ? text.str() : std::string("missing");
-    char h[32];
-    std::snprintf(h, sizeof h, "%016llx", static_cast<unsigned long long>(stable_hash(body)));
-    all += name + " " + h + "\n";
+    all += name + " " + stable_hash_hex(body) + "\n";
   }
-  char out[32];
-  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(stable_hash(all)));
-  return out;
+  return stable_hash_hex(all);
 }
 
 std::string accuracy_table_text(const AccuracyTable& t) {

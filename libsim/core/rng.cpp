@@ -2,6 +2,8 @@
 // the 256-bit xoshiro state, as recommended by xoshiro's authors.
 #include "hcisim/model/core/rng.hpp"
 
+#include <cstdio>
+
 namespace hcisim {
 
 namespace {
@@ -20,6 +22,12 @@ std::uint64_t stable_hash(std::string_view text) {
     h *= 0x100000001b3ULL;
   }
   return h;
+}
+
+std::string stable_hash_hex(std::string_view text) {
+  char out[32];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(stable_hash(text)));
+  return out;
 }
 
 RngStream::RngStream(std::uint64_t seed, std::uint64_t replication, std::string_view name) {

@@ -1,7 +1,7 @@
 // Escaping for JSON and SVG output (text_escape.hpp).
-#include <charconv>
 #include "hcisim/model/report/text_escape.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>

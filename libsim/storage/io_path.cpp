@@ -109,10 +109,7 @@ void ClusterCore::to_client_world(std::uint32_t req) {
     start_client_world(req);
     return;
   }
-  r.next_waiting = io::kNone;
-  if (o.client_wait_tail == io::kNone) o.client_wait_head = req;
-  else requests_[o.client_wait_tail].next_waiting = req;
-  o.client_wait_tail = req;
+  o.client_waiting.push(requests_, req);
 }
 
 // The world's job runs on the host's shared cores, without the host's deferred work (that is
@@ -126,13 +123,11 @@ void ClusterCore::start_client_world(std::uint32_t req) {
 // The world passes to the next waiting request (its wait ends here), else it is free.
 void ClusterCore::release_client_world(const Request& r) {
   Object& o = objects_[r.object];
-  const std::uint32_t next = o.client_wait_head;
-  if (next == io::kNone) {
+  if (o.client_waiting.empty()) {
     --o.client_busy;
     return;
   }
-  o.client_wait_head = requests_[next].next_waiting;
-  if (o.client_wait_head == io::kNone) o.client_wait_tail = io::kNone;
+  const std::uint32_t next = o.client_waiting.pop(requests_);
   cut(requests_[next], LatencyPart::dom_client);   // the wait for a world
   start_client_world(next);
 }

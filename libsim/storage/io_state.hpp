@@ -48,24 +48,6 @@ struct DeviceSlot {
   double live_bytes = 0;       // data its components keep on it (after reduction)
 };
 
-struct Object {
-  ObjectPlacement place;
-  Bytes working_set;
-  std::vector<std::uint32_t> groups;       // OSA: global disk group of each component, column-major
-                                           // (column c, chunk h at c * place.chunks + h)
-  double stripe_pending = 0;               // ESA: compressed bytes not yet in a full stripe
-  GuestOs guest = GuestOs::linux_os;       // the OS of the VM whose disk it is (guest CPU)
-  // ESA: the object's DOM client worlds (ClusterCore::client_worlds_): jobs on them, the
-  // requests waiting for one (a FIFO through Request::next_waiting), and the service time of
-  // their jobs since the last reset (not the jobs' waits for a core).
-  std::uint16_t client_busy = 0;
-  std::uint16_t client_host = kNoHost;     // the host of the VM whose disk it is (its worlds'); kNoHost before its first I/O
-  std::uint32_t client_wait_head = kNone;
-  std::uint32_t client_wait_tail = kNone;
-  std::int64_t client_service_ns = 0;
-  static constexpr std::uint16_t kNoHost = 0xffff;
-};
-
 struct Request {
   std::uint64_t token = 0;
   Time mark;                               // where the latency split last cut (latency_split.hpp)
@@ -85,6 +67,44 @@ struct Request {
   float owner_share = 0;                   // owner on the client's host: the DOM owner's share of
                                            // the client's CPU job (the latency split's cut; ESA:
                                            // of the job before the DOM client world's)
+};
+
+/// A FIFO of requests threaded through Request::next_waiting, so waiting allocates nothing:
+/// a disk group's writes waiting for buffer room (OSA), an object's requests waiting for one
+/// of its DOM client worlds (ESA). A request waits in at most one.
+struct WaitQueue {
+  std::uint32_t head = kNone;
+  std::uint32_t tail = kNone;
+  bool empty() const { return head == kNone; }
+  void push(std::vector<Request>& requests, std::uint32_t req) {
+    requests[req].next_waiting = kNone;
+    if (tail == kNone) head = req;
+    else requests[tail].next_waiting = req;
+    tail = req;
+  }
+  std::uint32_t pop(const std::vector<Request>& requests) {
+    const std::uint32_t req = head;
+    head = requests[req].next_waiting;
+    if (head == kNone) tail = kNone;
+    return req;
+  }
+};
+
+struct Object {
+  ObjectPlacement place;
+  Bytes working_set;
+  std::vector<std::uint32_t> groups;       // OSA: global disk group of each component, column-major
+                                           // (column c, chunk h at c * place.chunks + h)
+  double stripe_pending = 0;               // ESA: compressed bytes not yet in a full stripe
+  GuestOs guest = GuestOs::linux_os;       // the OS of the VM whose disk it is (guest CPU)
+  // ESA: the object's DOM client worlds (ClusterCore::client_worlds_): jobs on them, the
+  // requests waiting for one, and the service time of their jobs since the last reset (not
+  // the jobs' waits for a core).
+  std::uint16_t client_busy = 0;
+  std::uint16_t client_host = kNoHost;     // the host of the VM whose disk it is (its worlds'); kNoHost before its first I/O
+  WaitQueue client_waiting;
+  std::int64_t client_service_ns = 0;
+  static constexpr std::uint16_t kNoHost = 0xffff;
 };
 
 struct SubOp {

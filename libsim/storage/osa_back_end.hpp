@@ -52,8 +52,7 @@ class OsaBackEnd {
     std::size_t parked_head = 0;
     std::size_t parked_count = 0;
     bool world_destaging = false;
-    std::uint32_t wait_head = io::kNone;     // requests waiting for room (intrusive FIFO)
-    std::uint32_t wait_tail = io::kNone;
+    io::WaitQueue waiting;                   // requests waiting for room
     bool resync_waiting = false;             // a resync piece waits for room (resync.cpp)
   };
 

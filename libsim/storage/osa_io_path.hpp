@@ -69,10 +69,7 @@ inline Time OsaBackEnd::admission_delay(ClusterCore& c, const io::Request& r) {
     DiskGroup& dg = groups_[g];
     if (!dg.buffer.has_room(per_target)) {
       ++c.counters_.waited_for_buffer;
-      r.next_waiting = io::kNone;
-      if (dg.wait_tail == io::kNone) dg.wait_head = req;
-      else c.requests_[dg.wait_tail].next_waiting = req;
-      dg.wait_tail = req;
+      dg.waiting.push(c.requests_, req);
       pump_destage(c, g);
       return false;
     }
@@ -348,7 +345,7 @@ inline bool OsaBackEnd::idle_group(const ClusterCore& c, const DiskGroup& dg) co
 // capacity device down to the idle fill (cluster_spec.hpp, OsaSettings).
 inline void OsaBackEnd::pump_destage(ClusterCore& c, std::uint32_t g) {
   DiskGroup& dg = groups_[g];
-  const bool pressed = dg.buffer.wants_destage(false) || draining_ || dg.wait_head != io::kNone || dg.resync_waiting;
+  const bool pressed = dg.buffer.wants_destage(false) || draining_ || !dg.waiting.empty() || dg.resync_waiting;
   const bool above_idle_fill = !pressed && dg.buffer.wants_destage(true);
   const bool idle = above_idle_fill && idle_group(c, dg);   // no write for destage_idle_after
   const int per_device = pressed ? c.spec_.osa.destage_depth : 1;
@@ -390,12 +387,8 @@ inline void OsaBackEnd::pump_destage(ClusterCore& c, std::uint32_t g) {
 // freed room (closed-loop VMs would stop for good).
 inline void OsaBackEnd::wake_waiters(ClusterCore& c, std::uint32_t g) {
   DiskGroup& dg = groups_[g];
-  while (dg.wait_head != io::kNone && dg.buffer.has_room(Bytes{c.requests_[dg.wait_head].size})) {
-    const std::uint32_t req = dg.wait_head;
-    dg.wait_head = c.requests_[req].next_waiting;
-    if (dg.wait_head == io::kNone) dg.wait_tail = io::kNone;
-    c.readmit(req);
-  }
+  while (!dg.waiting.empty() && dg.buffer.has_room(Bytes{c.requests_[dg.waiting.head].size}))
+    c.readmit(dg.waiting.pop(c.requests_));
   if (dg.resync_waiting) {   // a resync piece waits for room too
     dg.resync_waiting = false;
     c.pump_resync(dg.host);

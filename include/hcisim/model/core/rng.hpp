@@ -5,12 +5,15 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace hcisim {
 
 /// 64-bit FNV-1a hash of a string (stable across platforms and runs).
 std::uint64_t stable_hash(std::string_view text);
+/// stable_hash as 16 lowercase hex digits (the accuracy table's inputs hash and fingerprint).
+std::string stable_hash_hex(std::string_view text);
 
 class RngStream {
  public:

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <thread>
 #include <string>
+#include <system_error>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -63,7 +64,8 @@ struct Interrupted {};
 // worker thread, while this thread checks for signals every 50 ms: Ctrl-C (or any signal whose
 // handler raises) makes every run stop at its next progress report (each batch: 128 per
 // window, 100 over the warm-up) and raises here. Signals reach Python's main thread only, so
-// a call from another thread is not interrupted.
+// a call from another thread is not interrupted. If the system refuses the worker thread (an
+// address-space limit, a pids cgroup), the work runs on this thread, without the Ctrl-C check.
 template <class Work>
 auto interruptible(Work&& work) -> decltype(work(ProgressFn{})) {
   std::atomic<bool> stop{false};
@@ -78,7 +80,7 @@ auto interruptible(Work&& work) -> decltype(work(ProgressFn{})) {
     py::gil_scoped_release release;
     std::mutex mu;
     std::condition_variable cv;
-    std::thread worker([&] {
+    auto body = [&] {
       try {
         out.emplace(work(progress));
       } catch (...) {
@@ -87,7 +89,13 @@ auto interruptible(Work&& work) -> decltype(work(ProgressFn{})) {
       std::lock_guard<std::mutex> lock(mu);
       done = true;
       cv.notify_one();
-    });
+    };
+    std::thread worker;
+    try {
+      worker = std::thread(body);
+    } catch (const std::system_error&) {
+      body();
+    }
     std::unique_lock<std::mutex> lock(mu);
     while (!cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return done.load(); })) {
       if (signalled) continue;
@@ -100,7 +108,7 @@ auto interruptible(Work&& work) -> decltype(work(ProgressFn{})) {
       lock.lock();
     }
     lock.unlock();
-    worker.join();
+    if (worker.joinable()) worker.join();
   }
   if (signalled) throw py::error_already_set();
   if (error) std::rethrow_exception(error);

@@ -13,14 +13,16 @@
 
 namespace hcisim {
 
-/// `jobs` <= 0 means one thread per hardware thread. An exception thrown by `run` does not
+/// `jobs` <= 0 means one thread per hardware thread, and no more than that are started
+/// whatever `jobs` asks: the runs are CPU-bound, so a thread beyond the hardware's only costs
+/// a stack (8 MB of address space each, which a capped address space may not hold). An exception thrown by `run` does not
 /// leave its thread (that would be std::terminate): every index still runs, and afterwards
 /// the exception of the lowest failing index is rethrown here. Threads the system refuses (an
 /// address-space limit, a pids cgroup, threads-max) are done without: the indices run on the
 /// threads that did start, or on the calling thread if none did.
 inline void parallel_for(std::size_t n, int jobs, const std::function<void(std::size_t)>& run) {
   const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const std::size_t threads = std::min(n, static_cast<std::size_t>(jobs > 0 ? jobs : hw));
+  const std::size_t threads = std::min(n, static_cast<std::size_t>(jobs > 0 ? std::min(jobs, hw) : hw));
   std::atomic<std::size_t> next{0};
   std::vector<std::exception_ptr> failed(n);
   auto worker = [&]() {

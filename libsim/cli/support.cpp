@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "hcisim/model/core/parallel.hpp"
 #include "hcisim/model/report/text_escape.hpp"
 #include "cli.hpp"
 
@@ -86,7 +87,7 @@ SensitivityOptions SensitivityEstimate::options(int jobs) {
   if (!enabled_) return o;
   o.run_progress = [this](const RunProgress& p) {
     if (said_.load() || (p.wall_s < 1.0 && p.fraction < 1.0) || said_.exchange(true)) return;
-    const int threads = jobs_ > 0 ? jobs_ : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = parallel_threads(jobs_);
     const int at_once = std::min(threads, std::max(1, runs_));
     const double wall = sensitivity_wall_estimate(runs_, probes_, p.estimated_wall_s(), at_once, studies_);
     if (studies_ > 1)

@@ -15,7 +15,6 @@
 #include <stdexcept>
 #include <thread>
 #include <string>
-#include <system_error>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -93,7 +92,7 @@ auto interruptible(Work&& work) -> decltype(work(ProgressFn{})) {
     std::thread worker;
     try {
       worker = std::thread(body);
-    } catch (const std::system_error&) {
+    } catch (const std::exception&) {   // std::system_error, or std::bad_alloc for its state
       body();
     }
     std::unique_lock<std::mutex> lock(mu);

@@ -17,11 +17,12 @@ namespace parallel_test {
 
 TEST_CASE("parallel_for runs every index once and starts no more threads than the hardware has",
           "[parallel]") {
-  constexpr std::size_t kRuns = 64;
-  std::vector<int> runs(kRuns, 0);
+  const int hw = hcisim::parallel_threads(0);
+  const auto runs_n = static_cast<std::size_t>(2 * hw + 8);   // more indices than threads may start
+  std::vector<int> runs(runs_n, 0);
   std::set<std::thread::id> threads;
   std::mutex m;
-  hcisim::parallel_for(kRuns, 256, [&](std::size_t i) {
+  hcisim::parallel_for(runs_n, 256, [&](std::size_t i) {
     // Long enough that every started thread takes an index before the work runs out.
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     std::lock_guard<std::mutex> lock(m);
@@ -29,9 +30,10 @@ TEST_CASE("parallel_for runs every index once and starts no more threads than th
     threads.insert(std::this_thread::get_id());
   });
   CHECK(std::all_of(runs.begin(), runs.end(), [](int r) { return r == 1; }));
-  const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
+  CHECK(hcisim::parallel_threads(256) == std::min(256, hw));
+  CHECK(hcisim::parallel_threads(1) == 1);
   CHECK(threads.size() >= 1);
-  CHECK(threads.size() <= hw);
+  CHECK(threads.size() <= static_cast<std::size_t>(hw));
 }
 
 TEST_CASE("parallel_for rethrows the lowest failing index after every index has run", "[parallel]") {

@@ -11,18 +11,33 @@
 #include <thread>
 #include <vector>
 
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
 namespace hcisim {
 
-/// `jobs` <= 0 means one thread per hardware thread, and no more than that are started
-/// whatever `jobs` asks: the runs are CPU-bound, so a thread beyond the hardware's only costs
-/// a stack (8 MB of address space each, which a capped address space may not hold). An exception thrown by `run` does not
+/// The threads parallel_for starts for `jobs`: `jobs` <= 0 means one per hardware thread this
+/// process may run on (its CPU affinity, on Linux; else std::thread::hardware_concurrency), and
+/// no more than that are started whatever `jobs` asks: the runs are CPU-bound, so a thread
+/// beyond the hardware's only costs a stack (8 MB of address space each, which a capped address
+/// space may not hold).
+inline int parallel_threads(int jobs) {
+  int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+#if defined(__linux__)
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) == 0) hw = std::max(1, CPU_COUNT(&allowed));
+#endif
+  return jobs > 0 ? std::min(jobs, hw) : hw;
+}
+
+/// Runs every index on parallel_threads(jobs) threads at most. An exception thrown by `run` does not
 /// leave its thread (that would be std::terminate): every index still runs, and afterwards
 /// the exception of the lowest failing index is rethrown here. Threads the system refuses (an
 /// address-space limit, a pids cgroup, threads-max) are done without: the indices run on the
 /// threads that did start, or on the calling thread if none did.
 inline void parallel_for(std::size_t n, int jobs, const std::function<void(std::size_t)>& run) {
-  const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const std::size_t threads = std::min(n, static_cast<std::size_t>(jobs > 0 ? std::min(jobs, hw) : hw));
+  const std::size_t threads = std::min(n, static_cast<std::size_t>(parallel_threads(jobs)));
   std::atomic<std::size_t> next{0};
   std::vector<std::exception_ptr> failed(n);
   auto worker = [&]() {

@@ -93,10 +93,13 @@ Calibration Calibration::defaults() {
        "cleaning at 25 % spare, Xiang and Kurkoski, arXiv:1110.4245 [S115])",
        kNotFitted},
       {"esa_cpu_per_io_factor", 0.5, 0.5, 0, 0.3, 1.0,
-       "ESA's per-I/O vSAN CPU (DOM client/owner, zDOM/LFS) relative to OSA's (cheaper per I/O: [S42])",
-       "only seed 001 is ESA, so it is not fitted (that seed is out of sample); ESA checksums, "
-       "compresses and encrypts once at the source and has no write buffer to destage ([S42], "
-       "[S43]: 'more efficient per I/O'): about half of OSA's stack work, 0.3-1",
+       "ESA's log-structured back end (zDOM/LFS, the component stage) per operation relative to the "
+       "component's base cost on shared cores; ESA's DOM client and owner cost what OSA's do "
+       "(ASSUMED)",
+       "ASSUMED, and not fitted: only seed 001 is ESA (out of sample). VMware calls ESA more "
+       "efficient per I/O ([S43]) and names data services done once at the source instead of per "
+       "replica ([S42]), which are their own stages here; no source prices the back end itself: from "
+       "0.3 to the base cost (1), 0.5 near the range's geometric middle",
        kNotFitted},
       {"dedupe_lookup_miss", 1.0, 1.0, 0, 0.0, 1.0,
        "OSA dedupe: probability that a capacity read first reads its hash-map entry from the capacity device",

@@ -6,9 +6,14 @@
 
 namespace hcisim {
 
+// ESA keeps vSAN's DOM owner ([S246] names its latency on ESA) and DOM client ([S250]); that
+// they cost what OSA's do per I/O is ASSUMED. The saving per I/O VMware names is data services
+// done once at the source instead of on each replica ([S42]), their own per-KiB stages here
+// (source_services). esa.cpu_per_io_factor (ASSUMED 0.3-1) prices the log-structured back end
+// (zDOM/LFS, the component stage) against the component's base cost.
 CpuCosts EsaBackEnd::cpu_costs(const ClusterSpec& spec) {
   CpuCosts costs = spec.cpu_costs;
-  for (double* f : {&costs.dom_client_us, &costs.dom_owner_us, &costs.component_us}) *f *= spec.esa.cpu_per_io_factor;
+  costs.component_us *= spec.esa.cpu_per_io_factor;
   return costs;
 }
 

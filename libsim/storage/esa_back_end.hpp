@@ -26,7 +26,7 @@ class ClusterCore;
 class EsaBackEnd {
  public:
   // Built (esa_back_end.cpp).
-  /// The CPU costs of an ESA host: the per-I/O stages at esa.cpu_per_io_factor.
+  /// The CPU costs of an ESA host: the component stage (zDOM/LFS) at esa.cpu_per_io_factor.
   static CpuCosts cpu_costs(const ClusterSpec& spec);
   static int pinned_cores(const ClusterSpec&, const HostSpec&) { return 0; }
   void build(ClusterCore& c);

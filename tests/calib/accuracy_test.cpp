@@ -118,6 +118,29 @@ TEST_CASE("predictions of the seed measurements, over placement seeds 1-3", "[ac
   CHECK(gain >= 100'000);
   CHECK(gain <= 300'000);
 
+  // Seed 001, ESA, out of sample (targets): the OLTP32K peak gain from 25 to 100 GbE within
+  // +58..+98 % (stated +78 %) and the latency change at that peak within 15 points of -49 %.
+  // The two OLTP32K latency points (target 30 %) and the 100 GbE 512K read (target 15 %) are
+  // ratchets: the latency no modelled resource holds, and the NICs' receive queues
+  // (docs/accuracy.md).
+  const double esa_gain = row(r, "001", "100gbe-oltp32k", "peak_iops_gain_pct").predicted;
+  CHECK(esa_gain >= 58.0);
+  CHECK(esa_gain <= 98.0);
+  int at_peak = 0;
+  for (const Prediction& p : r.rows)
+    if (p.m.seed_file.rfind("001", 0) == 0 && p.m.metric == "latency_change_pct" && p.m.value == -49) {
+      ++at_peak;
+      INFO("latency change at the peak " << p.predicted);
+      CHECK(std::fabs(p.predicted - p.m.value) <= 15.0);
+    }
+  CHECK(at_peak == 1);
+  for (const char* speed : {"25gbe-oltp32k", "100gbe-oltp32k"}) {
+    const Prediction& p = row(r, "001", speed, "total_latency_ms");
+    INFO(speed << " latency point: measured " << p.m.value << ", predicted " << p.predicted);
+    CHECK(std::fabs(p.error_pct) <= 35.0);
+  }
+  CHECK(std::fabs(row(r, "001", "100gbe-512k-read", "throughput_mbps").error_pct) <= 20.0);
+
   // IOPS/throughput over every seed (targets: median 12 %, max 30 %), both medians: with seed
   // 002's two runs scored against their midpoint (as the targets score them) and apart. The max is
   // a ratchet: seed 002 is out of sample and misses by far (docs/accuracy.md).

@@ -71,7 +71,7 @@ enum class CpuStage : std::uint8_t {
   decompression,
   encryption,
   network,        // TCP/IP or RDMA stack, per message + per KiB, both ends
-  destage,        // OSA elevator / ESA stripe writer bookkeeping per batch
+  destage,        // OSA elevator bookkeeping per batch (ESA's stripe-out is component work)
   dedupe,         // OSA SHA-1 fingerprint per KiB at destage
 };
 inline constexpr int kCpuStages = 12;

@@ -112,8 +112,10 @@ struct EsaSettings {
   double lfs_overhead = 0.131;                   // log-structured capacity overhead [S44]
   double gc_factor = 1.0;                        // segment-cleaning write amplification g (calibration)
   Bytes stripe_unit = Bytes{128 * 1024};         // capacity-leg column width
-  // ESA's per-I/O vSAN software cost (DOM client, DOM owner, zDOM/LFS component) relative to
-  // OSA's (DOM, LSOM): ESA is cheaper per I/O ([S42] [S43]). Calibration.
+  // ESA's log-structured back end (zDOM/LFS, the component stage) per operation relative to the
+  // component's base cost (CpuCosts::component_us); its DOM client and owner cost what OSA's do
+  // (ASSUMED). What VMware names of ESA's saving per I/O, data services done once at the source
+  // ([S42]), are their own stages. Calibration (ASSUMED 0.3-1).
   double cpu_per_io_factor = 1.0;
   // The large-I/O write path of vSAN 8.0 U1 and later ([S43] [S248]): a write of at least this
   // size skips the performance leg's durable log and is written straight to the capacity leg as

@@ -25,7 +25,8 @@ usage:
       --sensitivity re-runs it with each assumption (calibration parameters, keys the file
       leaves at an assumed default, the file's assumed: block) at the low and the high end of
       its range, one at a time on the same seed, and prints a tornado sorted by the IOPS swing,
-      the worst pair of the top three and what it does not cover (not with --range);
+      the worst pair of the top three and what it does not cover (with --range: the range
+      widened by the assumptions, as knee --range --sensitivity);
       --out FILE.svg also draws the tornado as an SVG chart (as knee and compare --sensitivity)
   hcisim sweep FILE... --vary KEY=V1,V2,... [--vary ...] [--out PREFIX] [--jobs N] [--replications N]
                [--range | --sensitivity] [--set KEY=VALUE]...

@@ -21,6 +21,7 @@
 
 #include "hcisim/calib/accuracy.hpp"
 #include "hcisim/core/check.hpp"
+#include "hcisim/model/report/text_escape.hpp"
 #include "hcisim/report/run_report.hpp"
 #include "hcisim/plan/analytic.hpp"
 #include "hcisim/plan/answer_range.hpp"
@@ -200,13 +201,17 @@ SensitivityReader sensitivity_reader(const std::string& kind, const std::string&
   };
 }
 
-// `json` (one object, as to_json gives it) with "sensitivity": the study (wall time included),
-// as the CLI's --sensitivity --json.
-std::string with_sensitivity(std::string json, const std::string& study) {
+// `json` (one object, as to_json gives it) with one more key.
+std::string with_block(std::string json, const std::string& key, const std::string& value) {
   while (!json.empty() && (json.back() == '\n' || json.back() == ' ')) json.pop_back();
-  if (json.empty() || json.back() != '}') throw std::logic_error("with_sensitivity: not a JSON object");
+  if (json.empty() || json.back() != '}') throw std::logic_error("with_block: not a JSON object");
   json.pop_back();
-  return json + ", \"sensitivity\": " + study + "}\n";
+  return json + ", " + json_string(key) + ": " + value + "}\n";
+}
+
+// `json` with "sensitivity": the study (wall time included), as the CLI's --sensitivity --json.
+std::string with_sensitivity(std::string json, const std::string& study) {
+  return with_block(std::move(json), "sensitivity", study);
 }
 
 // The study runs `study(options)` interruptibly on `jobs` threads.
@@ -288,25 +293,41 @@ std::string size(const std::string& path, int jobs, const std::string& prices_te
   return with_sensitivity(to_json(r), to_json(study, true));
 }
 
+// A range together with the assumptions' sensitivity, as the CLI's run and knee --range
+// --sensitivity --json: the range's report with "sensitivity" and "with_assumptions" (the
+// headline's range widened by the assumptions the range does not already move).
+std::string ranged_with_assumptions(const Scenario& s, Ranged r, const Sensitivity& sens, const KneeTarget* t) {
+  r.assumptions = r.calibration ? assumptions_beyond_fit(sens) : static_cast<int>(sens.rows.size());
+  const AnswerRange& headline = r.at(sens.names.at(0));
+  const AssumptionSpan span = assumption_span(sens, r.calibration);
+  return with_block(with_sensitivity(ranged_report_json(s, r, t), to_json(sens, true)), "with_assumptions",
+                    with_assumptions_json(headline.name, headline.low, headline.high, span));
+}
+
 // An answer with its range (plan/answer_range.hpp) as JSON: answer "run" (the headline
 // answers) or "knee" (stat "mean", "p95" or "p99" under limit_ms), over `seeds` seeds with the
-// calibration's standard errors propagated.
+// calibration's standard errors propagated; with `sensitivity`, the assumptions' study too.
 std::string ranged(const std::string& kind, const std::string& text, const std::string& name,
                    const std::vector<std::string>& sets, const std::string& answer, const std::string& stat,
-                   double limit_ms, int seeds, int jobs) {
+                   double limit_ms, int seeds, int jobs, bool sensitivity) {
   const HardwareCatalog cat = HardwareCatalog::load();
   const Scenario s = read(kind, text, name, sets, cat);
   const ScenarioReader reread = [&](const HardwareCatalog& moved) { return read(kind, text, name, sets, moved); };
   RangeOptions o;
   o.seeds = seeds;
   o.jobs = jobs;
+  const SensitivityReader moved = sensitivity_reader(kind, text, name, sets);
   if (answer == "run") {
     const Ranged r = interruptible([&](const ProgressFn& progress) {
       RangeOptions with = o;
       with.run_progress = progress;
       return run_range(s, reread, cat, with);
     });
-    return ranged_report_json(s, r);
+    if (!sensitivity) return ranged_report_json(s, r);
+    RunResult base;
+    return ranged_with_assumptions(
+        s, r, studied(jobs, [&](const SensitivityOptions& so) { return run_sensitivity(s, moved, cat, so, &base); }),
+        nullptr);
   }
   if (answer != "knee") throw InvalidArgument("range: answer '" + answer + "'; expected run or knee");
   const KneeTarget t = knee_target(stat, limit_ms);
@@ -315,7 +336,11 @@ std::string ranged(const std::string& kind, const std::string& text, const std::
     with.run_progress = progress;
     return knee_range(s, reread, cat, t, with);
   });
-  return ranged_report_json(s, r, &t);
+  if (!sensitivity) return ranged_report_json(s, r, &t);
+  KneeResult base;
+  return ranged_with_assumptions(
+      s, r, studied(jobs, [&](const SensitivityOptions& so) { return knee_sensitivity(s, moved, cat, t, so, &base); }),
+      &t);
 }
 
 // Reads a scenario once per point (`sets`, then the point's "key=value" settings) and throws
@@ -412,7 +437,7 @@ PYBIND11_MODULE(_hcisim, m) {
         py::arg("kind_b"), py::arg("text_b"), py::arg("name_b"), py::arg("sets"), py::arg("jobs"),
         py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("ranged", &ranged, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("answer"),
-        py::arg("stat"), py::arg("limit_ms"), py::arg("seeds"), py::arg("jobs"));
+        py::arg("stat"), py::arg("limit_ms"), py::arg("seeds"), py::arg("jobs"), py::arg("sensitivity") = false);
   m.def("check", &check_scenario, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"),
         py::arg("points"), py::arg("prices_text") = "", py::arg("prices_name") = "");
   m.def("sweep", &sweep, py::arg("kind"), py::arg("text"), py::arg("name"), py::arg("sets"), py::arg("axes"),

@@ -475,6 +475,28 @@ def test_a_sensitivity_is_the_clis_and_its_tornado_a_frame_and_a_chart(tmp_path)
     assert drawn == sorted(drawn, reverse=True)
 
 
+def test_a_range_with_its_assumptions_is_the_clis():
+    # run and knee take range_seeds and sensitivity together, as the CLI's --range --sensitivity:
+    # the range, the study, and the headline's range widened by the assumptions.
+    r = hcisim.run(set=SENS_SHORT, range_seeds=2, sensitivity=True, jobs=2)
+    assert {"range", "sensitivity", "with_assumptions"} <= set(r)
+    assert r["with_assumptions"]["answer"] == "iops" and r["sensitivity"]["headline"] == "iops"
+    assert r["with_assumptions"]["low"] <= r["range"]["answers"]["iops"]["low"]
+    assert r["with_assumptions"]["high"] >= r["range"]["answers"]["iops"]["high"]
+    k = hcisim.knee(set=SENS_SHORT, mean_ms=2, range_seeds=2, sensitivity=True, jobs=2)
+    assert k["with_assumptions"]["answer"] == "knee_iops" and "knee_iops" in k["range"]["answers"]
+    cli = os.environ.get("HCISIM_CLI")
+    if not cli:
+        return
+    sets = [a for key, v in SENS_SHORT.items() for a in ("--set", f"{key}={v}")]
+    out = subprocess.run([cli, "run", "--range", "--replications", "2", "--sensitivity", "--json", "--quiet",
+                          "--jobs", "2", *sets], check=True, capture_output=True, text=True).stdout
+    from_cli = json.loads(out)
+    from_cli.pop("nearest_measured", None)
+    from_cli["sensitivity"]["wall_s"] = r["sensitivity"]["wall_s"]   # wall times are not deterministic
+    assert from_cli == r
+
+
 def test_every_answer_can_carry_its_sensitivity():
     k = hcisim.knee(set=SENS_SHORT, mean_ms=2, sensitivity=True, jobs=2)
     assert k["sensitivity"]["headline"] == "knee_iops" and "knee_iops" in k
@@ -494,9 +516,10 @@ def test_every_answer_can_carry_its_sensitivity():
                                 "top_high", "top_iops_at_low", "top_iops_at_high", "top_swing_iops", "top_swing_pct",
                                 "top_within_noise"]
     assert (df["top_swing_iops"] > 0).all()
-    # Refused: a range with it, a knee-less curve, a non-bool, a result without a study.
+    # Refused: a range with it where the CLI refuses the pair (curve), a knee-less curve, a
+    # non-bool, a result without a study.
     with pytest.raises(hcisim.InvalidInput, match="range_seeds and sensitivity: give one"):
-        hcisim.run(set=SENS_SHORT, range_seeds=2, sensitivity=True)
+        hcisim.curve(set=SENS_SHORT, mean_ms=2, range_seeds=2, sensitivity=True)
     with pytest.raises(hcisim.InvalidInput, match="give mean_ms"):
         hcisim.curve(set=SENS_SHORT, sensitivity=True)
     with pytest.raises(TypeError, match="sensitivity = 'yes'"):

@@ -130,11 +130,12 @@ def _range_seeds(who, range_seeds, prices=None):
     return int(range_seeds)
 
 
-def _sensitivity(who, sensitivity, range_seeds=None):
-    """Whether to run the assumption sensitivity (the CLI's --sensitivity); not with a range."""
+def _sensitivity(who, sensitivity, range_seeds=None, with_range=False):
+    """Whether to run the assumption sensitivity (the CLI's --sensitivity); with a range only
+    where the CLI takes both (``with_range``: run and knee)."""
     if not isinstance(sensitivity, bool):
         raise TypeError(f"{who}: sensitivity = {sensitivity!r}; expected True or False")
-    if sensitivity and range_seeds is not None:
+    if sensitivity and range_seeds is not None and not with_range:
         raise InvalidInput(f"{who}: range_seeds and sensitivity: give one (a range moves the seed and each fitted "
                            "parameter by one standard error; the sensitivity moves each assumption over its whole "
                            "range on one seed)")
@@ -157,15 +158,20 @@ def run(scenario=None, set=None, prices=None, range_seeds=None, jobs=0, sensitiv
     --sensitivity --json``): each assumption (calibration parameters, keys the file leaves at an
     assumed default, the file's ``assumed:`` block) at the low and the high end of its range on
     the scenario's own seed, rows sorted by the IOPS swing, the worst pair of the top three;
-    ``hcisim.tornado(r)`` makes it a DataFrame."""
+    ``hcisim.tornado(r)`` makes it a DataFrame.
+
+    Both together (the CLI's ``run --range --sensitivity --json``): the range's document with the
+    ``sensitivity`` block and ``with_assumptions``, the headline's range widened by the
+    assumptions the range does not already move."""
     _jobs("run", jobs)
     kind, text, name = _scenario(scenario)
-    if _sensitivity("run", sensitivity, range_seeds):
+    both = _sensitivity("run", sensitivity, range_seeds, with_range=True)
+    if range_seeds is not None:
+        n = _range_seeds("run", range_seeds, prices)
+        return json.loads(_hcisim.ranged(kind, text, name, _sets(set), "run", "", 0.0, n, int(jobs), both))
+    if sensitivity:
         return json.loads(_hcisim.sensitivity(kind, text, name, _sets(set), "run", "", 0.0, int(jobs), *_prices(prices)))
-    if range_seeds is None:
-        return json.loads(_hcisim.run(kind, text, name, _sets(set), *_prices(prices)))
-    n = _range_seeds("run", range_seeds, prices)
-    return json.loads(_hcisim.ranged(kind, text, name, _sets(set), "run", "", 0.0, n, int(jobs)))
+    return json.loads(_hcisim.run(kind, text, name, _sets(set), *_prices(prices)))
 
 
 def _jobs(who, jobs):
@@ -286,7 +292,8 @@ def knee(scenario=None, mean_ms=None, p95_ms=None, p99_ms=None, set=None, jobs=0
     as for run()). With ``range_seeds`` N, the knee on N seeds with its range instead (the CLI's
     ``knee --range --json``; ``r["range"]["answers"]["knee_iops"]``, as for run()). With
     ``sensitivity=True``, the knee's ``sensitivity`` block (``knee --sensitivity --json``; each
-    assumption at both ends, as for run())."""
+    assumption at both ends, as for run()); with both, the range with them (``knee --range
+    --sensitivity --json``, as for run())."""
     targets = [(k, v) for k, v in (("mean", mean_ms), ("p95", p95_ms), ("p99", p99_ms)) if v is not None]
     if len(targets) != 1:
         raise InvalidInput("knee: give exactly one of mean_ms, p95_ms, p99_ms")
@@ -295,12 +302,14 @@ def knee(scenario=None, mean_ms=None, p95_ms=None, p99_ms=None, set=None, jobs=0
         raise InvalidInput(f"knee: {stat}_ms = {limit!r}; expected a latency in ms, > 0 and at most 1e6")
     _jobs("knee", jobs)
     kind, text, name = _scenario(scenario)
-    if _sensitivity("knee", sensitivity, range_seeds):
-        return json.loads(_hcisim.sensitivity(kind, text, name, _sets(set), "knee", stat, float(limit), int(jobs),
-                                              *_prices(prices)))
+    both = _sensitivity("knee", sensitivity, range_seeds, with_range=True)
     if range_seeds is not None:
         n = _range_seeds("knee", range_seeds, prices)
-        return json.loads(_hcisim.ranged(kind, text, name, _sets(set), "knee", stat, float(limit), n, int(jobs)))
+        return json.loads(_hcisim.ranged(kind, text, name, _sets(set), "knee", stat, float(limit), n, int(jobs),
+                                         both))
+    if sensitivity:
+        return json.loads(_hcisim.sensitivity(kind, text, name, _sets(set), "knee", stat, float(limit), int(jobs),
+                                              *_prices(prices)))
     return json.loads(_hcisim.knee(kind, text, name, _sets(set), stat, float(limit), int(jobs), *_prices(prices)))
 
 

@@ -442,7 +442,9 @@ def test_a_sensitivity_is_the_clis_and_its_tornado_a_frame_and_a_chart(tmp_path)
     assert r["iops"] > 0 and sens["headline"] == "iops" and len(sens["rows"]) >= 5
     df = hcisim.tornado(r)
     assert list(df.columns) == ["name", "kind", "low", "high", "unit", "answer_low", "answer_high", "swing",
-                                "swing_pct", "within_noise", "bottleneck_low", "bottleneck_high"]
+                                "swing_pct", "within_noise", "bottleneck_low", "bottleneck_high",
+                                "appears_or_disappears"]
+    assert list(df["name"]) == [row["name"] for row in sens["rows"]]   # the CLI's order
     assert len(df) == len(sens["rows"]) and set(df["name"]) == {row["name"] for row in sens["rows"]}
     swings = df["swing"].dropna().tolist()
     assert swings == sorted(swings, reverse=True) and swings[0] > 0

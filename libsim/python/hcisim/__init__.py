@@ -503,10 +503,12 @@ def timeline(result):
 def tornado(result):
     """The tornado of a result with ``sensitivity=True`` (run, knee, compare, size, curve: the
     dict they return, or its ``sensitivity`` block) as a pandas DataFrame, one row per
-    assumption, largest swing first (an assumption without an answer at an end last): name,
-    kind, low and high (the ends it was moved to) and unit, answer_low and answer_high (the
-    headline answer, ``df.attrs["headline"]``, at each end), swing (their difference, absolute)
-    and swing_pct (of the base answer), within_noise, bottleneck_low and bottleneck_high.
+    assumption in the CLI's order: those whose answer appears or disappears across the range
+    first, by name (a knee found at one end only: the largest effect there is), then the largest
+    swing first (rows without a swing last): name, kind, low and high (the ends it was moved to) and unit, answer_low and
+    answer_high (the headline answer, ``df.attrs["headline"]``, at each end), swing (their
+    difference, absolute) and swing_pct (of the base answer), within_noise, bottleneck_low,
+    bottleneck_high and appears_or_disappears.
     ``df.attrs`` also holds ``base`` (the headline's base value), ``noise`` and ``worst_pair``
     (the block's, or None). It covers each assumption moved alone over its range; not
     mechanisms the model lacks (hcisim.accuracy())."""
@@ -527,11 +529,11 @@ def tornado(result):
              "unit": r["unit"], "answer_low": number(r["at_low"].get(headline)),
              "answer_high": number(r["at_high"].get(headline)), "swing": number(r["swing"]),
              "swing_pct": number(r["swing_pct"]), "within_noise": r["within_noise"],
-             "bottleneck_low": r["bottleneck_low"], "bottleneck_high": r["bottleneck_high"]} for r in block["rows"]]
+             "bottleneck_low": r["bottleneck_low"], "bottleneck_high": r["bottleneck_high"],
+             "appears_or_disappears": bool(r.get("appears_or_disappears", False))} for r in block["rows"]]
     columns = ["name", "kind", "low", "high", "unit", "answer_low", "answer_high", "swing", "swing_pct", "within_noise",
-               "bottleneck_low", "bottleneck_high"]
-    df = pd.DataFrame(rows, columns=columns)
-    df = df.sort_values("swing", ascending=False, na_position="last", kind="stable").reset_index(drop=True)
+               "bottleneck_low", "bottleneck_high", "appears_or_disappears"]
+    df = pd.DataFrame(rows, columns=columns)   # the block's order: the CLI's tornado's
     df.attrs["headline"] = headline
     df.attrs["base"] = number(block["base"].get(headline))
     df.attrs["noise"] = number(block["noise"])

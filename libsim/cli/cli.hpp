@@ -180,8 +180,6 @@ std::string with_sensitivity(std::string json, const Sensitivity& s);
 // (sensitivity_svg, plan/sensitivity.hpp), titled with `scenario`; "wrote FILE" on stderr. Nothing
 // without --out.
 void write_tornado(const Args& a, const Sensitivity& s, const std::string& scenario);
-// `json` (one object) with `"key": value` added at its end.
-std::string with_json_block(std::string json, const std::string& key, const std::string& value);
 
 // The commands; each returns the exit code.
 int cmd_run(const Args& a, const HardwareCatalog& cat);

@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "hcisim/model/report/text_escape.hpp"
 #include "hcisim/plan/analytic.hpp"
 #include "hcisim/plan/compare.hpp"
 #include "hcisim/plan/sizing.hpp"

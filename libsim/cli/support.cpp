@@ -111,15 +111,6 @@ SensitivityReader sensitivity_reader(const std::string& file, const std::vector<
   };
 }
 
-std::string with_json_block(std::string json, const std::string& key, const std::string& value) {
-  while (!json.empty() && (json.back() == '\n' || json.back() == ' ')) json.pop_back();
-  if (json.empty() || json.back() != '}') throw std::logic_error("with_json_block: not a JSON object");
-  json.pop_back();
-  const bool lines = !json.empty() && json.back() == '\n';   // a document of one key a line
-  while (!json.empty() && (json.back() == '\n' || json.back() == ' ')) json.pop_back();
-  return json + (lines ? ",\n  " : ", ") + json_string(key) + ": " + value + (lines ? "\n}\n" : "}\n");
-}
-
 std::string with_sensitivity(std::string json, const Sensitivity& s) {
   return with_json_block(std::move(json), "sensitivity", to_json(s, true));
 }

@@ -201,17 +201,9 @@ SensitivityReader sensitivity_reader(const std::string& kind, const std::string&
   };
 }
 
-// `json` (one object, as to_json gives it) with one more key.
-std::string with_block(std::string json, const std::string& key, const std::string& value) {
-  while (!json.empty() && (json.back() == '\n' || json.back() == ' ')) json.pop_back();
-  if (json.empty() || json.back() != '}') throw std::logic_error("with_block: not a JSON object");
-  json.pop_back();
-  return json + ", " + json_string(key) + ": " + value + "}\n";
-}
-
 // `json` with "sensitivity": the study (wall time included), as the CLI's --sensitivity --json.
 std::string with_sensitivity(std::string json, const std::string& study) {
-  return with_block(std::move(json), "sensitivity", study);
+  return with_json_block(std::move(json), "sensitivity", study);
 }
 
 // The study runs `study(options)` interruptibly on `jobs` threads.
@@ -300,7 +292,7 @@ std::string ranged_with_assumptions(const Scenario& s, Ranged r, const Sensitivi
   r.assumptions = r.calibration ? assumptions_beyond_fit(sens) : static_cast<int>(sens.rows.size());
   const AnswerRange& headline = r.at(sens.names.at(0));
   const AssumptionSpan span = assumption_span(sens, r.calibration);
-  return with_block(with_sensitivity(ranged_report_json(s, r, t), to_json(sens, true)), "with_assumptions",
+  return with_json_block(with_sensitivity(ranged_report_json(s, r, t), to_json(sens, true)), "with_assumptions",
                     with_assumptions_json(headline.name, headline.low, headline.high, span));
 }
 

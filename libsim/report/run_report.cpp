@@ -170,7 +170,8 @@ std::string json_split(const WorkloadResult& w) {
 // performance leg's first.
 std::string json_layers(const WorkloadResult& w, const RunResult& r) {
   const IoCounters& k = r.counters;
-  const double large = k.host_write_bytes > 0 ? static_cast<double>(k.large_write_bytes) / k.host_write_bytes : 0;
+  const double large =
+      k.host_write_bytes > 0 ? static_cast<double>(k.large_write_bytes) / static_cast<double>(k.host_write_bytes) : 0;
   std::string out = "{";
   for (std::size_t op = 0; op < 2; ++op) {
     double backend = 0;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <stdexcept>
 
 namespace hcisim {
 
@@ -70,6 +71,15 @@ std::string_view utf8_prefix(std::string_view s, std::size_t most) {
   const auto continuation = [&s](std::size_t i) { return (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80; };
   while (end > 0 && continuation(end)) --end;
   return s.substr(0, end);
+}
+
+std::string with_json_block(std::string json, const std::string& key, const std::string& value) {
+  while (!json.empty() && (json.back() == '\n' || json.back() == ' ')) json.pop_back();
+  if (json.empty() || json.back() != '}') throw std::logic_error("with_json_block: not a JSON object");
+  json.pop_back();
+  const bool lines = !json.empty() && json.back() == '\n';   // a document of one key a line
+  while (!json.empty() && (json.back() == '\n' || json.back() == ' ')) json.pop_back();
+  return json + (lines ? ",\n  " : ", ") + json_string(key) + ": " + value + (lines ? "\n}\n" : "}\n");
 }
 
 std::string json_string(std::string_view s) {

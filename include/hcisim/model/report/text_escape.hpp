@@ -20,6 +20,11 @@ std::string_view utf8_prefix(std::string_view s, std::size_t most);
 /// U+0000..U+001F escaped, invalid UTF-8 replaced by U+FFFD.
 std::string json_string(std::string_view s);
 
+/// `json` (one JSON object, as the reports' to_json give it) with one more key, `value` being
+/// JSON already; a document of one key a line stays so. Throws std::logic_error when `json` is
+/// no object.
+std::string with_json_block(std::string json, const std::string& key, const std::string& value);
+
 /// A JSON number: %.10g (round-trips what reports print), `null` for NaN and infinities.
 std::string json_number(double v);
 

@@ -206,6 +206,10 @@ NearestMeasured nearest_measured(const std::vector<AccuracyTableRow>& table, con
   const std::vector<AccuracyClassRow> classes = class_summary(table);
   if (const AccuracyClassRow* c = class_of(classes, n.row)) n.cls = *c;
   n.verdict = verdict_of(n.cls.median_abs);
+  // One cluster agreeing does not show that a mechanism holds on others: a class of one seed
+  // is at best a guide.
+  const bool one_seed = n.cls.seeds.size() <= 1;
+  if (one_seed && n.verdict == std::string("close")) n.verdict = "a guide";
   char err[64];
   std::snprintf(err, sizeof err, "%.0f %s", n.cls.median_abs, n.cls.error_unit == "%" ? "%" : n.cls.error_unit.c_str());
   std::string others;
@@ -213,7 +217,7 @@ NearestMeasured nearest_measured(const std::vector<AccuracyTableRow>& table, con
   n.text = "nearest measured: seed " + n.row.seed + " (" + n.row.description + "): " + metric_label(n.row.metric) + " " +
            value_text(n.row.predicted, n.row.unit) + " modelled vs " + value_text(n.row.measured, n.row.unit) +
            " measured" + others + "; " + n.row.architecture + " " + n.row.answer_type + " " + n.row.sample + ": median |error| " +
-           err + " over " + std::to_string(n.cls.rows) + " rows; treat this " +
+           err + " over " + std::to_string(n.cls.rows) + (n.cls.rows == 1 ? " row" : " rows") + (one_seed ? " of one seed" : "") + "; treat this " +
            (q.what_if.empty() ? "answer" : "what-if") + " as " +
            (n.verdict == std::string("direction only") ? "its direction only" : n.verdict);
   return n;

@@ -90,6 +90,23 @@ TEST_CASE("accuracy classes: rows, median and max |error|, seeds, and single-see
         std::string::npos);
 }
 
+TEST_CASE("nearest measured: a class of one seed is at best a guide", "[accuracy]") {
+  std::vector<AccuracyTableRow> t = accuracy_table_test::mini_table();
+  for (AccuracyTableRow& r : t)
+    if (r.seed == "001" && r.answer_type == "what-if ratio") {   // within 10: "close" for two seeds
+      r.predicted = r.measured + 4;
+      r.error = 4;
+    }
+  QuestionFeatures esa_network;
+  esa_network.architecture = "ESA";
+  esa_network.what_if = {"network speed"};
+  esa_network.network_gbps = 100;
+  const NearestMeasured n = nearest_measured(t, esa_network);
+  CHECK(n.cls.median_abs == Approx(4));
+  CHECK(n.verdict == "a guide");
+  CHECK(n.text.find("over 1 row of one seed; treat this what-if as a guide") != std::string::npos);
+}
+
 TEST_CASE("nearest measured: architecture first, then what-if type, then bottleneck, network and block size", "[accuracy]") {
   const std::vector<AccuracyTableRow> t = accuracy_table_test::mini_table();
   QuestionFeatures esa_network;

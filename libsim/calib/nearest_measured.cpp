@@ -140,7 +140,8 @@ std::string class_json(const AccuracyClassRow& c) {
   return "{\"architecture\": " + json_string(c.architecture) + ", \"answer_type\": " + json_string(c.answer_type) +
          ", \"sample\": " + json_string(c.sample) + ", \"rows\": " + std::to_string(c.rows) +
          ", \"median_abs_error\": " + json_number(c.median_abs) + ", \"max_abs_error\": " + json_number(c.max_abs) +
-         ", \"error_unit\": " + json_string(c.error_unit) + "}";
+         ", \"error_unit\": " + json_string(c.error_unit) + ", \"seeds\": " + std::to_string(c.seeds.size()) +
+         "}";
 }
 
 }  // namespace
@@ -217,7 +218,8 @@ NearestMeasured nearest_measured(const std::vector<AccuracyTableRow>& table, con
   n.text = "nearest measured: seed " + n.row.seed + " (" + n.row.description + "): " + metric_label(n.row.metric) + " " +
            value_text(n.row.predicted, n.row.unit) + " modelled vs " + value_text(n.row.measured, n.row.unit) +
            " measured" + others + "; " + n.row.architecture + " " + n.row.answer_type + " " + n.row.sample + ": median |error| " +
-           err + " over " + std::to_string(n.cls.rows) + (n.cls.rows == 1 ? " row" : " rows") + (one_seed ? " of one seed" : "") + "; treat this " +
+           err + " over " + std::to_string(n.cls.rows) + (n.cls.rows == 1 ? " row" : " rows") +
+           (one_seed ? " of one seed" : "") + "; treat this " +
            (q.what_if.empty() ? "answer" : "what-if") + " as " +
            (n.verdict == std::string("direction only") ? "its direction only" : n.verdict);
   return n;

@@ -14,7 +14,7 @@ namespace hcisim::cli {
 constexpr const char* kHelp = R"(hcisim - predict the IOPS and latency of a vSAN cluster
 
 usage:
-  hcisim [run] [FILE] [--json | --csv] [--replications N] [--range | --sensitivity [--out FILE.svg]]
+  hcisim [run] [FILE] [--json | --csv] [--replications N] [--range] [--sensitivity [--out FILE.svg]]
                [--set KEY=VALUE]...
       run a scenario (the built-in default, seed 000's cluster, when FILE is omitted)
       and print HCIBench's result block (DiskSpd's tables for DiskSpd workloads);
@@ -60,7 +60,7 @@ usage:
       rebuild reserve), policy, data reduction (data_services.reduction_ratio: a planner's
       ratio), usable; and usable under the other rule. Failed hosts' devices are left out
   hcisim knee [FILE] (--mean-ms X | --p95-ms X | --p99-ms X) [--json] [--jobs N]
-              [--range | --sensitivity [--out FILE.svg]] [--set KEY=VALUE]...
+              [--range] [--sensitivity [--out FILE.svg]] [--set KEY=VALUE]...
       the highest IOPS whose mean, p95 or p99 latency (all I/Os) stays at or under X ms:
       offered load (an open loop with the workload's outstanding I/O as its cap) is bisected
       to 1 %, two probes a round whatever --jobs (which runs them at once); a closed loop
@@ -68,7 +68,8 @@ usage:
       knee is not found and says so; prints the knee, its bottleneck and the probes;
       before its search it says on stderr about how long it will take (and, when over a
       minute, how to shorten the probes); --range: the knee on N seeds with its range;
-      --sensitivity: the knee's tornado (each assumption at both ends, as run --sensitivity)
+      --sensitivity: the knee's tornado (each assumption at both ends, as run --sensitivity);
+      both: the range widened by the assumptions
   hcisim size REQUIREMENTS [--json] [--jobs N] [--prices FILE] [--range [--replications N]] [--no-prune] [--sensitivity]
       inverse sizing: the cheapest designs of the file's candidates (host models, networks,
       policies, host counts) that meet its demand (IOPS at a latency target, usable TB,

@@ -293,7 +293,7 @@ std::string ranged_with_assumptions(const Scenario& s, Ranged r, const Sensitivi
   const AnswerRange& headline = r.at(sens.names.at(0));
   const AssumptionSpan span = assumption_span(sens, r.calibration);
   return with_json_block(with_sensitivity(ranged_report_json(s, r, t), to_json(sens, true)), "with_assumptions",
-                    with_assumptions_json(headline.name, headline.low, headline.high, span));
+                         with_assumptions_json(headline.name, headline.low, headline.high, span));
 }
 
 // An answer with its range (plan/answer_range.hpp) as JSON: answer "run" (the headline

@@ -497,6 +497,12 @@ def test_a_range_with_its_assumptions_is_the_clis():
     from_cli.pop("nearest_measured", None)
     from_cli["sensitivity"]["wall_s"] = r["sensitivity"]["wall_s"]   # wall times are not deterministic
     assert from_cli == r
+    out = subprocess.run([cli, "knee", "--mean-ms", "2", "--range", "--replications", "2", "--sensitivity", "--json",
+                          "--quiet", "--jobs", "2", *sets], check=True, capture_output=True, text=True).stdout
+    from_cli = json.loads(out)
+    from_cli.pop("nearest_measured", None)
+    from_cli["sensitivity"]["wall_s"] = k["sensitivity"]["wall_s"]
+    assert from_cli == k
 
 
 def test_every_answer_can_carry_its_sensitivity():

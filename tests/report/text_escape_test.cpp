@@ -3,6 +3,8 @@
 // invalid UTF-8 replaced by U+FFFD so the output stays parseable, XML-forbidden controls replaced.
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
+
 #include "hcisim/model/report/text_escape.hpp"
 
 using namespace hcisim;
@@ -43,4 +45,12 @@ TEST_CASE("xml_text: markup escaped, controls XML 1.0 forbids replaced") {
   CHECK(xml_text("a<b>&c") == "a&lt;b&gt;&amp;c");
   CHECK(xml_text("a\x01" "b\tc\n") == "a" + fffd + "b\tc\n");
   CHECK(xml_text("\xFF") == fffd);
+}
+
+TEST_CASE("with_json_block: one key added to a one-line or a one-key-a-line object, nothing else taken") {
+  CHECK(with_json_block("{\"a\": 1}\n", "b", "[2]") == "{\"a\": 1, \"b\": [2]}\n");
+  CHECK(with_json_block("{\n  \"a\": 1\n}\n", "b", "2") == "{\n  \"a\": 1,\n  \"b\": 2\n}\n");
+  CHECK(with_json_block("{\"a\": 1}", "q\"", "null") == "{\"a\": 1, \"q\\\"\": null}\n");   // the key escaped
+  CHECK_THROWS_AS(with_json_block("[1]", "b", "2"), std::logic_error);
+  CHECK_THROWS_AS(with_json_block("", "b", "2"), std::logic_error);
 }

@@ -136,9 +136,8 @@ def _sensitivity(who, sensitivity, range_seeds=None, with_range=False):
     if not isinstance(sensitivity, bool):
         raise TypeError(f"{who}: sensitivity = {sensitivity!r}; expected True or False")
     if sensitivity and range_seeds is not None and not with_range:
-        raise InvalidInput(f"{who}: range_seeds and sensitivity: give one (a range moves the seed and each fitted "
-                           "parameter by one standard error; the sensitivity moves each assumption over its whole "
-                           "range on one seed)")
+        raise InvalidInput(f"{who}: range_seeds and sensitivity: give one (together on run and knee only, the "
+                           "range with the tornado beside it)")
     return sensitivity
 
 
@@ -505,10 +504,10 @@ def tornado(result):
     dict they return, or its ``sensitivity`` block) as a pandas DataFrame, one row per
     assumption in the CLI's order: those whose answer appears or disappears across the range
     first, by name (a knee found at one end only: the largest effect there is), then the largest
-    swing first (rows without a swing last): name, kind, low and high (the ends it was moved to) and unit, answer_low and
-    answer_high (the headline answer, ``df.attrs["headline"]``, at each end), swing (their
-    difference, absolute) and swing_pct (of the base answer), within_noise, bottleneck_low,
-    bottleneck_high and appears_or_disappears.
+    swing first (rows without a swing last): name, kind, low and high (the ends it was moved
+    to) and unit, answer_low and answer_high (the headline answer, ``df.attrs["headline"]``, at
+    each end), swing (their difference, absolute) and swing_pct (of the base answer),
+    within_noise, bottleneck_low, bottleneck_high and appears_or_disappears.
     ``df.attrs`` also holds ``base`` (the headline's base value), ``noise`` and ``worst_pair``
     (the block's, or None). It covers each assumption moved alone over its range; not
     mechanisms the model lacks (hcisim.accuracy())."""

@@ -162,7 +162,11 @@ AssumptionSpan assumption_span(const Sensitivity& s, bool without_fitted) {
   const double base = head(s.base);
   const auto consider = [&](double value, const std::string& by) {
     const double change = value - base;
-    if (!std::isfinite(change)) return;
+    if (!std::isfinite(change)) {
+      // An end without the answer (a knee not found there) has no fall or rise to add: said.
+      if (std::isfinite(base)) span.lost_with.push_back(by);
+      return;
+    }
     if (change < span.down) {
       span.down = change;
       span.down_by = by;
@@ -207,19 +211,24 @@ std::string format_with_assumptions(const std::string& answer, double low, doubl
     left_out = "; the fitted calibration parameters left out, the range covers them" +
                (span.pair_left_out.empty() ? std::string()
                                            : ", and with them the worst pair, " + span.pair_left_out);
+  std::string lost;
+  for (const std::string& by : span.lost_with) lost += (lost.empty() ? "; no " + answer + " with " : ", ") + by;
+  if (!lost.empty()) lost += " (not in these ends)";
   return "with the assumptions: " + answer + " " + num(sensitivity_report::moved_low(low, span)) + " .. " + num(high + span.up) +
          " (the range's ends moved by the largest fall, " + signed_num(span.down) +
          (span.down_by.empty() ? "" : " with " + span.down_by) + ", and rise, " + signed_num(span.up) +
-         (span.up_by.empty() ? "" : " with " + span.up_by) + ", of the tornado" + left_out + ")\n";
+         (span.up_by.empty() ? "" : " with " + span.up_by) + ", of the tornado" + left_out + lost + ")\n";
 }
 
 std::string with_assumptions_json(const std::string& answer, double low, double high, const AssumptionSpan& span) {
+  std::string lost;
+  for (const std::string& by : span.lost_with) lost += (lost.empty() ? "" : ", ") + json_string(by);
   return "{\"answer\": " + json_string(answer) + ", \"low\": " + json_number(sensitivity_report::moved_low(low, span)) +
          ", \"high\": " + json_number(high + span.up) + ", \"down\": " + json_number(span.down) +
          ", \"down_by\": " + json_string(span.down_by) + ", \"up\": " + json_number(span.up) +
          ", \"up_by\": " + json_string(span.up_by) + ", \"without_fitted\": " + (span.without_fitted ? "true" : "false") +
          ", \"pair_left_out\": " + (span.pair_left_out.empty() ? std::string("null") : json_string(span.pair_left_out)) +
-         "}";
+         ", \"lost_with\": [" + lost + "]}";
 }
 
 }  // namespace hcisim

@@ -283,6 +283,27 @@ TEST_CASE("a range's assumption span leaves out the fitted calibration, which th
   CHECK(kept.pair_left_out.empty());
 }
 
+TEST_CASE("an assumption's end without the answer (no knee there) is said, not added to the span", "[sensitivity]") {
+  Sensitivity s;
+  s.names = {"knee_iops"};
+  s.base = {100};
+  s.rows = {row("stack_latency_us", AssumptionKind::calibration_not_fitted, 90, std::nan("")),
+            row("cluster.host.network.rx_queues", AssumptionKind::assumed_key, 80, 110)};
+  const AssumptionSpan span = assumption_span(s, true);
+  CHECK(span.down == Approx(-20));
+  CHECK(span.up == Approx(10));
+  CHECK(span.lost_with == std::vector<std::string>{"stack_latency_us at 1"});
+  CHECK_THAT(format_with_assumptions("knee_iops", 95, 105, span),
+             Catch::Contains("; no knee_iops with stack_latency_us at 1 (not in these ends)"));
+  CHECK_THAT(with_assumptions_json("knee_iops", 95, 105, span),
+             Catch::Contains("\"lost_with\": [\"stack_latency_us at 1\"]"));
+  s.rows.pop_back();
+  s.rows[0].at_high = {95};
+  CHECK(assumption_span(s, true).lost_with.empty());
+  CHECK_THAT(with_assumptions_json("knee_iops", 95, 105, assumption_span(s, true)),
+             Catch::Contains("\"lost_with\": []"));
+}
+
 TEST_CASE("the assumptions of a scenario: calibration, unstated assumed keys, its own assumed: block", "[sensitivity]") {
   const HardwareCatalog& cat = test::cat();
   std::vector<SkippedAssumption> left;

@@ -210,6 +210,7 @@ struct AssumptionSpan {
   std::string down_by, up_by;
   bool without_fitted = false;   // fitted calibration parameters left out (a range covers them)
   std::string pair_left_out;     // "first and second": the worst pair, left out as it moves one
+  std::vector<std::string> lost_with;   // "name at value": ends where the answer is lost (no knee)
 };
 /// The plain tornado's span: every row and the worst pair.
 AssumptionSpan assumption_span(const Sensitivity& s);

@@ -308,7 +308,6 @@ std::string ranged(const std::string& kind, const std::string& text, const std::
   RangeOptions o;
   o.seeds = seeds;
   o.jobs = jobs;
-  const SensitivityReader moved = sensitivity_reader(kind, text, name, sets);
   if (answer == "run") {
     const Ranged r = interruptible([&](const ProgressFn& progress) {
       RangeOptions with = o;
@@ -316,6 +315,7 @@ std::string ranged(const std::string& kind, const std::string& text, const std::
       return run_range(s, reread, cat, with);
     });
     if (!sensitivity) return ranged_report_json(s, r);
+    const SensitivityReader moved = sensitivity_reader(kind, text, name, sets);
     RunResult base;
     return ranged_with_assumptions(
         s, r, studied(jobs, [&](const SensitivityOptions& so) { return run_sensitivity(s, moved, cat, so, &base); }),
@@ -329,6 +329,7 @@ std::string ranged(const std::string& kind, const std::string& text, const std::
     return knee_range(s, reread, cat, t, with);
   });
   if (!sensitivity) return ranged_report_json(s, r, &t);
+  const SensitivityReader moved = sensitivity_reader(kind, text, name, sets);
   KneeResult base;
   return ranged_with_assumptions(
       s, r, studied(jobs, [&](const SensitivityOptions& so) { return knee_sensitivity(s, moved, cat, t, so, &base); }),

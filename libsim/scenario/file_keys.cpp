@@ -285,7 +285,8 @@ constexpr FileKey kScenario[] = {
     {.path = "cluster.esa.cpu_per_io_factor", .type = "number",
      .default_text = "data/calibration.yaml esa_cpu_per_io_factor", .min = 0, .max = 100,
      .allowed = "a number > 0 and <= 100",
-     .description = "ESA's log-structured back end's (zDOM/LFS) CPU per operation relative to OSA's LSOM", HCISIM_FIELD(cluster.esa.cpu_per_io_factor)},
+     .description = "ESA's log-structured back end's (zDOM/LFS) CPU per operation relative to the component's base cost",
+     HCISIM_FIELD(cluster.esa.cpu_per_io_factor)},
 
     // policy, data_services
     {.path = "policy.raid", .type = "choice", .default_text = "raid1", .allowed = "raid1 | raid5 | raid6",

@@ -222,8 +222,8 @@ std::string accuracy_table_stale(const std::string& table_path, const std::strin
 // was from them. Matched on architecture first, then what-if type (absolute, or what differs
 // between the two designs), then bottleneck class, network speed and block size class. The
 // verdict comes from the error of the matched row's class: within 10 % "close", 10-30 %
-// "a guide", more "direction only", and a class of one seed at best "a guide"; nothing of the same architecture and what-if type:
-// "unvalidated" (libsim/calib/nearest_measured.cpp).
+// "a guide", more "direction only", and a class of one seed at best "a guide"; nothing of
+// the same architecture and what-if type: "unvalidated" (libsim/calib/nearest_measured.cpp).
 
 struct QuestionFeatures {
   std::string architecture;             // "OSA" or "ESA" ("" unknown)
